@@ -1,0 +1,44 @@
+"""The Skyjo rules engine: pure, deterministic, no I/O.
+
+Everything else (server, bots, client, records) plays through this API and
+never re-implements a rule.
+"""
+
+from .actions import Action, ActionKind
+from .cards import DECK, DECK_COMPOSITION, MEAN_CARD_VALUE, TABLEAU_SIZE
+from .errors import EngineError, IllegalAction, InvalidSetup
+from .events import Event, event_from_dict
+from .game import Game, GamePhase, settle_round
+from .round import Deal, Phase, Round, closer_penalty
+from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
+from .views import PlayerView, TableauView, public_event, view_for
+
+__all__ = [
+    "Action",
+    "ActionKind",
+    "DECK",
+    "DECK_COMPOSITION",
+    "Deal",
+    "EngineError",
+    "Event",
+    "Game",
+    "GamePhase",
+    "IllegalAction",
+    "InvalidSetup",
+    "MAX_PLAYERS",
+    "MEAN_CARD_VALUE",
+    "MIN_PLAYERS",
+    "OPTIONS",
+    "Phase",
+    "PlayerView",
+    "Round",
+    "Settings",
+    "Starter",
+    "TABLEAU_SIZE",
+    "TableauView",
+    "closer_penalty",
+    "event_from_dict",
+    "public_event",
+    "settle_round",
+    "view_for",
+]

@@ -1,0 +1,399 @@
+"""A Textual driver that talks to one SSH channel instead of the process terminal.
+
+Textual's stock drivers (``LinuxDriver`` and friends) assume they own the
+process: they read ``sys.__stdin__``, write ``sys.__stderr__``, call
+``termios`` on the server's own tty and install process-wide signal handlers
+(SIGTSTP, SIGCONT, SIGWINCH...).  With many apps in one server process each of
+those is wrong, so this driver does none of it:
+
+* output goes to ``ChannelTerminal.write`` (the SSH channel, with a cap on the
+  channel's write buffer so a client that stops reading is dropped);
+* input arrives from asyncssh's ``data_received`` callback on the event loop
+  and is parsed with Textual's own ``XTermParser`` (minus its leaky cache, see
+  ``SessionXTermParser``);
+* window-change requests become ``events.Resize``, clamped to sane bounds.
+
+Everything here runs on the event loop thread; there are no helper threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import logging
+from pathlib import Path
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    BinaryIO,
+    Callable,
+    Final,
+    Iterable,
+    Literal,
+    Protocol,
+    TextIO,
+)
+
+from textual import constants, events
+from textual._xterm_parser import XTermParser
+from textual.driver import Driver
+from textual.geometry import Size
+from textual.message import Message
+
+if TYPE_CHECKING:
+    from textual.app import App
+
+logger = logging.getLogger(__name__)
+
+MIN_SIZE: Final = (20, 10)
+"""Smallest terminal (columns, rows) an app is ever given."""
+MAX_SIZE: Final = (500, 200)
+"""Largest terminal (columns, rows) an app is ever given: a hostile client must
+not make the server render gigantic screens."""
+DEFAULT_WRITE_BUFFER_CAP: Final = 1024 * 1024
+"""Bytes queued in the channel (client not reading) before the session is dropped."""
+DEFAULT_PENDING_INPUT_CAP: Final = 64 * 1024
+"""Characters of input buffered before the app's driver is ready; extra is dropped."""
+
+# Progressive enhancement flags for the kitty keyboard protocol; same set as
+# Textual's LinuxDriver (disambiguate | report all keys | associated text).
+_KITTY_FLAGS: Final = 0b00001 | 0b01000 | 0b10000
+# asyncio may run a timer up to one clock tick early; the parser's own clock
+# must have passed its escape deadline when we tick it.
+_TICK_MARGIN: Final = 0.01
+
+
+def clamp_size(
+    width: int,
+    height: int,
+    min_size: tuple[int, int] = MIN_SIZE,
+    max_size: tuple[int, int] = MAX_SIZE,
+) -> tuple[int, int]:
+    """Clamp a client-reported terminal size into ``[min_size, max_size]``.
+
+    Clients may report 0x0 (no size known) or absurd sizes; both would break
+    layout or cost a lot of rendering, so every size goes through here.
+    """
+    min_w, min_h = min_size
+    max_w, max_h = max_size
+    return (min(max(int(width), min_w), max_w), min(max(int(height), min_h), max_h))
+
+
+class SessionXTermParser(XTermParser):
+    """``XTermParser`` without the class-level ``lru_cache`` on key parsing.
+
+    Textual decorates ``XTermParser._parse_extended_key`` with
+    ``functools.lru_cache(maxsize=1024)``.  That cache is shared by every
+    parser in the process and is keyed on ``self``: it keeps up to 1024 dead
+    parsers alive, and the cached ``events.Key`` objects hold ``_sender`` -
+    whatever message pump was active when they were created, which for an
+    in-process driver can be the app itself.  In a long-running server that
+    means finished apps are never freed.  Parsing one key sequence is a regex
+    match, so we simply call the undecorated function.
+    """
+
+    _parse_extended_key = getattr(  # type: ignore[assignment]
+        XTermParser._parse_extended_key,
+        "__wrapped__",
+        XTermParser._parse_extended_key,
+    )
+
+    def __init__(self) -> None:
+        # debug=False always: debug mode appends every keystroke of every
+        # player to ./keys.log on the server.
+        super().__init__(debug=False)
+
+
+class ChannelLike(Protocol):
+    """The part of ``asyncssh.SSHServerChannel`` the terminal uses."""
+
+    def write(self, data: Any) -> None: ...
+
+    def get_write_buffer_size(self) -> int: ...
+
+    def get_encoding(self) -> tuple[str | None, str]: ...
+
+    def is_closing(self) -> bool: ...
+
+    def abort(self) -> None: ...
+
+
+class ChannelTerminal:
+    """The SSH side of one session's terminal: channel, size and input routing.
+
+    It outlives individual drivers: input that arrives before the app's driver
+    is running is buffered (bounded) and handed over on ``attach``.  When the
+    driver stops, ``detach`` drops the reference so a finished app is not kept
+    alive by the session.
+    """
+
+    def __init__(
+        self,
+        channel: ChannelLike,
+        size: tuple[int, int],
+        *,
+        env: dict[str, str] | None = None,
+        write_buffer_cap: int = DEFAULT_WRITE_BUFFER_CAP,
+        pending_input_cap: int = DEFAULT_PENDING_INPUT_CAP,
+        min_size: tuple[int, int] = MIN_SIZE,
+        max_size: tuple[int, int] = MAX_SIZE,
+        on_close: Callable[[str], None] | None = None,
+    ) -> None:
+        self._channel = channel
+        self._min_size = min_size
+        self._max_size = max_size
+        self.size = clamp_size(*size, min_size, max_size)
+        self.env: dict[str, str] = dict(env or {})
+        self._write_buffer_cap = write_buffer_cap
+        self._pending_input_cap = pending_input_cap
+        self._on_close = on_close
+        self._binary = channel.get_encoding()[0] is None
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._pending: list[str] = []
+        self._pending_len = 0
+        self._driver: SSHDriver | None = None
+        self.closed = False
+        self.overflowed = False
+
+    # -- output ---------------------------------------------------------------
+
+    def write(self, text: str) -> None:
+        """Send text to the client, dropping the session if it stops reading."""
+        if self.closed or not text:
+            return
+        if self._channel.is_closing():
+            self.close("channel closed")
+            return
+        try:
+            self._channel.write(text.encode("utf-8", "replace") if self._binary else text)
+        except OSError:
+            self.close("channel closed while writing")
+            return
+        if self._channel.get_write_buffer_size() > self._write_buffer_cap:
+            self._overflow()
+
+    def _overflow(self) -> None:
+        """The client is not reading: abort rather than buffer without limit."""
+        self.overflowed = True
+        logger.warning(
+            "ssh write buffer above %d bytes (client not reading); dropping session",
+            self._write_buffer_cap,
+        )
+        self.close("write buffer cap exceeded")
+        try:
+            self._channel.abort()  # discard the backlog instead of flushing it
+        except OSError:
+            pass
+
+    def close(self, reason: str) -> None:
+        """Stop all further output and input; tell the owner once."""
+        if self.closed:
+            return
+        self.closed = True
+        self._pending.clear()
+        self._pending_len = 0
+        driver, self._driver = self._driver, None
+        if driver is not None:
+            driver._cancel_tick()
+        if self._on_close is not None:
+            self._on_close(reason)
+
+    # -- input ----------------------------------------------------------------
+
+    def feed(self, data: bytes | str) -> None:
+        """Route client input to the driver (or buffer it until one attaches)."""
+        if self.closed:
+            return
+        text = self._decode(data) if isinstance(data, bytes) else data
+        if not text:
+            return
+        if self._driver is not None:
+            self._driver.feed(text)
+        elif self._pending_len + len(text) <= self._pending_input_cap:
+            self._pending.append(text)
+            self._pending_len += len(text)
+
+    def resize(self, width: int, height: int) -> None:
+        """Apply a window-change request (clamped)."""
+        self.size = clamp_size(width, height, self._min_size, self._max_size)
+        if self._driver is not None:
+            self._driver.resize(*self.size)
+
+    def attach(self, driver: SSHDriver) -> None:
+        """Make ``driver`` the receiver of input; replay what arrived early."""
+        if self.closed:
+            return
+        self._driver = driver
+        pending, self._pending, self._pending_len = self._pending, [], 0
+        if pending:
+            driver.feed("".join(pending))
+
+    def detach(self, driver: SSHDriver) -> None:
+        """Stop routing input to ``driver`` (it is shutting down)."""
+        if self._driver is driver:
+            self._driver = None
+
+
+class SSHDriver(Driver):
+    """Textual driver bound to a ``ChannelTerminal``.
+
+    Textual constructs drivers itself as ``driver_class(app, debug=, mouse=,
+    size=)``; the session binds the terminal with ``functools.partial`` (see
+    ``server.ssh.session``).
+    """
+
+    def __init__(
+        self,
+        app: App[Any],
+        *,
+        debug: bool = False,
+        mouse: bool = True,
+        size: tuple[int, int] | None = None,
+        terminal: ChannelTerminal,
+    ) -> None:
+        super().__init__(app, debug=debug, mouse=mouse, size=size or terminal.size)
+        self._terminal = terminal
+        self._parser: SessionXTermParser | None = None
+        self._tick_handle: asyncio.TimerHandle | None = None
+
+    # -- Driver API -------------------------------------------------------------
+
+    def write(self, data: str) -> None:
+        self._terminal.write(data)
+
+    def start_application_mode(self) -> None:
+        """Enter the alternate screen, enable input modes, start routing input."""
+        write = self.write
+        write("\x1b[?1049h")  # alternate screen
+        self._enable_mouse_support()
+        write("\x1b[?25l")  # hide cursor
+        write("\x1b[?1004h")  # focus in/out reports
+        if not constants.DISABLE_KITTY_KEY:
+            write(f"\x1b[>{_KITTY_FLAGS}u")
+        # Ask whether the terminal supports synchronized output.  The player's
+        # TERM_PROGRAM matters here, not ours: Apple Terminal prints a stray 'p'.
+        if self._terminal.env.get("TERM_PROGRAM") != "Apple_Terminal":
+            write("\x1b[?2026$p")
+        write("\x1b[?2004h")  # bracketed paste
+        write("\x1b[?7l")  # no line wrap
+        self._parser = SessionXTermParser()
+        self.resize(*self._terminal.size)
+        self._terminal.attach(self)
+
+    def disable_input(self) -> None:
+        self._terminal.detach(self)
+        self._cancel_tick()
+        self._parser = None
+
+    def stop_application_mode(self) -> None:
+        """Restore the client's terminal to how we found it."""
+        self.disable_input()
+        write = self.write
+        write("\x1b[?2004l")  # bracketed paste off
+        write("\x1b[?7h")  # line wrap on
+        self._disable_mouse_support()
+        if not constants.DISABLE_KITTY_KEY:
+            write("\x1b[<u")  # pop kitty keyboard mode (before leaving alt screen)
+        write("\x1b[?1049l")  # main screen
+        write("\x1b[?25h")  # show cursor
+        write("\x1b[?1004l")  # focus reports off
+
+    def close(self) -> None:
+        self.disable_input()
+
+    def send_message(self, message: Message) -> None:
+        # The base class assumes an input *thread* and goes through
+        # run_coroutine_threadsafe; we are already on the loop thread.
+        self._app.post_message(message)
+
+    # -- things that would act on the *server* machine --------------------------
+
+    def open_url(self, url: str, new_tab: bool = True) -> None:
+        """Refused: the stock driver would open a browser on the server."""
+        logger.info("open_url refused for ssh session: %r", url)
+
+    def deliver_binary(
+        self,
+        binary: BinaryIO | TextIO,
+        *,
+        delivery_key: str,
+        save_path: Path,
+        open_method: Literal["browser", "download"] = "download",
+        encoding: str | None = None,
+        mime_type: str | None = None,
+        name: str | None = None,
+    ) -> None:
+        """Refused: the stock driver would write a file on the server's disk."""
+        logger.info("file delivery refused for ssh session: %s", save_path)
+        try:
+            binary.close()  # Textual's contract: delivered files are closed.
+        finally:
+            self._app.post_message(
+                events.DeliveryFailed(
+                    key=delivery_key,
+                    exception=PermissionError("file delivery is disabled over SSH"),
+                    name=name,
+                )
+            )
+
+    # -- input ------------------------------------------------------------------
+
+    def feed(self, text: str) -> None:
+        """Parse client input and post the resulting events to the app."""
+        parser = self._parser
+        if parser is None:
+            return
+        if self._dispatch(lambda: parser.feed(text)):
+            self._schedule_tick()
+
+    def resize(self, width: int, height: int) -> None:
+        """Tell the app the terminal is now ``width`` x ``height``."""
+        self._size = (width, height)
+        size = Size(width, height)
+        self.send_message(events.Resize(size, size))
+
+    def _schedule_tick(self) -> None:
+        """A lone ESC is only reported once the escape delay passes: tick then."""
+        self._cancel_tick()
+        loop = self._loop
+        self._tick_handle = loop.call_later(constants.ESCAPE_DELAY + _TICK_MARGIN, self._tick)
+
+    def _tick(self) -> None:
+        self._tick_handle = None
+        parser = self._parser
+        if parser is None:
+            return
+        if self._dispatch(parser.tick) and getattr(parser, "_timeout_time", None) is not None:
+            self._schedule_tick()  # fired a hair early; try again
+
+    def _dispatch(self, parse: Callable[[], Iterable[Message]]) -> bool:
+        """Run one parser step and post its events; False if input broke.
+
+        We are called from asyncssh's data callback or a loop timer, where an
+        exception would escape into shared machinery.  Garbage from one client
+        must only end that client's session.
+        """
+        try:
+            for message in parse():
+                self.process_message(message)
+        except Exception:
+            logger.exception("ssh input could not be parsed; closing session")
+            self._parser = None
+            self._terminal.close("input error")
+            return False
+        return True
+
+    def _cancel_tick(self) -> None:
+        if self._tick_handle is not None:
+            self._tick_handle.cancel()
+            self._tick_handle = None
+
+    # -- helpers ----------------------------------------------------------------
+
+    def _enable_mouse_support(self) -> None:
+        if self._mouse:
+            self.write("\x1b[?1000h\x1b[?1003h\x1b[?1015h\x1b[?1006h")
+
+    def _disable_mouse_support(self) -> None:
+        if self._mouse:
+            self.write("\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l")

@@ -1,0 +1,373 @@
+"""Fixes for the traps of running many Textual apps inside one server process.
+
+Textual assumes one app per process.  Each function here neutralises one
+process-wide side effect so that an SSH session can only affect itself:
+
+* ``install_stdio_guard`` / ``KEEP_PROCESS_STREAMS`` - ``App._process_messages``
+  redirects ``sys.stdout``/``sys.stderr`` for the app's lifetime.
+* ``run_app_preserving_task_factory`` - ``App.run_async`` installs
+  ``asyncio.eager_task_factory`` on the *whole* event loop (Python 3.12+).
+* ``harden_app`` - screenshots, file delivery, ``open_url`` and suspend would
+  act on the server machine; the error console would print to server stderr.
+* ``configure_terminal`` - colour depth must come from the player's terminal
+  (pty TERM / env COLORTERM / NO_COLOR), not from the server's environment.
+* ``clear_instance_keyed_caches`` - method ``lru_cache``s keyed on ``self`` keep
+  objects of finished apps alive.
+* ``GCPolicy`` - the cyclic GC stops every session at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import io
+import logging
+import sys
+import types
+from collections.abc import Callable, Coroutine, Generator, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Final, Literal, TypeVar
+
+from rich.console import Console
+from textual.app import App, SuspendNotSupported
+from textual.filter import Monochrome, NoColor
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# --------------------------------------------------------------------------
+# stdout / stderr redirection
+# --------------------------------------------------------------------------
+
+
+class _KeepProcessStreams:
+    """Marker put in ``app._capture_stdout``/``_capture_stderr``.
+
+    ``App._process_messages`` does ``with redirect_stdout(app._capture_stdout)``
+    around the whole app run.  ``contextlib.redirect_stdout`` assigns the
+    *process-global* ``sys.stdout`` on enter and restores whatever it saw on
+    exit, so with two overlapping sessions A and B: A sets capA, B saves capA
+    and sets capB, A restores the original, B "restores" capA - the process is
+    left printing into a dead app (and keeps it alive forever).  Our patched
+    ``redirect_stdout`` returns a no-op context for this marker, so an SSH
+    app never touches ``sys.stdout``; its ``print()`` goes to the server's
+    real stdout (the operator's log), which is the honest destination anyway.
+    """
+
+    def write(self, text: str) -> int:  # pragma: no cover - never installed
+        return len(text)
+
+    def flush(self) -> None:  # pragma: no cover - never installed
+        pass
+
+
+KEEP_PROCESS_STREAMS: Final = _KeepProcessStreams()
+
+_stdio_guard_installed = False
+
+
+def _guarded(real: Callable[[Any], contextlib.AbstractContextManager[Any]]) -> Callable[..., Any]:
+    def redirect(new_target: Any) -> contextlib.AbstractContextManager[Any]:
+        if new_target is KEEP_PROCESS_STREAMS:
+            return contextlib.nullcontext(new_target)
+        return real(new_target)
+
+    redirect.__wrapped__ = real  # type: ignore[attr-defined]
+    return redirect
+
+
+def install_stdio_guard() -> None:
+    """Make ``textual.app``'s redirects skip apps marked ``KEEP_PROCESS_STREAMS``.
+
+    Idempotent.  Apps that are not marked (e.g. a local client run in the same
+    interpreter) keep Textual's stock behaviour.
+    """
+    global _stdio_guard_installed
+    if _stdio_guard_installed:
+        return
+    import textual.app as textual_app
+
+    for name in ("redirect_stdout", "redirect_stderr"):
+        real = getattr(textual_app, name, None)
+        if real is None:  # Textual changed; the stdout test will tell us.
+            logger.warning("textual.app.%s not found; stdio guard not installed", name)
+            continue
+        setattr(textual_app, name, _guarded(real))
+    _stdio_guard_installed = True
+
+
+# --------------------------------------------------------------------------
+# eager task factory
+# --------------------------------------------------------------------------
+
+
+@types.coroutine
+def _resume(coro: Coroutine[Any, Any, T], pending: Any) -> Generator[Any, Any, T]:
+    """Continue driving ``coro`` after its first step: ``yield from`` by hand.
+
+    Every value the inner coroutine yields (futures, or None for a bare
+    yield) goes to the owning Task unchanged, and whatever the Task sends or
+    throws (results, CancelledError) goes back in, exactly like ``await``.
+    """
+    while True:
+        try:
+            sent = yield pending
+        except GeneratorExit:
+            coro.close()
+            raise
+        except BaseException as error:  # noqa: BLE001 - forwarded, not handled
+            try:
+                pending = coro.throw(error)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+        else:
+            try:
+                pending = coro.send(sent)
+            except StopIteration as stop:
+                return stop.value  # type: ignore[no-any-return]
+
+
+async def run_app_preserving_task_factory(app: App[Any], **run_kwargs: Any) -> Any:
+    """``await app.run_async(**run_kwargs)`` without leaking its task factory.
+
+    On Python 3.12+, ``App.run_async`` starts with
+    ``loop.set_task_factory(asyncio.eager_task_factory)`` - for the whole loop,
+    i.e. for asyncssh and every other session.  The call happens in the first
+    synchronous slice of the coroutine, so we run that slice ourselves and put
+    the previous factory back before anything else on the loop can run; then
+    we keep driving the coroutine normally.  Restored again at the end in
+    case Textual sets it later.
+    """
+    loop = asyncio.get_running_loop()
+    original = loop.get_task_factory()
+    coro = app.run_async(**run_kwargs)
+    try:
+        try:
+            pending = coro.send(None)
+        except StopIteration as stop:
+            return stop.value
+        finally:
+            _restore_task_factory(loop, original)
+        return await _resume(coro, pending)
+    finally:
+        _restore_task_factory(loop, original)
+
+
+def _restore_task_factory(loop: asyncio.AbstractEventLoop, original: Any) -> None:
+    if loop.get_task_factory() is not original:
+        loop.set_task_factory(original)
+
+
+# --------------------------------------------------------------------------
+# server-side effects: screenshots, downloads, browser, suspend, error output
+# --------------------------------------------------------------------------
+
+
+def _refuse_open_url(url: str, *, new_tab: bool = True) -> None:
+    logger.info("open_url refused for ssh app: %r", url)
+
+
+def _refuse_delivery(path_or_file: Any, **_options: Any) -> None:
+    logger.info("file delivery refused for ssh app")
+    if not isinstance(path_or_file, (str, bytes)) and hasattr(path_or_file, "close"):
+        path_or_file.close()  # Textual's contract: delivered file objects are closed.
+
+
+def _refuse_save_screenshot(
+    filename: str | None = None, path: str | None = None, time_format: str | None = None
+) -> str:
+    logger.info("save_screenshot refused for ssh app")
+    return ""
+
+
+def _refuse_screenshot(*_args: Any, **_kwargs: Any) -> None:
+    logger.info("screenshot refused for ssh app")
+
+
+def _refuse_suspend_process() -> None:
+    logger.info("suspend refused for ssh app")
+
+
+@contextlib.contextmanager
+def _refuse_suspend() -> Iterator[None]:
+    raise SuspendNotSupported("App.suspend is not supported over SSH.")
+    yield  # pragma: no cover - makes this a generator
+
+
+# Instance attributes shadow the class's methods, so this works for any App
+# the factory returns (no mixin needed) and also catches actions bound to keys
+# or the command palette ("screenshot", "suspend_process").  The replacements
+# hold no reference to the app, so they create no reference cycles.
+_REFUSALS: Final[Mapping[str, Callable[..., Any]]] = {
+    "open_url": _refuse_open_url,
+    "deliver_text": _refuse_delivery,
+    "deliver_binary": _refuse_delivery,
+    "deliver_screenshot": _refuse_screenshot,
+    "save_screenshot": _refuse_save_screenshot,
+    "action_screenshot": _refuse_screenshot,
+    "action_suspend_process": _refuse_suspend_process,
+    "suspend": _refuse_suspend,
+}
+
+
+def harden_app(app: App[Any]) -> io.StringIO:
+    """Disarm everything in ``app`` that would act on the server machine.
+
+    Returns the buffer that now receives the app's error console (Textual
+    prints crash tracebacks there on exit; by default that is the server's
+    stderr).  The session logs it instead.
+    """
+    install_stdio_guard()
+    app._capture_stdout = KEEP_PROCESS_STREAMS  # type: ignore[assignment]
+    app._capture_stderr = KEEP_PROCESS_STREAMS  # type: ignore[assignment]
+    for name, replacement in _REFUSALS.items():
+        setattr(app, name, replacement)
+    errors = io.StringIO()
+    app.error_console = Console(
+        file=errors, width=120, markup=False, highlight=False, color_system=None
+    )
+    return errors
+
+
+# --------------------------------------------------------------------------
+# colour depth from the player's terminal
+# --------------------------------------------------------------------------
+
+ColorSystemName = Literal["standard", "256", "truecolor"]
+
+
+def detect_color_system(term: str | None, env: Mapping[str, str]) -> ColorSystemName:
+    """Colour depth of the *client's* terminal, from its TERM and COLORTERM.
+
+    Mirrors rich's detection (which Textual would otherwise run against the
+    server's own environment).
+    """
+    colorterm = env.get("COLORTERM", "").strip().lower()
+    if colorterm in ("truecolor", "24bit"):
+        return "truecolor"
+    term = (term or env.get("TERM") or "").strip().lower()
+    if term.endswith("-direct") or "kitty" in term:
+        return "truecolor"
+    if term.endswith("256color"):
+        return "256"
+    return "standard"
+
+
+class _NullFile:
+    """Sink for the app console: Textual renders through the driver."""
+
+    def write(self, text: str) -> int:
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def configure_terminal(app: App[Any], term: str | None, env: Mapping[str, str]) -> None:
+    """Set the app's colour system and NO_COLOR from the client's terminal.
+
+    ``App.__init__`` built ``app.console`` and the NO_COLOR filter from
+    ``os.environ`` - the server's.  Rebuild both from what the client sent.
+    """
+    term_name = term or env.get("TERM") or "xterm"
+    console_env = {"TERM": term_name, "COLORTERM": env.get("COLORTERM", "")}
+    app.console = Console(
+        color_system=detect_color_system(term_name, env),
+        file=_NullFile(),  # type: ignore[arg-type]
+        markup=True,
+        highlight=False,
+        emoji=False,
+        legacy_windows=False,
+        _environ=console_env,
+        force_terminal=True,
+        safe_box=False,
+        soft_wrap=False,
+    )
+    no_color = "NO_COLOR" in env
+    app.no_color = no_color
+    filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]
+    if no_color:
+        filters.append(NoColor() if app.native_ansi_color else Monochrome())
+    app._filters[:] = filters
+
+
+# --------------------------------------------------------------------------
+# caches that keep finished apps alive
+# --------------------------------------------------------------------------
+
+# ``lru_cache`` on *methods* is keyed on ``self`` and shared process-wide, so
+# it pins instances of finished apps.  SessionXTermParser avoids the worst
+# one; these are cleared when a session ends (they are only caches, so
+# clearing them costs the live sessions a few recomputations).
+_INSTANCE_KEYED_CACHES: Final = (
+    ("textual._xterm_parser", "XTermParser", "_parse_extended_key"),
+    ("textual.widgets._data_table", "DataTable", "_get_styles_to_render_cell"),
+    ("textual._styles_cache", "StylesCache", "get_inner_outer"),
+    ("textual.filter", "ANSIToTruecolor", "truecolor_style"),
+)
+
+
+def clear_instance_keyed_caches() -> None:
+    """Drop per-instance ``lru_cache`` entries that would pin finished apps."""
+    for module_name, class_name, attr in _INSTANCE_KEYED_CACHES:
+        module = sys.modules.get(module_name)
+        if module is None:  # never imported, so nothing cached
+            continue
+        cached = getattr(getattr(module, class_name, None), attr, None)
+        cache_clear = getattr(cached, "cache_clear", None)
+        if cache_clear is not None:
+            cache_clear()
+
+
+# --------------------------------------------------------------------------
+# garbage collector policy
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GCPolicy:
+    """How the cyclic garbage collector runs in the SSH server process.
+
+    Why: CPython's cyclic GC is stop-the-world for the whole interpreter, so a
+    collection pauses *every* session at once.  Textual allocates many small,
+    short-lived objects per frame (segments, strips, messages), so with the
+    default gen0 threshold of 700 young collections run constantly, and each
+    full collection walks every object of every session plus the big
+    import-time heap (Textual, Rich, asyncssh, CSS).
+
+    * ``thresholds``: raise gen0 so young collections are ~70x rarer (each
+      one is still cheap: it only scans young objects).
+    * ``freeze_at_start``: ``gc.collect(); gc.freeze()`` once at server start
+      moves the import-time heap to the permanent generation, so full
+      collections only walk session objects.  Deliberately NOT done after
+      each app starts: frozen objects are never collected, and Textual apps
+      are full of reference cycles, so freezing apps would leak every one.
+    """
+
+    thresholds: tuple[int, int, int] = (50_000, 20, 20)
+    freeze_at_start: bool = True
+
+    def apply(self) -> Callable[[], None]:
+        """Apply process-wide; return a function that undoes it (for tests)."""
+        previous = gc.get_threshold()
+        if self.freeze_at_start:
+            gc.collect()
+            gc.freeze()
+        gc.set_threshold(*self.thresholds)
+        logger.info("gc policy: thresholds %s, frozen %d objects",
+                    self.thresholds, gc.get_freeze_count())
+
+        def undo() -> None:
+            gc.set_threshold(*previous)
+            if self.freeze_at_start:
+                gc.unfreeze()
+
+        return undo
+
+
+DEFAULT_GC_POLICY: Final = GCPolicy()
