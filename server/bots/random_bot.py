@@ -1,0 +1,21 @@
+"""``random``: uniform over the legal moves."""
+
+from __future__ import annotations
+
+import random
+
+from server.engine import Action, PlayerView
+
+from .base import Bot
+
+
+class RandomBot(Bot):
+    level = "random"
+    description = "picks uniformly among its legal moves."
+
+    def __init__(self, seat: int, seed: int | str = 0) -> None:
+        super().__init__(seat, seed)
+        self._rng = random.Random(f"random-bot/{seed}/{seat}")
+
+    def choose(self, view: PlayerView) -> Action:
+        return self._rng.choice(view.legal_actions)
