@@ -1,0 +1,359 @@
+"""The asyncio client of the Skyjo protocol (``server.protocol``).
+
+Used by the Textual client, the tests and the load benchmark::
+
+    conn = await ServerConnection.open("127.0.0.1", 7777)
+    welcome = await conn.hello(name="Alice")          # keep welcome.token
+    table = (await conn.request({"type": "create_table", "name": "t", "seats": 4}))["table"]
+    async for push in conn.pushes():                  # "table", "game", "chat", ...
+        ...
+    await conn.close()
+
+Requests and replies are matched by id, so any number of requests may be in
+flight while pushes keep arriving. A dropped connection is noticed by a read
+reaching end of stream or by a keepalive ping going unanswered; then every
+pending request and the ``pushes()`` iterator raise ``ConnectionLost``, and the
+caller reconnects with ``ServerConnection.open`` and ``hello(token=...)``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from .protocol import (
+    DEFAULT_MAX_FRAME,
+    PROTOCOL_VERSION,
+    BadFrame,
+    ErrorCode,
+    FrameDecoder,
+    ProtocolError,
+    check_message,
+    encode_frame,
+)
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_TIMEOUT = 10.0
+READ_CHUNK = 65536
+
+
+class ServerError(Exception):
+    """The server answered a request with an error (``code``: an ``ErrorCode`` value)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(f"{code}: {message}")
+        self.code = code
+        self.message = message
+
+
+class ConnectionLost(ConnectionError):
+    """The connection ended. ``code``/``message`` come from the server's ``bye`` if any."""
+
+    def __init__(self, message: str, code: str | None = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class Welcome:
+    """The reply to ``hello`` (and to ``set_name``)."""
+
+    player_id: int | None  # None while a name must still be chosen
+    name: str | None
+    token: str | None  # give it to hello(token=...) to come back as this player
+    needs_name: bool  # True: call set_name before anything else
+    resumed: bool  # True: you were returned to a seat; a "table" and a "game" push follow
+    table_id: str | None  # the table you are seated at, if any
+    limits: dict[str, Any]
+    server: str
+
+    @classmethod
+    def from_reply(cls, reply: Mapping[str, Any]) -> Welcome:
+        return cls(
+            player_id=reply.get("player_id"),
+            name=reply.get("name"),
+            token=reply.get("token"),
+            needs_name=bool(reply.get("needs_name")),
+            resumed=bool(reply.get("resumed")),
+            table_id=reply.get("table_id"),
+            limits=dict(reply.get("limits") or {}),
+            server=str(reply.get("server", "")),
+        )
+
+
+class ByteReader(Protocol):
+    """What the connection needs from its reader (an ``asyncio.StreamReader``)."""
+
+    async def read(self, n: int = -1) -> bytes: ...
+
+
+_END = object()  # queued after the last push
+
+
+class ServerConnection:
+    """One connection to a Skyjo server. Build with ``open`` or ``from_streams``."""
+
+    def __init__(
+        self,
+        reader: ByteReader,
+        writer: asyncio.StreamWriter,
+        *,
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ) -> None:
+        self._reader = reader
+        self._writer = writer
+        self._decoder = FrameDecoder(max_frame)
+        self._ids = itertools.count(1)
+        self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self._pushes: asyncio.Queue[Any] = asyncio.Queue()
+        self._lost: ConnectionLost | None = None
+        self._closing = False
+        self._keepalive: asyncio.Task[None] | None = None
+        self._read_task = asyncio.get_running_loop().create_task(self._read_loop())
+        self.welcome: Welcome | None = None
+
+    # -- opening and closing ----------------------------------------------------
+
+    @classmethod
+    async def open(
+        cls,
+        host: str,
+        port: int,
+        *,
+        timeout: float = DEFAULT_TIMEOUT,
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ) -> ServerConnection:
+        """Connect over TCP; raises ``OSError``/``TimeoutError`` when it cannot."""
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        return cls(reader, writer, max_frame=max_frame)
+
+    @classmethod
+    def from_streams(
+        cls,
+        reader: ByteReader,
+        writer: asyncio.StreamWriter,
+        *,
+        max_frame: int = DEFAULT_MAX_FRAME,
+    ) -> ServerConnection:
+        """Wrap streams already connected to a server (``SkyjoServer.open_in_process``)."""
+        return cls(reader, writer, max_frame=max_frame)
+
+    @property
+    def closed(self) -> bool:
+        """True once the connection ended, by ``close()`` or by a drop."""
+        return self._closing or self._lost is not None
+
+    @property
+    def lost(self) -> ConnectionLost | None:
+        """Why the connection dropped (None while open, or after a plain ``close()``)."""
+        return self._lost
+
+    async def close(self) -> None:
+        """Close the connection; ``pushes()`` then ends without an error."""
+        self._closing = True
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(ConnectionLost("the connection is closed"))
+        if self._keepalive is not None:
+            self._keepalive.cancel()
+        self._read_task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._read_task
+        self._writer.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._writer.wait_closed(), 1.0)
+
+    async def wait_lost(self) -> ConnectionLost | None:
+        """Wait until the connection ends; the reason, or None after ``close()``."""
+        with contextlib.suppress(asyncio.CancelledError):
+            await asyncio.shield(self._read_task)
+        return self._lost
+
+    # -- requests ---------------------------------------------------------------
+
+    async def hello(
+        self,
+        name: str | None = None,
+        token: str | None = None,
+        *,
+        client: str = "skyjo",
+        keepalive: float | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+    ) -> Welcome:
+        """The handshake: must be the first request.
+
+        Give ``token`` to come back as a known player (returned to your seat),
+        or ``name`` to be a player by that name. A trusted in-process
+        connection with an identity may give neither: if its identity already
+        has a name it is logged in, else ``welcome.needs_name`` is True.
+        Afterwards a ping every ``keepalive`` seconds (default: a third of the
+        server's idle timeout) keeps the connection alive and notices a drop.
+        """
+        message: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION, "client": client}
+        if name is not None:
+            message["name"] = name
+        if token is not None:
+            message["token"] = token
+        self.welcome = Welcome.from_reply(await self.request(message, timeout=timeout))
+        self._start_keepalive(keepalive, timeout)
+        return self.welcome
+
+    async def set_name(self, name: str, *, timeout: float = DEFAULT_TIMEOUT) -> Welcome:
+        """Choose (or change) your name; the new welcome holds your id and token."""
+        reply = await self.request({"type": "set_name", "name": name}, timeout=timeout)
+        self.welcome = Welcome.from_reply(reply)
+        return self.welcome
+
+    async def act(
+        self, action: Mapping[str, Any], *, timeout: float = DEFAULT_TIMEOUT
+    ) -> dict[str, Any]:
+        """Play one action (an entry of your view's ``legal_actions``).
+
+        The reply comes once the action is stored; the "game" pushes it caused
+        are already queued on ``pushes()`` by then.
+        """
+        return await self.request({"type": "act", "action": dict(action)}, timeout=timeout)
+
+    async def request(
+        self, message: Mapping[str, Any], *, timeout: float = DEFAULT_TIMEOUT
+    ) -> dict[str, Any]:
+        """Send a request and wait for its reply.
+
+        Returns the ``ok`` reply as a dict; raises ``ServerError`` for an
+        ``error`` reply, ``ConnectionLost`` if the connection ends first, and
+        ``TimeoutError`` after ``timeout`` seconds.
+        """
+        if self._lost is not None:
+            raise self._lost
+        request_id = next(self._ids)
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        self._pending[request_id] = future
+        try:
+            await self.send({**message, "id": request_id}, timeout=timeout)
+            return await asyncio.wait_for(asyncio.shield(future), timeout)
+        finally:
+            self._pending.pop(request_id, None)
+
+    async def send(self, message: Mapping[str, Any], *, timeout: float = DEFAULT_TIMEOUT) -> None:
+        """Send one message without waiting for a reply (requests use ``request``)."""
+        if self._lost is not None:
+            raise self._lost
+        if self._closing:
+            raise ConnectionLost("the connection is closed")
+        self._writer.write(encode_frame(message))
+        try:
+            await asyncio.wait_for(self._writer.drain(), timeout)
+        except (ConnectionError, OSError) as exc:
+            raise self._drop(f"write failed: {exc}") from exc
+
+    # -- pushes -------------------------------------------------------------------
+
+    async def pushes(self) -> AsyncIterator[dict[str, Any]]:
+        """Every push from the server, in order, for one consumer.
+
+        Ends quietly after ``close()``; raises ``ConnectionLost`` when the
+        connection drops (after yielding every push received before, including
+        the server's ``bye`` if it sent one).
+        """
+        while True:
+            item = await self._pushes.get()
+            if item is _END:
+                self._pushes.put_nowait(_END)  # later iterations end too
+                if self._lost is not None and not self._closing:
+                    raise self._lost
+                return
+            yield item
+
+    def pending_pushes(self) -> int:
+        """How many pushes are queued and not consumed yet."""
+        return self._pushes.qsize()
+
+    # -- internals ------------------------------------------------------------------
+
+    def _start_keepalive(self, interval: float | None, timeout: float) -> None:
+        if interval is None:
+            idle = self.welcome.limits.get("idle_timeout") if self.welcome else None
+            interval = max(1.0, float(idle) / 3) if idle else 30.0
+        if self._keepalive is None and interval > 0:
+            loop = asyncio.get_running_loop()
+            self._keepalive = loop.create_task(self._keepalive_loop(interval, timeout))
+
+    async def _keepalive_loop(self, interval: float, timeout: float) -> None:
+        while not self.closed:
+            await asyncio.sleep(interval)
+            try:
+                await self.request({"type": "ping"}, timeout=timeout)
+            except TimeoutError:
+                self._drop("the server stopped answering")
+                self._writer.transport.abort()
+                return
+            except ConnectionLost:
+                return
+
+    async def _read_loop(self) -> None:
+        try:
+            while True:
+                data = await self._reader.read(READ_CHUNK)
+                if not data:
+                    self._drop("the server closed the connection")
+                    return
+                self._decoder.feed(data)
+                for item in self._decoder:
+                    self._dispatch(item)
+                if self._decoder.failed:
+                    self._drop("the server sent an oversized frame")
+                    return
+        except (ConnectionError, OSError) as exc:
+            self._drop(f"connection error: {exc}")
+        finally:
+            self._pushes.put_nowait(_END)
+
+    def _dispatch(self, item: Any) -> None:
+        if isinstance(item, BadFrame):
+            logger.warning("undecodable frame from the server: %s", item.error.message)
+            return
+        try:
+            message = check_message(item, sender="server")
+        except ProtocolError as exc:
+            logger.warning("unexpected message from the server: %s", exc.message)
+            return
+        kind = message["type"]
+        if kind in ("ok", "error") and message.get("re") in self._pending:
+            self._resolve(self._pending[message["re"]], message)
+            return
+        if kind == "bye":
+            self._lost = ConnectionLost(message["message"], message["code"])
+        self._pushes.put_nowait(message)
+
+    @staticmethod
+    def _resolve(future: asyncio.Future[dict[str, Any]], reply: dict[str, Any]) -> None:
+        if future.done():
+            return
+        if reply["type"] == "error":
+            future.set_exception(ServerError(reply["code"], reply["message"]))
+        else:
+            future.set_result(reply)
+
+    def _drop(self, why: str) -> ConnectionLost:
+        if self._lost is None:
+            self._lost = ConnectionLost(why)
+        for future in self._pending.values():
+            if not future.done():
+                future.set_exception(self._lost)
+        return self._lost
+
+
+__all__ = [
+    "ConnectionLost",
+    "ErrorCode",
+    "ServerConnection",
+    "ServerError",
+    "Welcome",
+]

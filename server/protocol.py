@@ -1,0 +1,336 @@
+"""THE wire protocol between Skyjo clients and the server.
+
+Sans-I/O, like h11: this module knows the message catalogue, the error codes
+and the framing, and does no networking. The server (``server.lobby`` via
+``server.app``) and the client (``server.netclient``) both use it, so the two
+sides cannot drift apart. ``docs/protocol.md`` describes the same thing for
+someone writing a client in another language.
+
+Framing: every frame is a 4-byte big-endian body length followed by one
+msgpack map (the body). The map always holds ``type``. Because the length comes
+first, a body that fails to decode is skipped whole and the stream stays in
+step; only a length over the limit ends the connection (the peer could make
+us read or buffer without bound otherwise).
+
+Messages are plain maps; ``MESSAGES`` says, per type, who sends it and which
+fields it has with their wire types. ``check_message`` validates a decoded map
+against it (shapes only: the lobby and the engine check meaning).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any, Final
+
+import msgpack
+
+PROTOCOL_VERSION: Final = 1
+DEFAULT_MAX_FRAME: Final = 64 * 1024
+HEADER: Final = struct.Struct(">I")
+HEADER_SIZE: Final = HEADER.size
+
+
+class ErrorCode(str, Enum):
+    """Every ``code`` an ``error`` or ``bye`` message can carry."""
+
+    # The frame or message itself (the peer sent garbage).
+    BAD_FRAME = "bad_frame"  # the body is not valid msgpack
+    FRAME_TOO_LARGE = "frame_too_large"  # fatal: the length is over the limit
+    BAD_MESSAGE = "bad_message"  # not a map, or no string "type"
+    UNKNOWN_TYPE = "unknown_type"
+    BAD_FIELD = "bad_field"  # a field is missing or has the wrong type
+    RATE_LIMITED = "rate_limited"  # too many messages per second: this one was dropped
+    # The handshake and names.
+    VERSION_MISMATCH = "version_mismatch"  # fatal
+    HELLO_FIRST = "hello_first"
+    ALREADY_WELCOMED = "already_welcomed"
+    NAME_REQUIRED = "name_required"  # choose a name with set_name first
+    BAD_NAME = "bad_name"
+    NAME_TAKEN = "name_taken"
+    NAME_RESERVED = "name_reserved"
+    BAD_TOKEN = "bad_token"
+    # The lobby and tables.
+    NOT_FOUND = "not_found"
+    TABLE_FULL = "table_full"
+    ALREADY_AT_TABLE = "already_at_table"
+    NOT_AT_TABLE = "not_at_table"
+    NOT_HOST = "not_host"
+    NOT_SEATED = "not_seated"
+    BAD_SETTINGS = "bad_settings"
+    BAD_SEATS = "bad_seats"
+    BAD_TIMER = "bad_timer"
+    BAD_LEVEL = "bad_level"
+    TOO_MANY_TABLES = "too_many_tables"
+    NOT_ENOUGH_PLAYERS = "not_enough_players"
+    NOT_READY = "not_ready"
+    WRONG_PHASE = "wrong_phase"
+    # Playing.
+    ILLEGAL_ACTION = "illegal_action"
+    NOT_YOUR_SEAT = "not_your_seat"
+    # Chat.
+    CHAT_TOO_LONG = "chat_too_long"
+    BAD_TEXT = "bad_text"
+    # Connection-level reasons, mostly in ``bye``.
+    SERVER_FULL = "server_full"
+    TOO_MANY_FROM_ADDRESS = "too_many_from_address"
+    IDLE_TIMEOUT = "idle_timeout"
+    SLOW_READER = "slow_reader"
+    REPLACED = "replaced"  # the same player connected again elsewhere
+    SHUTTING_DOWN = "shutting_down"
+    INTERNAL = "internal"
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol; ``code`` is an ``ErrorCode``."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+# -- the message catalogue -----------------------------------------------------
+
+# Wire types of fields. "int" never accepts a bool; "number" is int or float.
+STR, INT, BOOL, MAP, LIST, NUMBER = "str", "int", "bool", "map", "list", "number"
+_CHECKS: Final = {
+    STR: lambda v: isinstance(v, str),
+    INT: lambda v: type(v) is int,
+    BOOL: lambda v: type(v) is bool,
+    MAP: lambda v: isinstance(v, dict),
+    LIST: lambda v: isinstance(v, list),
+    NUMBER: lambda v: type(v) in (int, float),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Field:
+    kind: str
+    required: bool = True
+    nullable: bool = False
+
+    def accepts(self, value: Any) -> bool:
+        return (value is None and self.nullable) or _CHECKS[self.kind](value)
+
+
+def opt(kind: str, nullable: bool = True) -> Field:
+    """An optional field (absent or, by default, null)."""
+    return Field(kind, required=False, nullable=nullable)
+
+
+@dataclass(frozen=True, slots=True)
+class MessageSpec:
+    type: str
+    sender: str  # "client" or "server"
+    kind: str  # "request", "reply" or "push"
+    fields: Mapping[str, Field] = field(default_factory=dict)
+
+
+def _request(type_: str, **fields: Field) -> MessageSpec:
+    return MessageSpec(type_, "client", "request", {"id": opt(INT), **fields})
+
+
+def _push(type_: str, **fields: Field) -> MessageSpec:
+    return MessageSpec(type_, "server", "push", fields)
+
+
+_CATALOGUE: Final = (
+    # Client requests. Each may carry an integer "id"; the reply echoes it as "re".
+    _request("hello", version=Field(INT), name=opt(STR), token=opt(STR), client=opt(STR)),
+    _request("set_name", name=Field(STR)),
+    _request("ping"),
+    _request("list_tables"),
+    _request(
+        "create_table",
+        name=Field(STR),
+        seats=Field(INT),
+        settings=opt(MAP),
+        private=opt(BOOL),
+        turn_timer=opt(INT),
+    ),
+    _request("join_table", table_id=opt(STR), code=opt(STR)),
+    _request("spectate", table_id=opt(STR), code=opt(STR)),
+    _request("leave_table"),
+    _request("add_bot", level=Field(STR)),
+    _request("remove_bot", seat=Field(INT)),
+    _request("kick", seat=Field(INT)),
+    _request("start_game"),
+    _request("ready", ready=opt(BOOL, nullable=False)),
+    _request("act", action=Field(MAP)),
+    _request("rematch"),
+    _request("chat", text=Field(STR), scope=opt(STR, nullable=False)),
+    _request("mute", player_id=Field(INT), muted=opt(BOOL, nullable=False)),
+    _request("stats", name=opt(STR)),
+    _request("leaderboard", limit=opt(INT)),
+    _request("recent_games", limit=opt(INT)),
+    _request("game_record", game_id=Field(INT)),
+    # Server replies: "re" is the request's "id" (null when it had none).
+    MessageSpec("ok", "server", "reply", {"re": Field(INT, nullable=True)}),
+    MessageSpec(
+        "error",
+        "server",
+        "reply",
+        {"re": Field(INT, nullable=True), "code": Field(STR), "message": Field(STR)},
+    ),
+    # Server pushes: sent whenever something changes, never in answer to a request.
+    _push("table", table=Field(MAP)),
+    _push(
+        "game",
+        table_id=Field(STR),
+        seq=Field(INT),
+        events=Field(LIST),
+        view=Field(MAP),
+        timer=Field(MAP, nullable=True),
+    ),
+    _push(
+        "game_over",
+        table_id=Field(STR),
+        game_id=Field(INT, nullable=True),
+        names=Field(LIST),
+        totals=Field(LIST),
+        winners=Field(LIST),
+    ),
+    _push("tables", tables=Field(LIST)),
+    _push(
+        "chat",
+        scope=Field(STR),
+        table_id=Field(STR, nullable=True),
+        from_id=Field(INT),
+        from_name=Field(STR),
+        text=Field(STR),
+        at=Field(NUMBER),
+    ),
+    _push("left_table", table_id=Field(STR), reason=Field(STR)),
+    _push("bye", code=Field(STR), message=Field(STR)),
+)
+
+#: Every message type by name.
+MESSAGES: Final[dict[str, MessageSpec]] = {spec.type: spec for spec in _CATALOGUE}
+REQUESTS: Final = frozenset(t for t, s in MESSAGES.items() if s.kind == "request")
+
+#: Scopes of a chat message.
+CHAT_LOBBY: Final = "lobby"
+CHAT_TABLE: Final = "table"
+
+#: Table statuses, in ``table`` pushes and table summaries.
+WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
+
+
+def check_message(message: Any, sender: str) -> dict[str, Any]:
+    """Validate a decoded message sent by ``sender`` ("client" or "server").
+
+    Returns the message; raises ``ProtocolError`` naming the first problem.
+    Unknown extra fields are allowed (newer peers may add fields).
+    """
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a map with a string 'type'")
+    spec = MESSAGES.get(message["type"])
+    if spec is None or spec.sender != sender:
+        raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {message['type']!r}")
+    for name, rule in spec.fields.items():
+        if name not in message:
+            if rule.required:
+                raise ProtocolError(ErrorCode.BAD_FIELD, f"{spec.type}: missing field {name!r}")
+        elif not rule.accepts(message[name]):
+            expected = rule.kind + (" or null" if rule.nullable else "")
+            raise ProtocolError(
+                ErrorCode.BAD_FIELD, f"{spec.type}: field {name!r} must be {expected}"
+            )
+    return message
+
+
+# -- building messages ---------------------------------------------------------
+
+
+def ok(re: int | None, **fields: Any) -> dict[str, Any]:
+    return {"type": "ok", "re": re, **fields}
+
+
+def error(re: int | None, code: ErrorCode, message: str) -> dict[str, Any]:
+    return {"type": "error", "re": re, "code": code.value, "message": message}
+
+
+def bye(code: ErrorCode, message: str) -> dict[str, Any]:
+    return {"type": "bye", "code": code.value, "message": message}
+
+
+# -- framing -------------------------------------------------------------------
+
+
+def encode_body(message: Mapping[str, Any]) -> bytes:
+    return msgpack.packb(message, use_bin_type=True)
+
+
+def frame(body: bytes) -> bytes:
+    """Prefix an encoded body with its length."""
+    return HEADER.pack(len(body)) + body
+
+
+def encode_frame(message: Mapping[str, Any]) -> bytes:
+    """One whole frame for ``message``: length, then the msgpack map."""
+    return frame(encode_body(message))
+
+
+def decode_body(body: bytes) -> Any:
+    """Decode one frame's body; raises ``ProtocolError(BAD_FRAME)`` on garbage."""
+    try:
+        return msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
+    except Exception as exc:  # msgpack raises many types for bad input
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"undecodable frame: {exc}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class BadFrame:
+    """A frame that could not be decoded. ``fatal``: the stream cannot go on."""
+
+    error: ProtocolError
+    fatal: bool
+
+
+class FrameDecoder:
+    """Streaming decoder: ``feed`` bytes as they arrive, then iterate.
+
+    Iteration yields each complete frame's decoded body (any msgpack value:
+    pass it to ``check_message``) or a ``BadFrame``. The decoder never buffers
+    more than one header plus ``max_frame`` bytes: a header announcing a
+    larger body yields a fatal ``BadFrame`` and the decoder stops.
+    """
+
+    def __init__(self, max_frame: int = DEFAULT_MAX_FRAME) -> None:
+        self.max_frame = max_frame
+        self._buffer = bytearray()
+        self._failed = False
+
+    @property
+    def failed(self) -> bool:
+        return self._failed
+
+    def feed(self, data: bytes) -> None:
+        if not self._failed:
+            self._buffer += data
+
+    def __iter__(self) -> Iterator[Any]:
+        while not self._failed and len(self._buffer) >= HEADER_SIZE:
+            (length,) = HEADER.unpack_from(self._buffer)
+            if length > self.max_frame:
+                self._failed = True
+                self._buffer.clear()
+                message = f"frame of {length} bytes is over the {self.max_frame}-byte limit"
+                yield BadFrame(ProtocolError(ErrorCode.FRAME_TOO_LARGE, message), fatal=True)
+                return
+            end = HEADER_SIZE + length
+            if len(self._buffer) < end:
+                return
+            body = bytes(self._buffer[HEADER_SIZE:end])
+            del self._buffer[:end]
+            yield _decode_or_bad(body)
+
+
+def _decode_or_bad(body: bytes) -> Any:
+    try:
+        return decode_body(body)
+    except ProtocolError as exc:
+        return BadFrame(exc, fatal=False)
