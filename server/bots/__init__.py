@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+from server.engine import Settings
+
 from .base import Bot
+from .expert import ExpertBot
+from .greedy import GreedyBot
 from .random_bot import RandomBot
 
-BOT_LEVELS: dict[str, type[Bot]] = {cls.level: cls for cls in (RandomBot,)}
+BOT_LEVELS: dict[str, type[Bot]] = {cls.level: cls for cls in (RandomBot, GreedyBot, ExpertBot)}
 
 
-def make_bot(level: str, seat: int, seed: int | str = 0) -> Bot:
+def make_bot(level: str, seat: int, seed: int | str = 0, settings: Settings = Settings()) -> Bot:
+    """A bot of ``level`` for ``seat``; ``settings`` are the table's variants (public)."""
     try:
-        return BOT_LEVELS[level](seat, seed)
+        cls = BOT_LEVELS[level]
     except KeyError:
         raise ValueError(f"unknown bot level {level!r}; known: {', '.join(BOT_LEVELS)}") from None
+    return cls(seat, seed, settings)
 
 
 __all__ = ["BOT_LEVELS", "Bot", "make_bot"]

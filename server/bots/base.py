@@ -6,7 +6,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from typing import ClassVar
 
-from server.engine import Action, Event, PlayerView
+from server.engine import Action, Event, PlayerView, Settings
 
 
 class Bot(ABC):
@@ -20,9 +20,11 @@ class Bot(ABC):
     level: ClassVar[str]
     description: ClassVar[str]
 
-    def __init__(self, seat: int, seed: int | str = 0) -> None:
+    def __init__(self, seat: int, seed: int | str = 0, settings: Settings = Settings()) -> None:
         self.seat = seat
         self.seed = seed
+        # The table's variants are public (every player agreed to them).
+        self.settings = settings
 
     def observe(self, events: Sequence[Event]) -> None:
         """Public events of the table, in order (reshuffle orders stripped)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from server.engine import Action, PlayerView
+from server.engine import Action, PlayerView, Settings
 
 from .base import Bot
 
@@ -13,8 +13,8 @@ class RandomBot(Bot):
     level = "random"
     description = "picks uniformly among its legal moves."
 
-    def __init__(self, seat: int, seed: int | str = 0) -> None:
-        super().__init__(seat, seed)
+    def __init__(self, seat: int, seed: int | str = 0, settings: Settings = Settings()) -> None:
+        super().__init__(seat, seed, settings)
         self._rng = random.Random(f"random-bot/{seed}/{seat}")
 
     def choose(self, view: PlayerView) -> Action:
