@@ -16,8 +16,10 @@ Public API::
     await acceptor.wait_closed()
 """
 
+from .connection import SECURE_DEFAULTS, SSHAppServer, create_app_server
 from .driver import ChannelTerminal, SessionXTermParser, SSHDriver, clamp_size
 from .hardening import GCPolicy, detect_color_system
+from .limits import ConnectionRegistry, InputBudget
 from .session import (
     AppFactory,
     AppSession,
@@ -25,8 +27,6 @@ from .session import (
     SessionInfo,
     SessionLimits,
     SessionMessages,
-    SSHAppServer,
-    create_app_server,
 )
 
 __all__ = [
@@ -34,7 +34,10 @@ __all__ = [
     "AppSession",
     "AppSessionManager",
     "ChannelTerminal",
+    "ConnectionRegistry",
     "GCPolicy",
+    "InputBudget",
+    "SECURE_DEFAULTS",
     "SSHAppServer",
     "SSHDriver",
     "SessionInfo",

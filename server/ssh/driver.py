@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import codecs
 import logging
+import time
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
@@ -39,6 +40,8 @@ from textual._xterm_parser import XTermParser
 from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
+
+from .limits import InputBudget
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -117,6 +120,10 @@ class ChannelLike(Protocol):
 
     def abort(self) -> None: ...
 
+    def pause_reading(self) -> None: ...
+
+    def resume_reading(self) -> None: ...
+
 
 class ChannelTerminal:
     """The SSH side of one session's terminal: channel, size and input routing.
@@ -124,7 +131,9 @@ class ChannelTerminal:
     It outlives individual drivers: input that arrives before the app's driver
     is running is buffered (bounded) and handed over on ``attach``.  When the
     driver stops, ``detach`` drops the reference so a finished app is not kept
-    alive by the session.
+    alive by the session.  With an ``input_budget``, a client typing faster
+    than the budget allows has its channel paused (SSH flow control) until
+    the budget refills.
     """
 
     def __init__(
@@ -138,8 +147,15 @@ class ChannelTerminal:
         min_size: tuple[int, int] = MIN_SIZE,
         max_size: tuple[int, int] = MAX_SIZE,
         on_close: Callable[[str], None] | None = None,
+        input_budget: InputBudget | None = None,
     ) -> None:
         self._channel = channel
+        self._input_budget = input_budget
+        self._resume_handle: asyncio.TimerHandle | None = None
+        self.last_input = time.monotonic()
+        """``time.monotonic()`` of the last input (or of creation): for idle checks."""
+        self.input_pauses = 0
+        """How often the client was paused for sending too fast."""
         self._min_size = min_size
         self._max_size = max_size
         self.size = clamp_size(*size, min_size, max_size)
@@ -195,6 +211,9 @@ class ChannelTerminal:
         driver, self._driver = self._driver, None
         if driver is not None:
             driver._cancel_tick()
+        if self._resume_handle is not None:
+            self._resume_handle.cancel()
+            self._resume_handle = None
         if self._on_close is not None:
             self._on_close(reason)
 
@@ -204,6 +223,8 @@ class ChannelTerminal:
         """Route client input to the driver (or buffer it until one attaches)."""
         if self.closed:
             return
+        self.last_input = time.monotonic()
+        self._charge_input(len(data))
         text = self._decode(data) if isinstance(data, bytes) else data
         if not text:
             return
@@ -212,6 +233,25 @@ class ChannelTerminal:
         elif self._pending_len + len(text) <= self._pending_input_cap:
             self._pending.append(text)
             self._pending_len += len(text)
+
+    def _charge_input(self, amount: int) -> None:
+        """Spend input budget; over budget, stop reading until it refills."""
+        if self._input_budget is None:
+            return
+        pause = self._input_budget.spend(amount)
+        if pause <= 0 or self._resume_handle is not None:
+            return
+        self._channel.pause_reading()
+        self.input_pauses += 1
+        if self.input_pauses == 1:
+            logger.info("ssh client sends input too fast; pausing it for %.2f s", pause)
+        loop = asyncio.get_running_loop()
+        self._resume_handle = loop.call_later(pause, self._resume_reading)
+
+    def _resume_reading(self) -> None:
+        self._resume_handle = None
+        if not self.closed:
+            self._channel.resume_reading()  # delivers what queued meanwhile
 
     def resize(self, width: int, height: int) -> None:
         """Apply a window-change request (clamped)."""

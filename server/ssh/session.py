@@ -1,20 +1,14 @@
 """One Textual app per SSH session, all inside the server's event loop.
 
-Wiring (see also ``server/ssh/__init__.py``)::
-
-    manager = AppSessionManager(app_factory)            # app_factory(info) -> App
-    acceptor = await create_app_server(
-        manager, host, port,
-        server_factory=lambda: MyAuthServer(manager),    # subclass of SSHAppServer
-        server_host_keys=[...],
-    )
-    ...
-    acceptor.close(); await manager.close(); await acceptor.wait_closed()
+Wiring: see ``server/ssh/__init__.py``; the per-connection side (auth,
+connection caps) is in ``server/ssh/connection.py``.
 
 Every session with a PTY gets a fresh app from the factory, driven by an
 ``SSHDriver`` over its channel.  Sessions are isolated: an app quitting or
 crashing ends only its own channel (exit status 0 / 1), and the process-wide
 side effects Textual would normally have are neutralised (``hardening``).
+A session is only ever the game: commands (``ssh host ls``, scp) get a
+message and exit status 1, subsystems (sftp) are refused.
 """
 
 from __future__ import annotations
@@ -24,6 +18,7 @@ import functools
 import inspect
 import itertools
 import logging
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -40,9 +35,9 @@ from .driver import (
     ChannelTerminal,
     SSHDriver,
 )
+from .limits import ConnectionRegistry, InputBudget
+from .channels import cap_environment
 from .hardening import (
-    DEFAULT_GC_POLICY,
-    GCPolicy,
     clear_instance_keyed_caches,
     configure_terminal,
     harden_app,
@@ -68,9 +63,7 @@ class SessionInfo:
     size: tuple[int, int]
     """Initial (clamped) terminal size; later changes reach the app as Resize."""
     env: Mapping[str, str]
-    """Environment variables the client sent (untrusted input)."""
-    command: str | None
-    """Command given as ``ssh -t host COMMAND``; None for a plain shell request."""
+    """Environment variables the client sent (untrusted input, capped)."""
     connection: asyncssh.SSHServerConnection = field(repr=False)
     """For ``get_extra_info`` (e.g. the authenticated key)."""
     server: asyncssh.SSHServer | None = field(default=None, repr=False)
@@ -91,6 +84,20 @@ class SessionLimits:
     max_sessions: int = 256
     stop_timeout: float = 5.0
     """Seconds an app gets to exit after its client left before it is cancelled."""
+    idle_timeout: float | None = 30 * 60.0
+    """Seconds without any input before a session is closed (None: never)."""
+    input_rate: float = 8 * 1024
+    """Characters of input per second, sustained; faster clients are paused."""
+    input_burst: float = 32 * 1024
+    input_window: int = 64 * 1024
+    """SSH receive window per session: the most input buffered while paused."""
+    max_env_vars: int = 32
+    """Environment variables kept per session (each name and value is capped too)."""
+    max_connections: int = 300
+    max_connections_per_address: int = 20
+    """Several players behind one NAT share an address: keep this generous."""
+    idle_connection_timeout: float = 30.0
+    """Seconds a logged-in connection may stay open without a running session."""
 
 
 @dataclass(frozen=True)
@@ -102,6 +109,11 @@ class SessionMessages:
         "Connect with a PTY, e.g.: ssh -t <host>\r\n"
     )
     full: str = "The server is full right now, please try again later.\r\n"
+    no_commands: str = (
+        "This server only runs the game; it does not run commands or copy files.\r\n"
+        "Connect without a command, e.g.: ssh <host>\r\n"
+    )
+    idle: str = "\r\nClosed after a long time without a key press. See you soon!\r\n"
     crashed: str = "\r\nSorry, something went wrong and this session was closed.\r\n"
     misconfigured: str = "Server configuration error; please tell the operator.\r\n"
 
@@ -119,8 +131,10 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         connection: asyncssh.SSHServerConnection,
         server: asyncssh.SSHServer | None,
         session_id: int,
+        on_closed: Callable[[], None] | None = None,
     ) -> None:
         self.session_id = session_id
+        self._on_closed = on_closed
         self._manager = manager
         self._connection = connection
         self._server = server
@@ -129,6 +143,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._size: tuple[int, int] = (80, 24)
         self._command: str | None = None
         self._terminal: ChannelTerminal | None = None
+        self._idle_timer: asyncio.TimerHandle | None = None
+        self._farewell = ""
         self._app: App[Any] | None = None
         self._task: asyncio.Task[None] | None = None
         self._stop_reason: str | None = None
@@ -143,6 +159,11 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
     @property
     def task(self) -> asyncio.Task[None] | None:
         return self._task
+
+    @property
+    def terminal(self) -> ChannelTerminal | None:
+        """The session's side of the channel (None until an app is started)."""
+        return self._terminal
 
     # -- asyncssh callbacks -----------------------------------------------------
 
@@ -161,10 +182,14 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         return True
 
     def exec_requested(self, command: str) -> bool:
-        # "ssh -t host something": still serve the app; the factory may look
-        # at the command.  Without -t, session_started refuses (no PTY).
+        # Accepted only to answer with a readable message (session_started):
+        # a refused request would just print "exec request failed".
         self._command = command
         return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        logger.info("ssh session %d: subsystem %r refused", self.session_id, subsystem[:40])
+        return False
 
     def session_started(self) -> None:
         chan = self._chan
@@ -175,6 +200,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             logger.error("ssh session %d: line_editor must be False (use create_app_server)",
                          self.session_id)
             self._refuse(messages.misconfigured)
+        elif self._command is not None:
+            logger.info("ssh session %d refused: command %r", self.session_id, self._command[:80])
+            self._refuse(messages.no_commands)
         elif self._term_type is None:
             logger.info("ssh session %d refused: no PTY requested", self.session_id)
             self._refuse(messages.no_pty)
@@ -202,6 +230,9 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if self._terminal is not None:
             self._terminal.close("connection lost")
         self.request_stop("connection lost")
+        on_closed, self._on_closed = self._on_closed, None
+        if on_closed is not None:
+            on_closed()
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -249,8 +280,29 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             min_size=limits.min_size,
             max_size=limits.max_size,
             on_close=self.request_stop,
+            input_budget=InputBudget(limits.input_rate, limits.input_burst),
         )
         self._task = self._manager._spawn(self)
+        if limits.idle_timeout is not None:
+            self._arm_idle_timer(limits.idle_timeout)
+
+    def _arm_idle_timer(self, delay: float) -> None:
+        # One timer per session, re-armed only when it fires: no CPU while idle.
+        loop = asyncio.get_running_loop()
+        self._idle_timer = loop.call_later(max(delay, 0.01), self._check_idle)
+
+    def _check_idle(self) -> None:
+        self._idle_timer = None
+        timeout = self._manager.limits.idle_timeout
+        terminal = self._terminal
+        if timeout is None or terminal is None or self._finished:
+            return
+        idle_for = time.monotonic() - terminal.last_input
+        if idle_for < timeout:
+            self._arm_idle_timer(timeout - idle_for)
+            return
+        self._farewell = self._manager.messages.idle
+        self.request_stop(f"no input for {idle_for:.0f} s")
 
     def _session_info(self, terminal: ChannelTerminal) -> SessionInfo:
         return SessionInfo(
@@ -260,7 +312,6 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             term_type=self._term_type or "xterm",
             size=terminal.size,
             env=MappingProxyType(dict(terminal.env)),
-            command=self._command,
             connection=self._connection,
             server=self._server,
         )
@@ -315,10 +366,12 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         """Close the channel with ``status`` and forget the app."""
         self._finished = True
         self._app = None
-        if self._watchdog is not None:
-            self._watchdog.cancel()
-            self._watchdog = None
+        for timer in (self._watchdog, self._idle_timer):
+            if timer is not None:
+                timer.cancel()
+        self._watchdog = self._idle_timer = None
         if self._terminal is not None:
+            self._terminal.write(self._farewell)  # after the app restored the screen
             self._terminal.close("session finished")
         chan = self._chan
         if chan is not None:
@@ -349,6 +402,10 @@ class AppSessionManager:
         self._sessions: dict[int, AppSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
+        self.connections: ConnectionRegistry[asyncssh.SSHServerConnection] = ConnectionRegistry(
+            self.limits.max_connections, self.limits.max_connections_per_address
+        )
+        """Open SSH connections (maintained by ``SSHAppServer``)."""
 
     @property
     def sessions(self) -> list[AppSession]:
@@ -356,28 +413,40 @@ class AppSessionManager:
         return list(self._sessions.values())
 
     def create_session(
-        self, connection: asyncssh.SSHServerConnection, server: asyncssh.SSHServer | None = None
+        self,
+        connection: asyncssh.SSHServerConnection,
+        server: asyncssh.SSHServer | None = None,
+        on_closed: Callable[[], None] | None = None,
     ) -> tuple[asyncssh.SSHServerChannel, AppSession] | bool:  # type: ignore[type-arg]
-        """Return value for ``SSHServer.session_requested``."""
+        """Return value for ``SSHServer.session_requested``.
+
+        ``on_closed`` is called once when the session's channel has closed.
+        """
         if self._closing:
             return False
         # Raw bytes regardless of the server's encoding option: input is
         # decoded incrementally by the terminal (UTF-8, errors replaced).
-        chan = connection.create_server_channel(encoding=None)
-        return chan, AppSession(self, connection, server, next(self._ids))
+        # A small receive window bounds what a paused (flooding) client can
+        # make us buffer.
+        chan = connection.create_server_channel(encoding=None, window=self.limits.input_window)
+        cap_environment(chan, self.limits.max_env_vars)
+        session = AppSession(self, connection, server, next(self._ids), on_closed)
+        return chan, session
 
     async def close(self, timeout: float = 5.0) -> None:
-        """Stop every app (they restore their client's terminal), then cancel stragglers."""
+        """Stop every app (they restore their client's terminal), cancel
+        stragglers, then disconnect every connection still open."""
         self._closing = True
         for session in list(self._sessions.values()):
             session.request_stop("server shutting down")
         tasks = list(self._tasks)
-        if not tasks:
-            return
-        _done, pending = await asyncio.wait(tasks, timeout=timeout)
-        for task in pending:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=timeout)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+        for connection in self.connections:
+            connection.disconnect(asyncssh.DISC_BY_APPLICATION, "The server is shutting down.")
 
     # -- used by AppSession -------------------------------------------------------
 
@@ -395,68 +464,11 @@ class AppSessionManager:
         self._sessions.pop(session.session_id, None)
 
 
-class SSHAppServer(asyncssh.SSHServer):
-    """Per-connection asyncssh server that hands sessions to the manager.
-
-    Subclass it to add authentication (``begin_auth``,
-    ``validate_public_key``...) and keep the player's identity on ``self``;
-    the app factory sees this object as ``SessionInfo.server``.  asyncssh's
-    defaults apply otherwise, i.e. authentication is required.
-    """
-
-    def __init__(self, manager: AppSessionManager) -> None:
-        self.manager = manager
-        self.connection: asyncssh.SSHServerConnection | None = None
-
-    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
-        self.connection = conn
-
-    def session_requested(self) -> Any:
-        if self.connection is None:
-            return False
-        return self.manager.create_session(self.connection, self)
-
-
-_gc_policy_applied = False
-
-
-async def create_app_server(
-    manager: AppSessionManager,
-    host: str | None,
-    port: int,
-    *,
-    server_factory: Callable[[], SSHAppServer] | None = None,
-    gc_policy: GCPolicy | None = DEFAULT_GC_POLICY,
-    **options: Any,
-) -> asyncssh.SSHAcceptor:
-    """``asyncssh.create_server`` set up to serve ``manager``'s apps.
-
-    ``options`` go to asyncssh (``server_host_keys``, ``login_timeout``...).
-    Forces ``line_editor=False`` (asyncssh's line editor would echo input and
-    rewrite every byte of output) and applies ``gc_policy`` once per process
-    (pass None to leave the GC alone, e.g. in tests).
-    """
-    for forbidden in ("process_factory", "session_factory"):
-        if options.get(forbidden) is not None:
-            raise ValueError(f"{forbidden} would bypass the app sessions")
-    if options.get("line_editor"):
-        raise ValueError("line_editor must be False for Textual apps")
-    options["line_editor"] = False
-    global _gc_policy_applied
-    if gc_policy is not None and not _gc_policy_applied:
-        gc_policy.apply()
-        _gc_policy_applied = True
-    factory = server_factory or functools.partial(SSHAppServer, manager)
-    return await asyncssh.create_server(factory, host, port, **options)
-
-
 __all__ = [
     "AppFactory",
     "AppSession",
     "AppSessionManager",
-    "SSHAppServer",
     "SessionInfo",
     "SessionLimits",
     "SessionMessages",
-    "create_app_server",
 ]

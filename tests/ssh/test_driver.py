@@ -13,12 +13,11 @@ import gc
 import io
 import logging
 import os
-import re
 import signal
 import sys
 import termios
 import weakref
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -45,18 +44,9 @@ from server.ssh import (
 )
 from server.ssh.hardening import KEEP_PROCESS_STREAMS, clear_instance_keyed_caches
 
-TIMEOUT = 5.0
+from .sshkit import TIMEOUT, Term, poll_until
+
 HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
-_ANSI = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
-    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC
-    r"|\x1b[()][0-9A-Za-z]"  # charset
-    r"|\x1b[@-Z\\-_=>78]"  # other two-byte escapes
-)
-
-
-def strip_ansi(text: str) -> str:
-    return _ANSI.sub("", text)
 
 
 # --------------------------------------------------------------------------
@@ -154,16 +144,6 @@ class Harness:
         return self.apps[username]
 
 
-async def poll_until(predicate: Callable[[], bool], what: str, timeout: float = TIMEOUT) -> None:
-    """Wait (bounded) until ``predicate()`` holds."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 @contextlib.asynccontextmanager
 async def serve(
     limits: SessionLimits | None = None,
@@ -193,50 +173,6 @@ async def serve(
         acceptor.close()
         await manager.close(timeout=2.0)
         await asyncio.wait_for(acceptor.wait_closed(), TIMEOUT)
-
-
-class Term:
-    """Client side of one session: send keys, read the (ANSI-stripped) screen."""
-
-    def __init__(self, proc: asyncssh.SSHClientProcess) -> None:  # type: ignore[type-arg]
-        self.proc = proc
-        self.raw = bytearray()
-
-    @property
-    def text(self) -> str:
-        return strip_ansi(self.raw.decode("utf-8", "replace"))
-
-    def press(self, keys: bytes) -> None:
-        self.proc.stdin.write(keys)
-
-    async def wait_for(self, needle: str, timeout: float = TIMEOUT) -> None:
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while needle not in self.text:
-            remaining = deadline - loop.time()
-            if remaining <= 0:
-                raise AssertionError(f"{needle!r} not on screen: {self.text[-300:]!r}")
-            try:
-                chunk = await asyncio.wait_for(self.proc.stdout.read(65536), remaining)
-            except asyncio.TimeoutError:
-                continue
-            if not chunk:
-                raise AssertionError(f"EOF before {needle!r}: {self.text[-300:]!r}")
-            self.raw += chunk
-
-    async def drain(self, seconds: float = 0.2) -> None:
-        """Read whatever arrives for a short while."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            while True:
-                chunk = await asyncio.wait_for(self.proc.stdout.read(65536), seconds)
-                if not chunk:
-                    return
-                self.raw += chunk
-
-    async def exit_status(self) -> int | None:
-        result = await asyncio.wait_for(self.proc.wait(), TIMEOUT)
-        self.raw += result.stdout or b""
-        return result.exit_status
 
 
 @contextlib.asynccontextmanager

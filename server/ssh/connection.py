@@ -1,0 +1,179 @@
+"""The per-connection side of the SSH server: caps, one session, no forwarding.
+
+``SSHAppServer`` is asyncssh's per-connection ``SSHServer``: subclass it for
+authentication (see ``server.ssh.frontdoor``).  ``create_app_server`` starts
+asyncssh with options that leave nothing open but the game: no agent or X11
+forwarding, no SFTP/SCP, a login timeout and keepalives.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any, Final
+
+import asyncssh
+
+from .hardening import DEFAULT_GC_POLICY, GCPolicy
+from .session import AppSessionManager
+
+logger = logging.getLogger(__name__)
+
+SECURE_DEFAULTS: Final[dict[str, Any]] = {
+    "agent_forwarding": False,  # asyncssh's default would open a socket in /tmp
+    "x11_forwarding": False,
+    "allow_scp": False,
+    "login_timeout": 30.0,
+    "keepalive_interval": 30.0,  # a vanished client is noticed in ~2 minutes
+    "keepalive_count_max": 3,
+}
+"""asyncssh options ``create_app_server`` uses unless told otherwise."""
+
+_FORBIDDEN_OPTIONS: Final = ("process_factory", "session_factory", "sftp_factory")
+
+
+class SSHAppServer(asyncssh.SSHServer):
+    """Per-connection asyncssh server that hands sessions to the manager.
+
+    Subclass it to add authentication (``begin_auth``,
+    ``validate_public_key``...) and keep the player's identity on ``self``;
+    the app factory sees this object as ``SessionInfo.server``.  asyncssh's
+    defaults apply otherwise, i.e. authentication is required.
+
+    Per connection it enforces: the manager's caps on connections (total and
+    per address), one session at a time and only one in all, no port
+    forwarding, and no connection that stays open without a session.
+    """
+
+    max_sessions_per_connection = 1
+
+    def __init__(self, manager: AppSessionManager) -> None:
+        self.manager = manager
+        self.connection: asyncssh.SSHServerConnection | None = None
+        self._address: str | None = None
+        self._sessions_opened = 0
+        self._session_open = False
+        self._unused_timer: asyncio.TimerHandle | None = None
+
+    # -- connection lifecycle -----------------------------------------------------
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self.connection = conn
+        peer = conn.get_extra_info("peername") or ("?",)
+        address = str(peer[0])
+        refusal = self.manager.connections.admit(address, conn)
+        if refusal is not None:
+            logger.warning("ssh connection from %s refused: %s", address, refusal)
+            # Not from inside this callback: asyncssh has not sent its
+            # version string yet.  The reason reaches OpenSSH users as
+            # "Received disconnect from ...: 12: <refusal>".
+            loop = asyncio.get_running_loop()
+            loop.call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+            return
+        self._address = address
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_unused_timer()
+        if self._address is not None and self.connection is not None:
+            self.manager.connections.release(self._address, self.connection)
+            self._address = None
+
+    def auth_completed(self) -> None:
+        self._arm_unused_timer()
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def session_requested(self) -> Any:
+        if self.connection is None or self._address is None:
+            return False
+        if self._sessions_opened >= self.max_sessions_per_connection:
+            logger.info("ssh connection from %s: extra session refused", self._address)
+            return False
+        result = self.manager.create_session(self.connection, self, self._session_closed)
+        if result:
+            self._sessions_opened += 1
+            self._session_open = True
+            self._cancel_unused_timer()
+        return result
+
+    def _session_closed(self) -> None:
+        self._session_open = False
+        self._arm_unused_timer()
+
+    def _arm_unused_timer(self) -> None:
+        """Disconnect a logged-in connection that has no session for too long."""
+        self._cancel_unused_timer()
+        if self._session_open or self.connection is None:
+            return
+        loop = asyncio.get_running_loop()
+        delay = self.manager.limits.idle_connection_timeout
+        self._unused_timer = loop.call_later(delay, self._disconnect_unused)
+
+    def _disconnect_unused(self) -> None:
+        self._unused_timer = None
+        if self.connection is not None and not self._session_open:
+            logger.info("ssh connection from %s closed: no session", self._address)
+            self.connection.disconnect(asyncssh.DISC_BY_APPLICATION, "No session; goodbye.")
+
+    def _cancel_unused_timer(self) -> None:
+        if self._unused_timer is not None:
+            self._unused_timer.cancel()
+            self._unused_timer = None
+
+    # -- everything but a session is refused --------------------------------------
+
+    def connection_requested(self, dest_host: str, dest_port: int,
+                             orig_host: str, orig_port: int) -> bool:
+        logger.info("ssh connection from %s: port forwarding refused", self._address)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        logger.info("ssh connection from %s: remote forwarding refused", self._address)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        logger.info("ssh connection from %s: socket forwarding refused", self._address)
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        logger.info("ssh connection from %s: socket forwarding refused", self._address)
+        return False
+
+
+_gc_policy_applied = False
+
+
+async def create_app_server(
+    manager: AppSessionManager,
+    host: str | None,
+    port: int,
+    *,
+    server_factory: Callable[[], SSHAppServer] | None = None,
+    gc_policy: GCPolicy | None = DEFAULT_GC_POLICY,
+    **options: Any,
+) -> asyncssh.SSHAcceptor:
+    """``asyncssh.create_server`` set up to serve ``manager``'s apps.
+
+    ``options`` go to asyncssh (``server_host_keys``, ``login_timeout``...)
+    over ``SECURE_DEFAULTS``.  Forces ``line_editor=False`` (asyncssh's line
+    editor would echo input and rewrite every byte of output) and applies
+    ``gc_policy`` once per process (pass None to leave the GC alone, e.g. in
+    tests).
+    """
+    for forbidden in _FORBIDDEN_OPTIONS:
+        if options.get(forbidden) is not None:
+            raise ValueError(f"{forbidden} would bypass the app sessions")
+    if options.get("line_editor"):
+        raise ValueError("line_editor must be False for Textual apps")
+    options = {**SECURE_DEFAULTS, **options, "line_editor": False}
+    global _gc_policy_applied
+    if gc_policy is not None and not _gc_policy_applied:
+        gc_policy.apply()
+        _gc_policy_applied = True
+    factory = server_factory or functools.partial(SSHAppServer, manager)
+    return await asyncssh.create_server(factory, host, port, **options)
+
+
+__all__ = ["SECURE_DEFAULTS", "SSHAppServer", "create_app_server"]

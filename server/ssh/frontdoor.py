@@ -1,0 +1,354 @@
+"""The SSH front door of ``skyjo-server``: ``ssh -p 2222 skyjo@host`` plays.
+
+Wiring in the server's CLI::
+
+    from server.ssh.frontdoor import add_ssh_arguments, ssh_options_from_args, start_ssh_front_door
+
+    add_ssh_arguments(parser)                      # --ssh-port, --no-ssh, ...
+    ...
+    ssh = await start_ssh_front_door(skyjo_server, ssh_options_from_args(args))
+    ...                                            # None when --no-ssh
+    if ssh is not None:
+        await ssh.close()                          # before skyjo_server.stop()
+
+Every SSH session runs the Textual client in-process, connected to the lobby
+through ``skyjo_server.open_in_process(identity=...)``; the identity is the
+player's key fingerprint, so the lobby remembers their name and their seat.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, Protocol
+
+import asyncssh
+from textual.app import App
+
+from ..netclient import ServerConnection
+from .connection import SSHAppServer, create_app_server
+from .hardening import DEFAULT_GC_POLICY, GCPolicy
+from .hostkey import HOST_KEY_FILENAME, fingerprint, load_or_create_host_key
+from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
+from .session import AppSessionManager, SessionInfo, SessionLimits
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_SSH_PORT = 2222
+
+
+class InProcessServer(Protocol):
+    """What the front door needs from ``server.app.SkyjoServer``."""
+
+    async def open_in_process(
+        self, identity: str | None = None
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]: ...
+
+
+# --------------------------------------------------------------------------
+# authentication
+# --------------------------------------------------------------------------
+
+
+class SkyjoSSHServer(SSHAppServer):
+    """Authentication for one connection: keys are identities, guests welcome.
+
+    * Any public key is accepted (or, with ``authorized_keys``, only those
+      listed); its SHA256 fingerprint becomes the player's identity.
+    * Without a usable key, keyboard-interactive with no prompt at all lets
+      the player in as a guest (not in ``authorized_keys`` mode).
+    * Passwords are never asked for.
+
+    Which key is the identity: asyncssh calls ``validate_public_key`` for a
+    key query and again, synchronously before checking the signature, for
+    the signed request that logs in; ``get_kbdint_challenge`` resets it.
+    Both are synchronous, so the last one before ``auth_completed`` is the
+    method that succeeded: a client cannot query someone else's public key
+    and then log in as a guest, or with another key, under that identity.
+    """
+
+    def __init__(
+        self,
+        manager: AppSessionManager,
+        *,
+        authorized_keys: AuthorizedKeys | None = None,
+        lobby_username: str = DEFAULT_LOBBY_USERNAME,
+    ) -> None:
+        super().__init__(manager)
+        self._authorized_keys = authorized_keys
+        self._lobby_username = lobby_username
+        self._candidate_key: asyncssh.SSHKey | None = None
+        self.player: SSHPlayer | None = None
+        """Set once authentication succeeded."""
+
+    def begin_auth(self, username: str) -> bool:
+        self._candidate_key = None
+        return True  # authentication required: a key, or the guest method
+
+    def password_auth_supported(self) -> bool:
+        return False
+
+    def public_key_auth_supported(self) -> bool:
+        return True
+
+    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self._authorized_keys is not None:
+            address = self._client_address()
+            if not self._authorized_keys.allows(key, address, address):
+                self._candidate_key = None
+                return False
+        self._candidate_key = key
+        return True
+
+    def kbdint_auth_supported(self) -> bool:
+        return self._authorized_keys is None  # a private server has no guests
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        self._candidate_key = None
+        return True  # in at once, no prompt: a guest
+
+    def auth_completed(self) -> None:
+        super().auth_completed()
+        assert self.connection is not None
+        key, self._candidate_key = self._candidate_key, None
+        self.player = SSHPlayer(
+            identity=identity_for_key(key) if key is not None else None,
+            username=self.connection.get_extra_info("username") or "",
+            lobby_username=self._lobby_username,
+        )
+        logger.info(
+            "ssh login from %s: %s as %r",
+            self._client_address(),
+            self.player.identity or "guest",
+            self.player.username[:40],
+        )
+
+    def _client_address(self) -> str:
+        peer = self.connection.get_extra_info("peername") if self.connection else None
+        return str(peer[0]) if peer else ""
+
+
+# --------------------------------------------------------------------------
+# one game app per session
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerSession:
+    """What a game app is built from for one SSH player."""
+
+    player: SSHPlayer
+    connect: Callable[[], Awaitable[ServerConnection]]
+    """Opens a new connection to the lobby as this player (call again to reconnect)."""
+    environ: Mapping[str, str]
+    """The player's terminal environment (TERM, LANG, NO_COLOR...), not the server's."""
+    session: SessionInfo = field(repr=False)
+
+
+GameAppFactory = Callable[[PlayerSession], "App[Any] | Awaitable[App[Any]]"]
+
+
+def skyjo_app_factory(player_session: PlayerSession) -> App[Any]:
+    """The real Textual client, built by its own factory."""
+    from skyjo_tui.app import build_app  # the client is only needed with SSH on
+
+    return build_app(
+        connect=player_session.connect,
+        name=player_session.player.requested_name,
+        environ=player_session.environ,
+    )
+
+
+def _session_app_factory(
+    skyjo_server: InProcessServer, game_app_factory: GameAppFactory
+) -> Callable[[SessionInfo], App[Any] | Awaitable[App[Any]]]:
+    """Adapt a ``GameAppFactory`` to the session manager's ``SessionInfo``."""
+
+    def build(info: SessionInfo) -> App[Any] | Awaitable[App[Any]]:
+        server = info.server
+        if not isinstance(server, SkyjoSSHServer) or server.player is None:
+            raise RuntimeError("session without an authenticated Skyjo player")
+        identity = server.player.identity
+
+        async def connect() -> ServerConnection:
+            reader, writer = await skyjo_server.open_in_process(identity=identity)
+            return ServerConnection.from_streams(reader, writer)
+
+        environ = MappingProxyType({**info.env, "TERM": info.term_type})
+        return game_app_factory(PlayerSession(server.player, connect, environ, info))
+
+    return build
+
+
+# --------------------------------------------------------------------------
+# options and the CLI
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SSHOptions:
+    """How the SSH front door runs (from ``ssh_options_from_args`` or by hand)."""
+
+    enabled: bool = True
+    port: int = DEFAULT_SSH_PORT
+    host: str | None = None
+    """Interface to listen on; None: all interfaces."""
+    lobby_username: str = DEFAULT_LOBBY_USERNAME
+    authorized_keys: Path | None = None
+    host_key: Path | None = None
+    """The host key file; None: ``<data dir>/ssh_host_ed25519_key``."""
+    data_dir: Path | None = None
+    """Where the host key lives when ``host_key`` is None."""
+    limits: SessionLimits = SessionLimits()
+    gc_policy: GCPolicy | None = DEFAULT_GC_POLICY
+    asyncssh_options: Mapping[str, Any] = field(default_factory=dict)
+    """Extra ``asyncssh.create_server`` options (e.g. ``login_timeout``)."""
+
+    def host_key_path(self) -> Path:
+        if self.host_key is not None:
+            return self.host_key
+        if self.data_dir is None:
+            raise ValueError("the SSH front door needs a data directory or a host key path")
+        return self.data_dir / HOST_KEY_FILENAME
+
+
+def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the SSH front door's options to ``skyjo-server``'s parser."""
+    group = parser.add_argument_group("SSH front door (players connect with: ssh -p PORT skyjo@HOST)")
+    group.add_argument("--ssh-port", type=_port, default=DEFAULT_SSH_PORT, metavar="PORT",
+                       help=f"SSH port (default {DEFAULT_SSH_PORT}; see the README to use 22)")
+    group.add_argument("--no-ssh", action="store_true", help="do not serve the game over SSH")
+    group.add_argument("--authorized-keys", type=Path, metavar="FILE",
+                       help="private server: only these public keys (OpenSSH authorized_keys "
+                            "format, re-read when it changes) may play; no guests")
+    group.add_argument("--ssh-username", default=DEFAULT_LOBBY_USERNAME, metavar="NAME",
+                       help="the SSH user that asks for a name (default %(default)s); "
+                            "any other user name is the name to play as")
+    defaults = SessionLimits()
+    group.add_argument("--ssh-max-connections", type=_positive, metavar="N",
+                       default=defaults.max_connections,
+                       help="SSH connections at once (default %(default)s)")
+    group.add_argument("--ssh-max-per-address", type=_positive, metavar="N",
+                       default=defaults.max_connections_per_address,
+                       help="SSH connections from one address (default %(default)s)")
+    group.add_argument("--ssh-idle-minutes", type=float, metavar="MIN",
+                       default=(defaults.idle_timeout or 0) / 60,
+                       help="close an SSH session after this long without a key press "
+                            "(default %(default)g; 0: never); the seat is kept")
+
+
+def ssh_options_from_args(args: argparse.Namespace, data_dir: Path | None = None) -> SSHOptions:
+    """``SSHOptions`` from parsed arguments (``host`` from ``args.host`` if present)."""
+    idle = args.ssh_idle_minutes * 60 if args.ssh_idle_minutes > 0 else None
+    limits = replace(
+        SessionLimits(),
+        max_connections=args.ssh_max_connections,
+        max_sessions=args.ssh_max_connections,
+        max_connections_per_address=args.ssh_max_per_address,
+        idle_timeout=idle,
+    )
+    return SSHOptions(
+        enabled=not args.no_ssh,
+        port=args.ssh_port,
+        host=getattr(args, "host", None) or None,
+        lobby_username=args.ssh_username,
+        authorized_keys=args.authorized_keys,
+        data_dir=data_dir or _path_or_none(getattr(args, "data_dir", None)),
+        limits=limits,
+    )
+
+
+def _port(text: str) -> int:
+    port = int(text)
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535)")
+    return port
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
+    return value
+
+
+def _path_or_none(value: Any) -> Path | None:
+    return Path(value) if value else None
+
+
+# --------------------------------------------------------------------------
+# starting and stopping
+# --------------------------------------------------------------------------
+
+
+class SSHFrontDoor:
+    """A running SSH front door; ``await close()`` ends every session."""
+
+    def __init__(self, manager: AppSessionManager, acceptor: asyncssh.SSHAcceptor,
+                 host_key_fingerprint: str) -> None:
+        self.manager = manager
+        self.acceptor = acceptor
+        self.host_key_fingerprint = host_key_fingerprint
+        """``SHA256:...``: what players' ssh shows the first time they connect."""
+
+    @property
+    def port(self) -> int:
+        return self.acceptor.get_port()
+
+    async def close(self, timeout: float = 5.0) -> None:
+        """Stop listening, let every app restore its player's terminal, disconnect."""
+        self.acceptor.close()
+        await self.manager.close(timeout=timeout)
+        try:
+            await asyncio.wait_for(self.acceptor.wait_closed(), timeout)
+        except asyncio.TimeoutError:
+            logger.warning("ssh front door: connections still open after %.0f s", timeout)
+
+
+async def start_ssh_front_door(
+    skyjo_server: InProcessServer,
+    options: SSHOptions,
+    *,
+    game_app_factory: GameAppFactory = skyjo_app_factory,
+) -> SSHFrontDoor | None:
+    """Serve the game over SSH; None if ``options.enabled`` is False.
+
+    Raises ``ValueError`` with a message for the operator when the host key
+    or the authorized keys file is unusable, and ``OSError`` when the port
+    cannot be bound.
+    """
+    if not options.enabled:
+        return None
+    authorized = AuthorizedKeys(options.authorized_keys) if options.authorized_keys else None
+    host_key = load_or_create_host_key(options.host_key_path())
+    manager = AppSessionManager(
+        _session_app_factory(skyjo_server, game_app_factory), limits=options.limits
+    )
+
+    def server_factory() -> SkyjoSSHServer:
+        return SkyjoSSHServer(
+            manager, authorized_keys=authorized, lobby_username=options.lobby_username
+        )
+
+    acceptor = await create_app_server(
+        manager,
+        options.host or None,
+        options.port,
+        server_factory=server_factory,
+        gc_policy=options.gc_policy,
+        server_host_keys=[host_key],
+        **dict(options.asyncssh_options),
+    )
+    door = SSHFrontDoor(manager, acceptor, fingerprint(host_key))
+    logger.info(
+        "SSH front door on port %d (%s); host key %s",
+        door.port,
+        f"authorized keys from {options.authorized_keys}" if authorized else "open to all",
+        door.host_key_fingerprint,
+    )
+    return door

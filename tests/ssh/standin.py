@@ -1,0 +1,120 @@
+"""A stand-in game app and lobby for testing the SSH front door by itself.
+
+The front door's own behaviour (authentication, identity, refusals, limits)
+does not depend on what game runs behind it; these tests use a tiny app that
+shows what the front door gave it.  The real lobby and client are tested in
+``test_play.py``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import socket
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from textual.app import App, ComposeResult
+from textual.widgets import Label
+
+from server.netclient import ServerConnection
+from server.ssh import SessionLimits
+from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, start_ssh_front_door
+
+
+class StandInLobby:
+    """Records who opened in-process connections; the far end just closes."""
+
+    def __init__(self) -> None:
+        self.identities: list[str | None] = []
+        self._peers: list[socket.socket] = []
+
+    async def open_in_process(
+        self, identity: str | None = None
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        self.identities.append(identity)
+        ours, theirs = socket.socketpair()
+        self._peers.append(theirs)
+        return await asyncio.open_connection(sock=ours)
+
+    def close(self) -> None:
+        for peer in self._peers:
+            peer.close()
+
+
+class WhoAmIApp(App[None]):
+    """Shows the player the front door saw; ``a`` counts, ``q`` quits."""
+
+    BINDINGS = [("a", "bump"), ("q", "quit")]
+
+    def __init__(self, player_session: PlayerSession) -> None:
+        super().__init__()
+        self.player_session = player_session
+        self.connection: ServerConnection | None = None
+        self.typed = ""
+
+    def compose(self) -> ComposeResult:
+        player = self.player_session.player
+        yield Label(f"ID={player.identity or 'guest'} NAME={player.requested_name}", id="who")
+        yield Label("", id="typed")
+
+    async def on_mount(self) -> None:
+        self.connection = await self.player_session.connect()
+
+    async def on_unmount(self) -> None:
+        if self.connection is not None:
+            await self.connection.close()
+
+    def on_key(self, event: Any) -> None:
+        if event.character and event.character not in "aq":
+            self.typed += event.character
+            self.query_one("#typed", Label).update(f"TYPED {len(self.typed)}")
+
+    def action_bump(self) -> None:
+        self.query_one("#typed", Label).update("BUMPED")
+
+
+@dataclass
+class StandInDoor:
+    door: SSHFrontDoor
+    lobby: StandInLobby
+    apps: list[WhoAmIApp] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        return self.door.port
+
+
+@contextlib.asynccontextmanager
+async def stand_in_door(
+    data_dir: Path,
+    *,
+    limits: SessionLimits | None = None,
+    authorized_keys: Path | None = None,
+) -> AsyncIterator[StandInDoor]:
+    """A front door on 127.0.0.1:0 serving ``WhoAmIApp``; always closed."""
+    lobby = StandInLobby()
+    apps: list[WhoAmIApp] = []
+
+    def factory(player_session: PlayerSession) -> WhoAmIApp:
+        app = WhoAmIApp(player_session)
+        apps.append(app)
+        return app
+
+    options = SSHOptions(
+        port=0,
+        host="127.0.0.1",
+        data_dir=data_dir,
+        authorized_keys=authorized_keys,
+        limits=limits or SessionLimits(stop_timeout=2.0),
+        gc_policy=None,  # process-wide; not for tests
+    )
+    door = await start_ssh_front_door(lobby, options, game_app_factory=factory)
+    assert door is not None
+    try:
+        yield StandInDoor(door, lobby, apps)
+    finally:
+        await door.close(timeout=2.0)
+        lobby.close()
