@@ -30,12 +30,13 @@ from typing import Any, Protocol
 import asyncssh
 from textual.app import App
 
+from ..config import ServerConfig
 from ..netclient import ServerConnection
 from .connection import SSHAppServer, create_app_server
 from .hardening import DEFAULT_GC_POLICY, GCPolicy
 from .hostkey import HOST_KEY_FILENAME, fingerprint, load_or_create_host_key
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
-from .session import AppSessionManager, SessionInfo, SessionLimits
+from .session import AppSessionManager, SessionInfo, SessionLimits, SessionMessages
 
 logger = logging.getLogger(__name__)
 
@@ -44,6 +45,9 @@ DEFAULT_SSH_PORT = 2222
 
 class InProcessServer(Protocol):
     """What the front door needs from ``server.app.SkyjoServer``."""
+
+    @property
+    def config(self) -> ServerConfig: ...
 
     async def open_in_process(
         self, identity: str | None = None
@@ -197,24 +201,23 @@ class SSHOptions:
     enabled: bool = True
     port: int = DEFAULT_SSH_PORT
     host: str | None = None
-    """Interface to listen on; None: all interfaces."""
+    """Interface to listen on; None: the lobby server's ``config.host``."""
     lobby_username: str = DEFAULT_LOBBY_USERNAME
     authorized_keys: Path | None = None
     host_key: Path | None = None
     """The host key file; None: ``<data dir>/ssh_host_ed25519_key``."""
     data_dir: Path | None = None
-    """Where the host key lives when ``host_key`` is None."""
+    """Where the host key lives when ``host_key`` is None; None: the lobby
+    server's data directory."""
     limits: SessionLimits = SessionLimits()
     gc_policy: GCPolicy | None = DEFAULT_GC_POLICY
     asyncssh_options: Mapping[str, Any] = field(default_factory=dict)
     """Extra ``asyncssh.create_server`` options (e.g. ``login_timeout``)."""
 
-    def host_key_path(self) -> Path:
+    def host_key_path(self, server_config: ServerConfig) -> Path:
         if self.host_key is not None:
             return self.host_key
-        if self.data_dir is None:
-            raise ValueError("the SSH front door needs a data directory or a host key path")
-        return self.data_dir / HOST_KEY_FILENAME
+        return (self.data_dir or server_config.data_path) / HOST_KEY_FILENAME
 
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
@@ -242,8 +245,11 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
                             "(default %(default)g; 0: never); the seat is kept")
 
 
-def ssh_options_from_args(args: argparse.Namespace, data_dir: Path | None = None) -> SSHOptions:
-    """``SSHOptions`` from parsed arguments (``host`` from ``args.host`` if present)."""
+def ssh_options_from_args(args: argparse.Namespace) -> SSHOptions:
+    """``SSHOptions`` from arguments parsed with ``add_ssh_arguments``.
+
+    The interface and the data directory are the lobby server's own.
+    """
     idle = args.ssh_idle_minutes * 60 if args.ssh_idle_minutes > 0 else None
     limits = replace(
         SessionLimits(),
@@ -255,10 +261,8 @@ def ssh_options_from_args(args: argparse.Namespace, data_dir: Path | None = None
     return SSHOptions(
         enabled=not args.no_ssh,
         port=args.ssh_port,
-        host=getattr(args, "host", None) or None,
         lobby_username=args.ssh_username,
         authorized_keys=args.authorized_keys,
-        data_dir=data_dir or _path_or_none(getattr(args, "data_dir", None)),
         limits=limits,
     )
 
@@ -277,13 +281,25 @@ def _positive(text: str) -> int:
     return value
 
 
-def _path_or_none(value: Any) -> Path | None:
-    return Path(value) if value else None
-
-
 # --------------------------------------------------------------------------
 # starting and stopping
 # --------------------------------------------------------------------------
+
+
+def _messages(options: SSHOptions) -> SessionMessages:
+    """Refusal messages that show the exact command to type."""
+    port = "" if options.port in (22, 0) else f"-p {options.port} "
+    command = f"ssh {port}{options.lobby_username}@<host>"
+    return SessionMessages(
+        no_pty=(
+            "Skyjo is a full-screen game and needs a terminal.\r\n"
+            f"Connect with: {command}   (or add -t)\r\n"
+        ),
+        no_commands=(
+            "This server only runs the Skyjo game; it does not run commands or copy files.\r\n"
+            f"Connect with: {command}\r\n"
+        ),
+    )
 
 
 class SSHFrontDoor:
@@ -325,9 +341,11 @@ async def start_ssh_front_door(
     if not options.enabled:
         return None
     authorized = AuthorizedKeys(options.authorized_keys) if options.authorized_keys else None
-    host_key = load_or_create_host_key(options.host_key_path())
+    host_key = load_or_create_host_key(options.host_key_path(skyjo_server.config))
     manager = AppSessionManager(
-        _session_app_factory(skyjo_server, game_app_factory), limits=options.limits
+        _session_app_factory(skyjo_server, game_app_factory),
+        limits=options.limits,
+        messages=_messages(options),
     )
 
     def server_factory() -> SkyjoSSHServer:
@@ -337,7 +355,7 @@ async def start_ssh_front_door(
 
     acceptor = await create_app_server(
         manager,
-        options.host or None,
+        options.host or skyjo_server.config.host or None,
         options.port,
         server_factory=server_factory,
         gc_policy=options.gc_policy,

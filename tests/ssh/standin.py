@@ -19,6 +19,7 @@ from typing import Any
 from textual.app import App, ComposeResult
 from textual.widgets import Label
 
+from server.config import ServerConfig
 from server.netclient import ServerConnection
 from server.ssh import SessionLimits
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, start_ssh_front_door
@@ -27,7 +28,8 @@ from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, start_
 class StandInLobby:
     """Records who opened in-process connections; the far end just closes."""
 
-    def __init__(self) -> None:
+    def __init__(self, data_dir: Path) -> None:
+        self.config = ServerConfig(host="127.0.0.1", data_dir=data_dir)
         self.identities: list[str | None] = []
         self._peers: list[socket.socket] = []
 
@@ -95,7 +97,7 @@ async def stand_in_door(
     authorized_keys: Path | None = None,
 ) -> AsyncIterator[StandInDoor]:
     """A front door on 127.0.0.1:0 serving ``WhoAmIApp``; always closed."""
-    lobby = StandInLobby()
+    lobby = StandInLobby(data_dir)
     apps: list[WhoAmIApp] = []
 
     def factory(player_session: PlayerSession) -> WhoAmIApp:
@@ -105,8 +107,6 @@ async def stand_in_door(
 
     options = SSHOptions(
         port=0,
-        host="127.0.0.1",
-        data_dir=data_dir,
         authorized_keys=authorized_keys,
         limits=limits or SessionLimits(stop_timeout=2.0),
         gc_policy=None,  # process-wide; not for tests

@@ -6,6 +6,7 @@ serving the stand-in app of ``standin.py``.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import stat
 from collections.abc import AsyncIterator
@@ -15,10 +16,16 @@ import asyncssh
 import pytest
 
 from server.ssh import SessionLimits
+from server.ssh.frontdoor import (
+    SSHOptions,
+    add_ssh_arguments,
+    ssh_options_from_args,
+    start_ssh_front_door,
+)
 from server.ssh.hostkey import HOST_KEY_FILENAME
 
 from .sshkit import TIMEOUT, closing, connect, connect_guest, open_terminal, poll_until
-from .standin import StandInDoor, stand_in_door
+from .standin import StandInDoor, StandInLobby, stand_in_door
 
 
 @pytest.fixture
@@ -319,3 +326,37 @@ async def test_closing_the_front_door_ends_every_session(tmp_path: Path) -> None
             assert await term.exit_status() == 0
         await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
         assert door.door.manager.connections.total == 0
+
+
+# --------------------------------------------------------------------------
+# skyjo-server's options
+# --------------------------------------------------------------------------
+
+
+def parse(*argv: str) -> SSHOptions:
+    parser = argparse.ArgumentParser()
+    add_ssh_arguments(parser)
+    return ssh_options_from_args(parser.parse_args(argv))
+
+
+def test_ssh_options_from_the_command_line() -> None:
+    defaults = parse()
+    assert (defaults.enabled, defaults.port, defaults.lobby_username) == (True, 2222, "skyjo")
+    assert defaults.authorized_keys is None
+    assert defaults.limits.idle_timeout == 30 * 60
+
+    options = parse("--ssh-port", "22", "--authorized-keys", "friends", "--ssh-username", "play",
+                    "--ssh-max-connections", "50", "--ssh-max-per-address", "4",
+                    "--ssh-idle-minutes", "0")
+    assert (options.port, options.authorized_keys, options.lobby_username) == (
+        22, Path("friends"), "play")
+    assert (options.limits.max_connections, options.limits.max_connections_per_address) == (50, 4)
+    assert options.limits.idle_timeout is None
+    with pytest.raises(SystemExit):
+        parse("--ssh-port", "70000")
+
+
+async def test_no_ssh_starts_nothing(tmp_path: Path) -> None:
+    lobby = StandInLobby(tmp_path)
+    assert await start_ssh_front_door(lobby, parse("--no-ssh")) is None
+    assert list(tmp_path.iterdir()) == []  # not even a host key
