@@ -6,10 +6,11 @@ never re-implements a rule.
 
 from .actions import Action, ActionKind
 from .cards import DECK, DECK_COMPOSITION, MEAN_CARD_VALUE, TABLEAU_SIZE
+from .deal import Deal
 from .errors import EngineError, IllegalAction, InvalidSetup
 from .events import Event, event_from_dict
 from .game import Game, GamePhase, settle_round
-from .round import Deal, Phase, Round, closer_penalty
+from .round import Phase, Round, closer_penalty
 from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
 from .views import PlayerView, TableauView, public_event, view_for
 

@@ -1,16 +1,21 @@
 """The moves a player can make, as small immutable values.
 
 One class with a kind keeps legal-action lists cheap to build and compare;
-``Action.flip(0, 5)`` reads like the move it names.
+``Action.flip(0, 5)`` reads like the move it names. Every move a seat can ever
+make is built once (``MOVES``): legal-action lists and the constructors hand
+out those shared instances, so the hot loop allocates no actions.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from functools import cache
+from typing import Any, NamedTuple
 
+from .cards import TABLEAU_SIZE
 from .errors import InvalidSetup
+from .settings import MAX_PLAYERS
 
 
 class ActionKind(str, Enum):
@@ -35,23 +40,23 @@ class Action:
 
     @staticmethod
     def flip(player: int, pos: int) -> Action:
-        return Action(ActionKind.FLIP, player, pos)
+        return interned(ActionKind.FLIP, player, pos)
 
     @staticmethod
     def take_discard(player: int, pos: int) -> Action:
-        return Action(ActionKind.TAKE_DISCARD, player, pos)
+        return interned(ActionKind.TAKE_DISCARD, player, pos)
 
     @staticmethod
     def draw(player: int) -> Action:
-        return Action(ActionKind.DRAW, player)
+        return interned(ActionKind.DRAW, player)
 
     @staticmethod
     def swap_drawn(player: int, pos: int) -> Action:
-        return Action(ActionKind.SWAP_DRAWN, player, pos)
+        return interned(ActionKind.SWAP_DRAWN, player, pos)
 
     @staticmethod
     def discard_and_flip(player: int, pos: int) -> Action:
-        return Action(ActionKind.DISCARD_AND_FLIP, player, pos)
+        return interned(ActionKind.DISCARD_AND_FLIP, player, pos)
 
     def to_dict(self) -> dict[str, Any]:
         data: dict[str, Any] = {"kind": self.kind.value, "player": self.player}
@@ -71,12 +76,71 @@ class Action:
         if type(player) is not int or player < 0:
             raise InvalidSetup(f"action player must be a seat number, got {player!r}")
         if kind in POSITIONAL:
-            if type(pos) is not int or not 0 <= pos < 12:
+            if type(pos) is not int or not 0 <= pos < TABLEAU_SIZE:
                 raise InvalidSetup(f"{kind.value} needs a position 0..11, got {pos!r}")
         elif pos is not None:
             raise InvalidSetup(f"{kind.value} takes no position")
-        return cls(kind, player, pos)
+        return interned(kind, player, pos)
 
     def __str__(self) -> str:
         where = "" if self.pos is None else f" @{self.pos}"
         return f"P{self.player} {self.kind.value}{where}"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatMoves:
+    """Every action one seat can ever make, indexed by tableau position."""
+
+    draw: Action
+    flip: tuple[Action, ...]
+    take_discard: tuple[Action, ...]
+    swap_drawn: tuple[Action, ...]
+    discard_and_flip: tuple[Action, ...]
+
+    @classmethod
+    def build(cls, player: int) -> SeatMoves:
+        def row(kind: ActionKind) -> tuple[Action, ...]:
+            return tuple(Action(kind, player, pos) for pos in range(TABLEAU_SIZE))
+
+        return cls(
+            Action(ActionKind.DRAW, player),
+            row(ActionKind.FLIP),
+            row(ActionKind.TAKE_DISCARD),
+            row(ActionKind.SWAP_DRAWN),
+            row(ActionKind.DISCARD_AND_FLIP),
+        )
+
+    def of_kind(self, kind: ActionKind) -> tuple[Action, ...]:
+        return getattr(self, kind.name.lower())  # type: ignore[no-any-return]
+
+
+#: MOVES[seat]: the shared instances of every action of every possible seat.
+MOVES: tuple[SeatMoves, ...] = tuple(SeatMoves.build(p) for p in range(MAX_PLAYERS))
+
+
+def interned(kind: ActionKind, player: int, pos: int | None = None) -> Action:
+    """The shared instance of this action (a new one for a seat no table has)."""
+    if not 0 <= player < MAX_PLAYERS:
+        return Action(kind, player, pos)
+    moves = MOVES[player]
+    if kind is ActionKind.DRAW:
+        return moves.draw if pos is None else Action(kind, player, pos)
+    if pos is None or not 0 <= pos < TABLEAU_SIZE:
+        return Action(kind, player, pos)
+    return moves.of_kind(kind)[pos]
+
+
+class LiveMoves(NamedTuple):
+    """A seat's moves that depend only on which positions are still on the table."""
+
+    choose: tuple[Action, ...]  # draw, then take the discard at each live position
+    swap_drawn: tuple[Action, ...]  # exchange the drawn card at each live position
+
+
+@cache  # at most 8 seats x 16 sets of remaining columns
+def live_moves(player: int, live: tuple[int, ...]) -> LiveMoves:
+    moves = MOVES[player]
+    return LiveMoves(
+        (moves.draw, *[moves.take_discard[pos] for pos in live]),
+        tuple(moves.swap_drawn[pos] for pos in live),
+    )

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Final
 
 #: How many copies of each value the 150-card deck holds.
@@ -19,6 +18,7 @@ DECK: Final[tuple[int, ...]] = tuple(
 )
 DECK_SIZE: Final[int] = len(DECK)
 MEAN_CARD_VALUE: Final[float] = sum(DECK) / DECK_SIZE
+_SORTED_DECK: Final[list[int]] = sorted(DECK)
 
 COLUMNS: Final[int] = 4
 ROWS: Final[int] = 3
@@ -35,5 +35,6 @@ def positions_of_column(column: int) -> range:
 
 
 def is_deck_multiset(cards: list[int] | tuple[int, ...]) -> bool:
-    """True when ``cards`` are exactly the 150 cards of one deck."""
-    return Counter(cards) == Counter(DECK)
+    """True when ``cards`` are exactly the 150 cards of one deck (ints, not bools)."""
+    # Sorting compares multisets cheaply; this runs for every deal.
+    return set(map(type, cards)) == {int} and sorted(cards) == _SORTED_DECK

@@ -20,6 +20,11 @@ class GamePhase(str, Enum):
     GAME_OVER = "game_over"
 
 
+# An enum member costs a metaclass lookup each time it is named (see round.py);
+# the per-move methods compare with this alias.
+_PLAYING = GamePhase.PLAYING
+
+
 @dataclass(frozen=True, slots=True)
 class Settlement:
     totals: tuple[int, ...]
@@ -43,7 +48,7 @@ class RoundLog:
     """What a record needs of one finished or running round."""
 
     deal: Deal
-    moves: list[tuple[Action, list[Event]]] = field(default_factory=list)
+    moves: list[tuple[Action, tuple[Event, ...]]] = field(default_factory=list)
 
 
 class Game:
@@ -76,26 +81,28 @@ class Game:
         return self.round.current
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        if self.phase is not GamePhase.PLAYING:
+        if self.phase is not _PLAYING:
             return []
         return self.round.legal_actions(player)
 
     # -- transitions ----------------------------------------------------------
 
     def apply(self, action: Action) -> list[Event]:
-        if self.phase is not GamePhase.PLAYING:
+        """Play ``action`` in the current round; a round's last move also settles it."""
+        if self.phase is not _PLAYING:
             raise IllegalAction(f"{action}: the round is over")
-        events = self.round.apply(action)
-        if self.round.is_over:
-            assert self.round.final_scores is not None
-            settlement = settle_round(self.totals, self.round.final_scores, self.settings)
-            self.totals, self.winners = settlement.totals, settlement.winners
-            self.phase = GamePhase.GAME_OVER if settlement.game_over else GamePhase.BETWEEN_ROUNDS
-            events.append(
-                TotalsUpdated(self.round.number, self.totals, settlement.game_over, self.winners)
-            )
-        self.history[-1].moves.append((action, events))
+        round_ = self.round
+        events = round_.apply(action)
+        if round_.final_scores is not None:
+            events.append(self._settle(round_.number, round_.final_scores))
+        self.history[-1].moves.append((action, tuple(events)))
         return events
+
+    def _settle(self, number: int, round_scores: tuple[int, ...]) -> TotalsUpdated:
+        settlement = settle_round(self.totals, round_scores, self.settings)
+        self.totals, self.winners = settlement.totals, settlement.winners
+        self.phase = GamePhase.GAME_OVER if settlement.game_over else GamePhase.BETWEEN_ROUNDS
+        return TotalsUpdated(number, self.totals, settlement.game_over, self.winners)
 
     def next_round(self, deal: Deal | None = None) -> list[Event]:
         """Deal the next round (shuffled from the seed unless ``deal`` is given)."""
