@@ -7,9 +7,10 @@ never re-implements a rule.
 from .actions import Action, ActionKind
 from .cards import DECK, DECK_COMPOSITION, MEAN_CARD_VALUE, TABLEAU_SIZE
 from .deal import Deal
-from .errors import EngineError, IllegalAction, InvalidSetup
+from .errors import EngineError, IllegalAction, InvalidSetup, ReplayDivergence
 from .events import Event, event_from_dict
 from .game import Game, GamePhase, settle_round
+from .records import Seat, game_record, read_records, record_line, replay
 from .round import Phase, Round, closer_penalty
 from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
 from .views import PlayerView, TableauView, public_event, view_for
@@ -31,15 +32,21 @@ __all__ = [
     "MIN_PLAYERS",
     "OPTIONS",
     "Phase",
+    "ReplayDivergence",
     "PlayerView",
     "Round",
+    "Seat",
     "Settings",
     "Starter",
     "TABLEAU_SIZE",
     "TableauView",
     "closer_penalty",
     "event_from_dict",
+    "game_record",
     "public_event",
+    "read_records",
+    "record_line",
+    "replay",
     "settle_round",
     "view_for",
 ]

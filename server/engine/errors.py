@@ -15,3 +15,7 @@ class IllegalAction(EngineError):
 
 class InvalidSetup(EngineError):
     """A deal, settings or serialised state that no real game could produce."""
+
+
+class ReplayDivergence(InvalidSetup):
+    """A game record that the engine does not reproduce: tampered, or from other rules."""

@@ -10,7 +10,8 @@ from typing import Any
 from .actions import Action
 from .errors import IllegalAction, InvalidSetup
 from .events import Event, TotalsUpdated
-from .round import Deal, Round
+from .deal import Deal
+from .round import Round
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings
 
 
@@ -54,8 +55,16 @@ class RoundLog:
 class Game:
     """Deterministic: settings, seed and actions define the whole game."""
 
-    def __init__(self, players: int, settings: Settings = Settings(), seed: int | str = 0) -> None:
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+    def __init__(
+        self,
+        players: int,
+        settings: Settings = Settings(),
+        seed: int | str = 0,
+        *,
+        deal: Deal | None = None,
+    ) -> None:
+        """A game whose first round is dealt from ``seed`` (or is ``deal``, for replays)."""
+        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise InvalidSetup(f"a game is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
         self.players = players
         self.settings = settings
@@ -63,7 +72,7 @@ class Game:
         self.totals: tuple[int, ...] = (0,) * players
         self.winners: tuple[int, ...] = ()
         self.history: list[RoundLog] = []
-        self.round: Round = self._new_round(None)
+        self.round: Round = self._new_round(deal)
         self.phase = GamePhase.PLAYING
 
     # -- queries --------------------------------------------------------------
@@ -155,16 +164,19 @@ class Game:
     def from_dict(cls, data: dict[str, Any]) -> Game:
         """Rebuild a game by replaying its deals and actions through the rules."""
         try:
-            game = cls(data["players"], Settings.from_dict(data["settings"]), data["seed"])
-            for index, round_data in enumerate(data["rounds"]):
+            rounds = data["rounds"]
+            game = cls(
+                data["players"],
+                Settings.from_dict(data["settings"]),
+                data["seed"],
+                deal=Deal.from_dict(rounds[0]["deal"]),
+            )
+            for index, round_data in enumerate(rounds):
                 if index > 0:
                     game.next_round(Deal.from_dict(round_data["deal"]))
-                elif Deal.from_dict(round_data["deal"]) != game.round.deal:
-                    game.history.clear()
-                    game.round = game._new_round(Deal.from_dict(round_data["deal"]))
                 game.round.force_next_reshuffles(*round_data.get("reshuffles", []))
                 for action_data in round_data["actions"]:
                     game.apply(Action.from_dict(action_data))
-        except (KeyError, TypeError) as exc:
+        except (KeyError, IndexError, TypeError, IllegalAction) as exc:
             raise InvalidSetup(f"not a saved game: {exc}") from exc
         return game
