@@ -27,7 +27,6 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from .protocol import (
-    DEFAULT_MAX_FRAME,
     PROTOCOL_VERSION,
     BadFrame,
     ErrorCode,
@@ -41,6 +40,9 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_TIMEOUT = 10.0
 READ_CHUNK = 65536
+# The server's frame limit protects the server; its own frames (a stored game's
+# record) may be larger, so the client accepts up to this.
+CLIENT_MAX_FRAME = 16 * 1024 * 1024
 
 
 class ServerError(Exception):
@@ -105,7 +107,7 @@ class ServerConnection:
         reader: ByteReader,
         writer: asyncio.StreamWriter,
         *,
-        max_frame: int = DEFAULT_MAX_FRAME,
+        max_frame: int = CLIENT_MAX_FRAME,
     ) -> None:
         self._reader = reader
         self._writer = writer
@@ -128,7 +130,7 @@ class ServerConnection:
         port: int,
         *,
         timeout: float = DEFAULT_TIMEOUT,
-        max_frame: int = DEFAULT_MAX_FRAME,
+        max_frame: int = CLIENT_MAX_FRAME,
     ) -> ServerConnection:
         """Connect over TCP; raises ``OSError``/``TimeoutError`` when it cannot."""
         reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
@@ -140,7 +142,7 @@ class ServerConnection:
         reader: ByteReader,
         writer: asyncio.StreamWriter,
         *,
-        max_frame: int = DEFAULT_MAX_FRAME,
+        max_frame: int = CLIENT_MAX_FRAME,
     ) -> ServerConnection:
         """Wrap streams already connected to a server (``SkyjoServer.open_in_process``)."""
         return cls(reader, writer, max_frame=max_frame)

@@ -1,0 +1,227 @@
+"""SkyjoServer: the store, the lobby, and the front doors people come in by.
+
+A front door is anything with ``start(server)`` and ``stop()``: the TCP
+listener here is one; the SSH front door is another, attached with
+``server.add_front_door(door)`` before ``start()``. Doors that serve people
+in-process (the SSH front door, the local game) get a connection from
+``open_in_process(identity)``: the same protocol over a socket pair, with a
+trusted identity that TCP clients cannot claim.
+
+Each connection is a thin adapter (``_serve``): read with a timeout, decode
+frames, check each message's shape and rate, hand it to the lobby. Bad input
+is answered with an error and never reaches anyone else.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import socket
+from collections import Counter
+from typing import Any, Protocol
+
+from .config import ServerConfig
+from .lobby import Lobby, Session
+from .protocol import (
+    BadFrame,
+    ErrorCode,
+    FrameDecoder,
+    ProtocolError,
+    bye,
+    check_message,
+    encode_frame,
+    error,
+)
+from .store import Store
+
+logger = logging.getLogger(__name__)
+
+READ_CHUNK = 65536
+IN_PROCESS = "in-process"
+STOP_GRACE = 2.0  # seconds connections get to finish when the server stops
+
+
+class FrontDoor(Protocol):
+    """A way in: started after the lobby is loaded, stopped before it is saved."""
+
+    async def start(self, server: SkyjoServer) -> None: ...
+
+    async def stop(self) -> None: ...
+
+
+class TcpFrontDoor:
+    """The protocol over TCP (``skyjo --connect``, other programs)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host = host
+        self.port = port
+        self._server: asyncio.base_events.Server | None = None
+
+    async def start(self, server: SkyjoServer) -> None:
+        self._server = await asyncio.start_server(server.serve_tcp, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        logger.info("listening on %s:%d (TCP)", self.host, self.port)
+
+    async def stop(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            self._server = None
+
+
+class SkyjoServer:
+    def __init__(self, config: ServerConfig | None = None) -> None:
+        self.config = config or ServerConfig()
+        self.store = Store(self.config.database_path, self.config.sync)
+        self.lobby = Lobby(self.store, self.config)
+        self.tcp = TcpFrontDoor(self.config.host, self.config.port)
+        self.front_doors: list[FrontDoor] = [self.tcp]
+        self._connections: set[asyncio.Task[None]] = set()
+        self._per_address: Counter[str] = Counter()
+        self._started = False
+
+    @property
+    def port(self) -> int:
+        """The TCP port (the real one after ``start()``, even when configured as 0)."""
+        return self.tcp.port
+
+    def add_front_door(self, door: FrontDoor) -> None:
+        """Attach another way in (e.g. SSH); call before ``start()``."""
+        self.front_doors.append(door)
+
+    async def start(self) -> None:
+        """Open the data directory, restore every table, open the front doors."""
+        await self.store.open()
+        try:
+            await self.lobby.load()
+            for door in self.front_doors:
+                await door.start(self)
+        except BaseException:
+            await self.stop()
+            raise
+        self._started = True
+        logger.info("data in %s", self.config.data_path)
+
+    async def stop(self) -> None:
+        """Close the doors and every connection; everything is stored by then."""
+        for door in reversed(self.front_doors):
+            with contextlib.suppress(Exception):
+                await door.stop()
+        await self.lobby.stop()
+        if self._connections:
+            _, pending = await asyncio.wait(list(self._connections), timeout=STOP_GRACE)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*pending, return_exceptions=True)
+        await self.store.close()
+        self._started = False
+
+    async def open_in_process(
+        self, identity: str | None = None
+    ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        """A connection for a trusted in-process front door, with its identity.
+
+        ``identity`` (e.g. ``"ssh-key:SHA256:..."``) owns the names it reserves
+        and logs straight in as the player it last was; None is a guest. Wrap
+        the streams with ``ServerConnection.from_streams``.
+        """
+        ours, theirs = socket.socketpair()
+        reader, writer = await asyncio.open_connection(sock=ours)
+        self._spawn(self._serve(reader, writer, identity=identity, address=IN_PROCESS))
+        return await asyncio.open_connection(sock=theirs)
+
+    # -- connections -----------------------------------------------------------------
+
+    async def serve_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer = writer.get_extra_info("peername")
+        address = str(peer[0]) if peer else "?"
+        refusal = self._refusal(address)
+        if refusal is not None:
+            writer.write(encode_frame(bye(*refusal)))
+            writer.close()
+            return
+        self._per_address[address] += 1
+        task = asyncio.current_task()
+        assert task is not None
+        self._track(task)
+        try:
+            await self._serve(reader, writer, identity=None, address=address)
+        finally:
+            self._per_address[address] -= 1
+            if self._per_address[address] <= 0:
+                del self._per_address[address]
+
+    def _refusal(self, address: str) -> tuple[ErrorCode, str] | None:
+        limits = self.config.limits
+        if len(self._connections) >= limits.max_connections:
+            return ErrorCode.SERVER_FULL, "the server is full, please try again later"
+        if self._per_address[address] >= limits.max_connections_per_address:
+            return ErrorCode.TOO_MANY_FROM_ADDRESS, "too many connections from your address"
+        return None
+
+    def _spawn(self, coro: Any) -> None:
+        self._track(asyncio.get_running_loop().create_task(coro))
+
+    def _track(self, task: asyncio.Task[None]) -> None:
+        self._connections.add(task)
+        task.add_done_callback(self._connections.discard)
+
+    async def _serve(
+        self,
+        reader: asyncio.StreamReader,
+        writer: asyncio.StreamWriter,
+        *,
+        identity: str | None,
+        address: str,
+    ) -> None:
+        limits = self.config.limits
+        session = Session(writer, limits, identity=identity, address=address)
+        decoder = FrameDecoder(limits.max_frame)
+        self.lobby.connected(session)
+        try:
+            while not session.closed:
+                timeout = limits.idle_timeout if session.welcomed else limits.hello_timeout
+                try:
+                    data = await asyncio.wait_for(reader.read(READ_CHUNK), timeout)
+                except TimeoutError:
+                    session.close(ErrorCode.IDLE_TIMEOUT, "no message for too long")
+                    break
+                if not data:
+                    break
+                decoder.feed(data)
+                for item in decoder:
+                    await self._receive(session, item)
+                    if session.closed:
+                        break
+        except (ConnectionError, OSError):
+            pass  # the peer went away: same as end of stream
+        finally:
+            self.lobby.disconnected(session)
+            if not session.closed:
+                session.closed = True
+                writer.close()
+
+    async def _receive(self, session: Session, item: Any) -> None:
+        """One decoded frame from a client: checked, rate-limited, then handled."""
+        if isinstance(item, BadFrame):
+            if item.fatal:
+                session.close(item.error.code, item.error.message)
+            else:
+                session.send(error(None, item.error.code, item.error.message))
+            return
+        re = item.get("id") if isinstance(item, dict) and type(item.get("id")) is int else None
+        if not session.messages.take():
+            if session.messages.refused > self.config.limits.message_burst:
+                session.close(ErrorCode.RATE_LIMITED, "too many messages: disconnected")
+            else:
+                session.send(error(re, ErrorCode.RATE_LIMITED, "too many messages: dropped"))
+            return
+        try:
+            message = check_message(item, sender="client")
+        except ProtocolError as exc:
+            session.send(error(re, exc.code, exc.message))
+            return
+        await self.lobby.handle(session, message)
+
+
+__all__ = ["FrontDoor", "SkyjoServer", "TcpFrontDoor"]

@@ -1,0 +1,150 @@
+"""``skyjo-server``: host Skyjo tables on this machine.
+
+    skyjo-server                       # all interfaces, port 7777, the user data directory
+    skyjo-server --port 7000 --data-dir ./skyjo-data --max-tables 50
+
+Logs go to stderr. SIGINT or SIGTERM stops it cleanly; every table in play is
+stored as it goes, so even a killed server resumes every game where it was.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from .app import SkyjoServer
+from .config import Limits, Pace, ServerConfig, default_data_dir
+
+logger = logging.getLogger("server")
+
+#: Extra front doors (e.g. SSH) register here: ``add_arguments(parser)`` adds
+#: their options, ``attach(server, args)`` adds their door to the server.
+FrontDoorPlugin = tuple[
+    Callable[[argparse.ArgumentParser], None], Callable[[SkyjoServer, argparse.Namespace], None]
+]
+FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = []
+
+
+def build_parser() -> argparse.ArgumentParser:
+    limits, pace = Limits(), Pace()
+    parser = argparse.ArgumentParser(
+        prog="skyjo-server",
+        description="Host Skyjo tables: players connect with `skyjo --connect HOST[:PORT]`.",
+    )
+    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (all interfaces)")
+    parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
+    parser.add_argument(
+        "--data-dir", type=Path, default=None, help=f"where data is kept ({default_data_dir()})"
+    )
+    parser.add_argument(
+        "--sync",
+        choices=("full", "normal"),
+        default="full",
+        help="full: every move survives a power cut; normal: survives a crash, faster",
+    )
+    parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
+    group = parser.add_argument_group("limits")
+    group.add_argument("--max-connections", type=int, default=limits.max_connections)
+    group.add_argument(
+        "--max-per-address",
+        type=int,
+        default=limits.max_connections_per_address,
+        help="connections from one address",
+    )
+    group.add_argument("--max-tables", type=int, default=limits.max_tables)
+    group.add_argument("--max-frame", type=int, default=limits.max_frame, help="bytes per message")
+    group.add_argument(
+        "--messages-per-second", type=float, default=limits.messages_per_second, help="per client"
+    )
+    group.add_argument(
+        "--idle-timeout", type=float, default=limits.idle_timeout, help="seconds of silence"
+    )
+    group.add_argument(
+        "--output-buffer",
+        type=int,
+        default=limits.output_buffer,
+        help="bytes queued to a slow client before it is dropped",
+    )
+    group = parser.add_argument_group("pace")
+    group.add_argument(
+        "--bot-delay", type=float, default=pace.bot_delay, help="seconds between bot moves"
+    )
+    group.add_argument(
+        "--grace",
+        type=float,
+        default=pace.grace_period,
+        help="seconds a table waits for a dropped player before a bot plays for them",
+    )
+    group.add_argument(
+        "--between-rounds",
+        type=float,
+        default=pace.between_rounds,
+        help="seconds before the next round starts if not everyone is ready",
+    )
+    for add_arguments, _ in FRONT_DOOR_PLUGINS:
+        add_arguments(parser)
+    return parser
+
+
+def config_from_args(args: argparse.Namespace) -> ServerConfig:
+    limits = Limits(
+        max_connections=args.max_connections,
+        max_connections_per_address=args.max_per_address,
+        max_tables=args.max_tables,
+        max_frame=args.max_frame,
+        messages_per_second=args.messages_per_second,
+        message_burst=max(1, int(args.messages_per_second * 2)),
+        idle_timeout=args.idle_timeout,
+        output_buffer=args.output_buffer,
+    )
+    pace = Pace(bot_delay=args.bot_delay, grace_period=args.grace, between_rounds=args.between_rounds)
+    return ServerConfig(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        limits=limits,
+        pace=pace,
+        sync=args.sync,
+    )
+
+
+async def serve(server: SkyjoServer) -> None:
+    """Run until SIGINT or SIGTERM, then stop cleanly."""
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    await server.start()
+    try:
+        await stop.wait()
+        logger.info("stopping")
+    finally:
+        await server.stop()
+        logger.info("stopped; everything is saved")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    logging.basicConfig(
+        level=args.log_level.upper(),
+        stream=sys.stderr,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    server = SkyjoServer(config_from_args(args))
+    for _, attach in FRONT_DOOR_PLUGINS:
+        attach(server, args)
+    try:
+        asyncio.run(serve(server))
+    except OSError as exc:  # e.g. the port is taken
+        logger.error("cannot start: %s", exc)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

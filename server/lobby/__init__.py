@@ -1,0 +1,11 @@
+"""The authoritative lobby and tables, built on the engine and the bots.
+
+``Lobby`` (lobby.py) holds the connections and tables and dispatches requests;
+``accounts``, ``tables``, ``hosting`` and ``chat`` answer them; ``table`` and
+``play`` are a table and its game; ``session`` is one connection.
+"""
+
+from .lobby import Lobby
+from .session import Session
+
+__all__ = ["Lobby", "Session"]

@@ -1,0 +1,186 @@
+"""Who is who: the hello handshake, names, resume tokens, SSH identities, statistics."""
+
+from __future__ import annotations
+
+import secrets
+from importlib.metadata import PackageNotFoundError, version
+from typing import TYPE_CHECKING, Any
+
+from ..bots import BOT_LEVELS
+from ..engine import OPTIONS
+from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
+from ..store import PlayerRow
+from .text import TextError, clean_name, name_key
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .session import Session
+
+Reply = dict[str, Any]
+LIST_LIMIT = 100
+
+
+def _server_name() -> str:
+    try:
+        return f"skyjo-server {version('skyjo-tui')}"
+    except PackageNotFoundError:  # running from a source tree that is not installed
+        return "skyjo-server"
+
+
+SERVER_NAME = _server_name()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(24)
+
+
+async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    if message["version"] != PROTOCOL_VERSION:
+        raise ProtocolError(
+            ErrorCode.VERSION_MISMATCH,
+            f"this server speaks protocol version {PROTOCOL_VERSION}, "
+            f"the client version {message['version']}: please update",
+        )
+    token, name = message.get("token"), message.get("name")
+    if token is not None:
+        player = await lobby.store.player_by_token(token)
+        if player is None:
+            raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")
+        session.welcomed = True
+        return await login(lobby, session, player, token)
+    if name is not None:
+        welcome = await _claim(lobby, session, name)
+        session.welcomed = True
+        return welcome
+    if session.identity is None:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "hello needs a name or a token")
+    session.welcomed = True
+    player = await lobby.store.player_by_identity(session.identity)
+    if player is None:
+        return welcome_reply(lobby, session, token=None)
+    token = new_token()
+    await lobby.store.new_token(player.id, token)
+    return await login(lobby, session, player, token)
+
+
+async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    if session.seat is not None:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "leave your table to change your name")
+    return await _claim(lobby, session, message["name"])
+
+
+async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
+    """Become the player called ``raw_name`` (new, or a free existing one)."""
+    try:
+        name = clean_name(raw_name, lobby.limits.name_max_length)
+    except TextError as exc:
+        raise ProtocolError(ErrorCode.BAD_NAME, str(exc)) from None
+    key = name_key(name)
+    async with lobby.names_lock:  # two people may not claim one new name at once
+        existing = await lobby.store.player_by_name_key(key)
+        if existing is not None:
+            _check_free(lobby, session, existing)
+        token = new_token()
+        player = await lobby.store.claim_name(session.player_id, name, key, token, session.identity)
+    if session.player_id is not None and session.player_id != player.id:
+        lobby.forget_player(session)
+    return await login(lobby, session, player, token)
+
+
+def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
+    if player.reserved_by is not None and player.reserved_by != session.identity:
+        raise ProtocolError(ErrorCode.NAME_RESERVED, f"{player.name!r} is reserved by its owner")
+    if player.id == session.player_id:
+        return
+    if player.id in lobby.by_player:
+        raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is playing now")
+    if player.id in lobby.seated:
+        raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is keeping a seat at a table")
+
+
+async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -> Reply:
+    """``session`` is now ``player``: replace an older connection, return to the seat."""
+    older = lobby.by_player.get(player.id)
+    if older is not None and older is not session:
+        lobby.detach(older)
+        older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
+    session.player_id, session.name = player.id, player.name
+    session.muted = await lobby.store.mutes_of(player.id)
+    lobby.by_player[player.id] = session
+    resumed = lobby.return_to_seat(session)
+    return welcome_reply(lobby, session, token, resumed=resumed)
+
+
+def welcome_reply(
+    lobby: Lobby, session: Session, token: str | None, *, resumed: bool = False
+) -> Reply:
+    table = session.table if session.seat is not None else None
+    return {
+        "player_id": session.player_id,
+        "name": session.name,
+        "token": token,
+        "needs_name": session.player_id is None,
+        "resumed": resumed,
+        "table_id": None if table is None else table.id,
+        "server": SERVER_NAME,
+        "bot_levels": list(BOT_LEVELS),
+        "settings": dict(OPTIONS),
+        "limits": {
+            **lobby.limits.to_wire(),
+            "min_seats": lobby.MIN_SEATS,
+            "max_seats": lobby.MAX_SEATS,
+        },
+    }
+
+
+# -- statistics ----------------------------------------------------------------------
+
+
+def _limit(message: dict[str, Any]) -> int:
+    limit = message.get("limit")
+    if limit is None:
+        return 20
+    if not 1 <= limit <= LIST_LIMIT:
+        raise ProtocolError(ErrorCode.BAD_FIELD, f"limit must be 1..{LIST_LIMIT}")
+    return int(limit)
+
+
+async def stats(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    name = message.get("name")
+    if name is None:
+        assert session.player_id is not None
+        return {"stats": await lobby.store.stats(session.player_id)}
+    player = await lobby.store.player_by_name_key(name_key(name))
+    if player is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"no player is called {name!r}")
+    return {"stats": await lobby.store.stats(player.id)}
+
+
+async def leaderboard(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    return {"entries": await lobby.store.leaderboard(_limit(message))}
+
+
+async def recent_games(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    return {"games": await lobby.store.recent_games(_limit(message))}
+
+
+async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    record = await lobby.store.game_record(message["game_id"])
+    if record is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, "no such game")
+    return {"record": record}
+
+
+async def ping(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    return {}
+
+
+HANDLERS = {
+    "hello": hello,
+    "set_name": set_name,
+    "ping": ping,
+    "stats": stats,
+    "leaderboard": leaderboard,
+    "recent_games": recent_games,
+    "game_record": game_record,
+}

@@ -1,0 +1,65 @@
+"""Chat in the lobby and at each table, with limits and mutes."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..protocol import CHAT_LOBBY, CHAT_TABLE, ErrorCode, ProtocolError
+from .text import TextError, TextTooLong, clean_chat
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .session import Session
+
+Reply = dict[str, Any]
+
+
+async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    scope = message.get("scope") or (CHAT_TABLE if session.table is not None else CHAT_LOBBY)
+    if scope not in (CHAT_LOBBY, CHAT_TABLE):
+        raise ProtocolError(ErrorCode.BAD_FIELD, "scope is 'lobby' or 'table'")
+    if scope == CHAT_TABLE and session.table is None:
+        raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
+    max_length = lobby.limits.chat_max_length
+    if len(message["text"]) > max_length * 4:  # refuse huge text before normalising it
+        raise ProtocolError(ErrorCode.CHAT_TOO_LONG, f"at most {max_length} characters")
+    try:
+        text = clean_chat(message["text"], max_length)
+    except TextTooLong as exc:
+        raise ProtocolError(ErrorCode.CHAT_TOO_LONG, str(exc)) from None
+    except TextError as exc:
+        raise ProtocolError(ErrorCode.BAD_TEXT, str(exc)) from None
+    if not session.chat.take():
+        raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast: wait a little")
+    table = session.table if scope == CHAT_TABLE else None
+    push = {
+        "type": "chat",
+        "scope": scope,
+        "table_id": None if table is None else table.id,
+        "from_id": session.player_id,
+        "from_name": session.name,
+        "text": text,
+        "at": time.time(),
+    }
+    audience = table.sessions() if table is not None else [s for s in lobby.sessions if s.in_lobby]
+    for listener in audience:
+        if session.player_id not in listener.muted:
+            listener.send(push)
+    return {}
+
+
+async def mute(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    assert session.player_id is not None
+    target, muted = message["player_id"], message.get("muted", True)
+    if target == session.player_id:
+        raise ProtocolError(ErrorCode.BAD_FIELD, "you cannot mute yourself")
+    if muted:
+        session.muted.add(target)
+    else:
+        session.muted.discard(target)
+    await lobby.store.set_mute(session.player_id, target, muted)
+    return {"muted": sorted(session.muted)}
+
+
+HANDLERS = {"chat": chat, "mute": mute}

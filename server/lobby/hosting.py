@@ -1,0 +1,139 @@
+"""At a table: the host's powers, readiness, rematches, and moves."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..bots import BOT_LEVELS
+from ..engine import Action, InvalidSetup
+from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, ErrorCode, ProtocolError
+from .table import BOT, IN_GAME, Seat, Table
+from .tables import require_host, require_lobby_phase, require_seat, vacate
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .session import Session
+
+Reply = dict[str, Any]
+
+
+def _seat_at(table: Table, index: int) -> Seat:
+    seat = table.seats[index] if 0 <= index < table.capacity else None
+    if seat is None:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"seat {index} is empty")
+    return seat
+
+
+async def _changed(lobby: Lobby, table: Table) -> None:
+    await lobby.store.save_table(table.id, table.to_meta())
+    table.push_table()
+    lobby.table_changed(table)
+
+
+async def add_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(session)
+    require_lobby_phase(table)
+    level = message["level"]
+    if level not in BOT_LEVELS:
+        raise ProtocolError(ErrorCode.BAD_LEVEL, f"bot levels: {', '.join(BOT_LEVELS)}")
+    index = table.free_seat()
+    if index is None:
+        raise ProtocolError(ErrorCode.TABLE_FULL, "every seat at this table is taken")
+    table.seats[index] = Seat(BOT, table.bot_name(level), level=level)
+    await _changed(lobby, table)
+    return {"seat": index}
+
+
+async def remove_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(session)
+    require_lobby_phase(table)
+    index = message["seat"]
+    if _seat_at(table, index).kind != BOT:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"seat {index} is not a bot")
+    table.seats[index] = None
+    await _changed(lobby, table)
+    return {}
+
+
+async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(session)
+    index = message["seat"]
+    seat = _seat_at(table, index)
+    if seat.kind == BOT:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "remove a bot with remove_bot")
+    if not seat.is_person:
+        raise ProtocolError(ErrorCode.NOT_FOUND, f"seat {index} already left")
+    if seat.player_id == session.player_id:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "you cannot kick yourself: leave instead")
+    await vacate(lobby, table, index, reason="kicked")
+    return {}
+
+
+async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(session)
+    if table.status != WAITING:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "the game has already started")
+    if len(table.filled()) < lobby.MIN_SEATS:
+        raise ProtocolError(
+            ErrorCode.NOT_ENOUGH_PLAYERS, f"at least {lobby.MIN_SEATS} seats must be filled"
+        )
+    waiting_for = [
+        s.name for s in table.people() if not s.ready and s.player_id != session.player_id
+    ]
+    if waiting_for:
+        raise ProtocolError(ErrorCode.NOT_READY, f"not ready yet: {', '.join(waiting_for)}")
+    await table.play.start_game()
+    return {}
+
+
+async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_seat(session)
+    if table.status not in (WAITING, BETWEEN_ROUNDS):
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "ready is for before a game or a round")
+    assert session.seat is not None
+    seat = _seat_at(table, session.seat)
+    seat.ready = bool(message.get("ready", True))
+    table.push_table()
+    table.play.wake()
+    return {}
+
+
+async def rematch(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_seat(session)
+    if table.status != FINISHED:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "a rematch comes after a finished game")
+    assert session.seat is not None
+    _seat_at(table, session.seat).rematch = True
+    present = [s for s in table.people() if s.session is not None]
+    if all(s.rematch for s in present) and len(table.filled()) >= lobby.MIN_SEATS:
+        await table.play.start_game()
+    else:
+        table.push_table()
+    return {}
+
+
+async def act(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_seat(session)
+    if table.status not in IN_GAME:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played at this table")
+    if table.status != PLAYING:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "the round is over: wait for the next one")
+    data = {"player": session.seat, **message["action"]}
+    try:
+        action = Action.from_dict(data)
+    except InvalidSetup as exc:
+        raise ProtocolError(ErrorCode.BAD_FIELD, str(exc)) from None
+    if action.player != session.seat:
+        raise ProtocolError(ErrorCode.NOT_YOUR_SEAT, f"you play seat {session.seat}")
+    return {"seq": await table.play.act(action)}
+
+
+HANDLERS = {
+    "add_bot": add_bot,
+    "remove_bot": remove_bot,
+    "kick": kick,
+    "start_game": start_game,
+    "ready": ready,
+    "rematch": rematch,
+    "act": act,
+}

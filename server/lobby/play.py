@@ -1,0 +1,462 @@
+"""A table's game: every move through the engine, stored, then told to everyone.
+
+``TablePlay`` owns the engine's ``Game``, the table's bots and one driver task.
+People's moves arrive through ``act``; the driver makes everything that happens
+on its own: bots' moves (paced so people can follow), a bot playing for a seat
+whose turn timer ran out or whose player is away past the grace time, the
+next round, and closing an abandoned table.
+
+Order of a move, under the table's lock: the engine checks it, the store
+commits it, the engine applies it, the pushes go out. So a move is durable
+before anyone hears of it, and the log never holds an illegal move.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, Protocol
+
+from ..bots import BOT_LEVELS, Bot, make_bot
+from ..config import Pace
+from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
+from ..engine.events import RoundScored
+from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
+from ..store import PlayerResult, SavedTable, Store
+from .records import make_record
+from .table import IN_GAME, Seat, Table
+
+if TYPE_CHECKING:
+    from .session import Session
+
+logger = logging.getLogger(__name__)
+
+Step = Callable[[], Awaitable[None]]
+ERROR_BACKOFF = 1.0  # seconds the driver rests after a failed step
+
+
+def standin_level(pace: Pace) -> str:
+    """The bot that plays for a person: the configured level, else greedy (good and quick)."""
+    if pace.standin_level in BOT_LEVELS:
+        return pace.standin_level
+    return "greedy" if "greedy" in BOT_LEVELS else next(reversed(BOT_LEVELS))
+
+
+class TableHost(Protocol):
+    """What a table needs from the lobby around it."""
+
+    def table_changed(self, table: Table) -> None: ...
+
+    async def close_table(self, table: Table, reason: str) -> None: ...
+
+    def seat_released(self, player_id: int) -> None: ...
+
+
+class TablePlay:
+    def __init__(self, table: Table, store: Store, pace: Pace, host: TableHost) -> None:
+        self.table = table
+        self.store = store
+        self.pace = pace
+        self.host = host
+        self.game: Game | None = None
+        self.bots: dict[int, Bot] = {}
+        self.lock = asyncio.Lock()
+        self.turn_started = time.monotonic()
+        self.last_progress = time.monotonic()
+        self.next_round_at: float | None = None
+        self.empty_since: float | None = None
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self.closed = False
+
+    # -- lifecycle -------------------------------------------------------------------
+
+    def start_driver(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(
+            self._drive(), name=f"table-{self.table.id}"
+        )
+
+    async def stop_driver(self) -> None:
+        self.closed = True
+        self.wake()
+        if self._task is not None and self._task is not asyncio.current_task():
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+        self._task = None
+
+    def wake(self) -> None:
+        """Something changed: the driver looks again at what is due."""
+        self._wake.set()
+
+    def presence_changed(self) -> None:
+        """Someone came or went: an empty table starts counting towards its closing."""
+        if self.table.anyone_here():
+            self.empty_since = None
+        elif self.empty_since is None:
+            self.empty_since = time.monotonic()
+        self.wake()
+
+    # -- queries ---------------------------------------------------------------------
+
+    def round_number(self) -> int | None:
+        return None if self.game is None else self.game.round_number
+
+    def next_round_in(self) -> float | None:
+        if self.next_round_at is None:
+            return None
+        return round(max(0.0, self.next_round_at - time.monotonic()), 1)
+
+    def seq(self) -> int:
+        """Game updates so far: every move, plus every round after the first."""
+        if self.game is None:
+            return 0
+        history = self.game.history
+        return sum(len(log.moves) for log in history) + len(history) - 1
+
+    def timer(self) -> dict[str, Any] | None:
+        """The running turn timer, as sent in ``game`` pushes."""
+        limit = self.table.turn_timer
+        if not limit or self.game is None or self.table.status != PLAYING:
+            return None
+        seats = [i for i in self._acting_seats() if not self._seat(i).plays_itself]
+        if not seats:
+            return None
+        remaining = max(0.0, self.turn_started + limit - time.monotonic())
+        return {"seats": seats, "remaining": round(remaining, 1), "total": limit}
+
+    def _seat(self, index: int) -> Seat:
+        seat = self.table.seats[index]
+        assert seat is not None
+        return seat
+
+    def _acting_seats(self) -> list[int]:
+        """Who may move now: everyone still flipping, or the current player."""
+        assert self.game is not None
+        round_ = self.game.round
+        if self.game.phase is not GamePhase.PLAYING:
+            return []
+        if round_.phase is Phase.INITIAL_FLIPS:
+            return round_.pending_flippers()
+        return [] if round_.current is None else [round_.current]
+
+    # -- starting a game -------------------------------------------------------------
+
+    async def start_game(self) -> None:
+        """Deal a new game for the seats filled now (the caller checked who may)."""
+        table = self.table
+        async with self.lock:
+            table.compact()
+            players = len(table.filled())
+            self.game = Game(players, table.settings, seed=secrets.randbits(48))
+            table.games_played += 1
+            self.bots = self._build_bots()
+            for _, seat in table.filled():
+                seat.ready = seat.rematch = False
+            table.status = PLAYING
+            table.game_id = None
+            self.next_round_at = None
+            await self.store.save_snapshot(table.id, table.to_meta(), self.game.to_dict())
+            self._after_update([self.game.round.start_event()])
+        table.push_table()
+        self.host.table_changed(table)
+
+    def _build_bots(self) -> dict[int, Bot]:
+        """A bot for every seat: bot seats play with theirs; people's stand by.
+
+        A stand-in watches the whole round from its start, so when it must play
+        for someone (timer, away, left) it knows what a bot of its level knows.
+        """
+        assert self.game is not None
+        table, seed = self.table, f"{self.table.id}/{self.table.games_played}"
+        standin = standin_level(self.pace)
+        bots = {
+            index: make_bot(seat.level or standin, index, seed, table.settings)
+            for index, seat in table.filled()
+        }
+        events = [self.game.round.start_event()]
+        for _, moved in self.game.history[-1].moves:
+            events.extend(moved)
+        public = [public_event(e) for e in events]
+        for bot in bots.values():
+            bot.observe(public)
+        return bots
+
+    # -- moves -----------------------------------------------------------------------
+
+    async def act(self, action: Action) -> int:
+        """A person's move; returns its ``seq`` once stored and pushed.
+
+        Raises ``IllegalAction`` (engine) when it is not legal now.
+        """
+        async with self.lock:
+            return await self._commit(action)
+
+    async def _commit(self, action: Action) -> int:
+        game = self.game
+        assert game is not None and self.lock.locked()
+        if game.phase is not GamePhase.PLAYING:
+            raise IllegalAction(f"{action}: the round is over")
+        game.round.check(action)  # the engine's reason when the move is illegal
+        seq = self.seq() + 1
+        await self.store.append_action(self.table.id, seq, action.to_dict())
+        events = game.apply(action)
+        self._after_update(events)
+        if game.is_over:
+            await self.finish()
+        return seq
+
+    def _after_update(self, events: list[Event]) -> None:
+        """Bots learn the events, clocks restart, everyone gets their view."""
+        assert self.game is not None
+        now = time.monotonic()
+        self.last_progress = now
+        if any(e.TYPE in ("turn_began", "round_started") for e in events):
+            self.turn_started = now
+        self._tell_bots(events)
+        self._push_game(events)
+        if self.game.phase is GamePhase.BETWEEN_ROUNDS and self.table.status == PLAYING:
+            self._between_rounds()
+        self.wake()
+
+    def _tell_bots(self, events: list[Event]) -> None:
+        public = [public_event(e) for e in events]
+        for bot in self.bots.values():
+            bot.observe(public)
+
+    def _push_game(self, events: list[Event]) -> None:
+        assert self.game is not None
+        table, seq, timer = self.table, self.seq(), self.timer()
+        wire_events = [public_event(e).to_dict() for e in events]
+        for index, seat in table.filled():
+            if seat.session is not None and seat.is_person:
+                seat.session.send(self._game_message(wire_events, index, seq, timer))
+        if table.spectators:
+            data = encode_frame(self._game_message(wire_events, None, seq, timer))
+            for watcher in list(table.spectators):
+                watcher.send_frame(data)
+
+    def _game_message(
+        self, events: list[dict[str, Any]], seat: int | None, seq: int, timer: Any
+    ) -> dict[str, Any]:
+        assert self.game is not None
+        return {
+            "type": "game",
+            "table_id": self.table.id,
+            "seq": seq,
+            "events": events,
+            "view": view_for(self.game, seat).to_dict(),
+            "timer": timer,
+        }
+
+    def send_state(self, session: Session) -> None:
+        """The full current view to one person (joining, watching, coming back)."""
+        if self.game is not None:
+            session.send(self._game_message([], session.seat, self.seq(), self.timer()))
+
+    # -- between rounds and the end ------------------------------------------------------
+
+    def _between_rounds(self) -> None:
+        self.table.status = BETWEEN_ROUNDS
+        self.next_round_at = time.monotonic() + self.pace.between_rounds
+        for _, seat in self.table.filled():
+            seat.ready = False
+        self.table.push_table()
+
+    def everyone_ready(self) -> bool:
+        return all(s.ready or s.plays_itself or s.session is None for s in self.table.people())
+
+    async def next_round(self) -> None:
+        async with self.lock:
+            game = self.game
+            if game is None or game.phase is not GamePhase.BETWEEN_ROUNDS:
+                return
+            events = game.next_round()
+            self.table.status = PLAYING
+            self.next_round_at = None
+            await self.store.save_snapshot(self.table.id, self.table.to_meta(), game.to_dict())
+            self._after_update(events)
+        self.table.push_table()
+
+    async def finish(self) -> None:
+        """Store the finished game and its statistics; the table waits for a rematch."""
+        table, game = self.table, self.game
+        assert game is not None and game.is_over
+        names = [s.name for _, s in table.filled()]
+        results, record = self._results(), make_record(game, table)
+        for index, seat in table.filled():
+            if seat.left:
+                table.seats[index] = None
+                if seat.player_id is not None:
+                    self.host.seat_released(seat.player_id)
+            else:
+                seat.autoplay = False
+        table.status = FINISHED
+        table.game_id = await self.store.finish_game(
+            table.name,
+            names,
+            list(game.totals),
+            list(game.winners),
+            record,
+            results,
+            table_id=table.id,
+            meta=table.to_meta(),
+        )
+        table.push_all(
+            {
+                "type": "game_over",
+                "table_id": table.id,
+                "game_id": table.game_id,
+                "names": names,
+                "totals": list(game.totals),
+                "winners": list(game.winners),
+            }
+        )
+        table.push_table()
+        self.host.table_changed(table)
+
+    def _results(self) -> list[PlayerResult]:
+        """Each person who played to the end: their win and their round scores."""
+        assert self.game is not None
+        scores = [e.final_scores for e in self._round_events() if isinstance(e, RoundScored)]
+        return [
+            PlayerResult(seat.player_id, index in self.game.winners, [s[index] for s in scores])
+            for index, seat in self.table.filled()
+            if seat.is_person and seat.player_id is not None
+        ]
+
+    def _round_events(self) -> list[Event]:
+        assert self.game is not None
+        return [e for log in self.game.history for _, events in log.moves for e in events]
+
+    # -- the driver ------------------------------------------------------------------------
+
+    async def _drive(self) -> None:
+        while not self.closed:
+            self._wake.clear()
+            due = self._next_due(time.monotonic())
+            if due is None:
+                await self._wake.wait()
+                continue
+            when, step = due
+            delay = when - time.monotonic()
+            if delay > 0:
+                try:
+                    await asyncio.wait_for(self._wake.wait(), delay)
+                    continue  # something changed first: look again
+                except TimeoutError:
+                    pass
+            try:
+                await step()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                logger.exception("table %s: an automatic step failed", self.table.id)
+                await asyncio.sleep(ERROR_BACKOFF)
+
+    def _next_due(self, now: float) -> tuple[float, Step] | None:
+        """The earliest thing this table does on its own, and when."""
+        table = self.table
+        due: list[tuple[float, Step]] = []
+        if not table.anyone_here():
+            return self._closing_due()
+        if table.status in IN_GAME:
+            due.extend(self._grace_due())
+        if table.status == PLAYING:
+            due.extend(self._moves_due())
+        if table.status == BETWEEN_ROUNDS:
+            when = now if self.everyone_ready() else (self.next_round_at or now)
+            due.append((when, self.next_round))
+        return min(due, key=lambda item: item[0]) if due else None
+
+    def _closing_due(self) -> tuple[float, Step] | None:
+        """Nobody is here: nothing moves, and the table closes after a while."""
+        if self.empty_since is None:
+            self.empty_since = time.monotonic()
+        wait = self.pace.abandon_after if self.table.status in IN_GAME else self.pace.empty_table
+        return self.empty_since + wait, self._close_abandoned
+
+    async def _close_abandoned(self) -> None:
+        if not self.table.anyone_here():
+            await self.host.close_table(self.table, "closed")
+
+    def _grace_due(self) -> list[tuple[float, Step]]:
+        return [
+            (seat.away_since + self.pace.grace_period, self._make_autoplay(index))
+            for index, seat in self.table.filled()
+            if seat.is_person and not seat.autoplay and seat.away_since is not None
+        ]
+
+    def _make_autoplay(self, index: int) -> Step:
+        async def step() -> None:
+            seat = self._seat(index)
+            if seat.session is None and not seat.autoplay:
+                seat.autoplay = True
+                self.table.push_table()
+
+        return step
+
+    def _moves_due(self) -> list[tuple[float, Step]]:
+        due = []
+        for index in self._acting_seats():
+            when = self._move_time(index)
+            if when is not None:
+                due.append((when, self._make_move(index)))
+        return due
+
+    def _move_time(self, index: int) -> float | None:
+        """When a bot makes this seat's next move (None: wait for the person)."""
+        seat, paced = self._seat(index), self.last_progress + self.pace.bot_delay
+        if seat.plays_itself:
+            return paced
+        if self.table.turn_timer:
+            return max(self.turn_started + self.table.turn_timer, paced)
+        return None
+
+    def _make_move(self, index: int) -> Step:
+        async def step() -> None:
+            async with self.lock:
+                when = self._move_time(index) if index in self._acting_seats() else None
+                if when is None or when > time.monotonic():
+                    return  # someone moved first
+                await self._commit(self._bot_choice(index))
+
+        return step
+
+    def _bot_choice(self, index: int) -> Action:
+        assert self.game is not None
+        view = view_for(self.game, index)
+        try:
+            action = self.bots[index].choose(view)
+        except Exception:
+            logger.exception("table %s: bot for seat %d failed", self.table.id, index)
+            return view.legal_actions[0]
+        return action if action in view.legal_actions else view.legal_actions[0]
+
+    # -- restoring after a restart ------------------------------------------------------------
+
+    async def restore(self, saved: SavedTable) -> None:
+        """Rebuild the game from its snapshot and logged moves, as it was."""
+        table, now = self.table, time.monotonic()
+        for _, seat in table.filled():
+            if seat.kind != "bot":
+                seat.away_since = now
+        self.empty_since = now
+        if saved.snapshot is None:
+            if table.status in IN_GAME:
+                table.status = WAITING
+            return
+        game = Game.from_dict(saved.snapshot)
+        for _, action in saved.actions:
+            game.apply(Action.from_dict(action))
+        self.game = game
+        self.bots = self._build_bots()
+        if game.phase is GamePhase.BETWEEN_ROUNDS:
+            table.status = BETWEEN_ROUNDS
+            self.next_round_at = now + self.pace.between_rounds
+        elif game.phase is GamePhase.PLAYING:
+            table.status = PLAYING
+        elif table.status != FINISHED:
+            await self.finish()  # killed after the last move, before the game was stored

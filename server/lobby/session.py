@@ -1,0 +1,94 @@
+"""One client connection as the lobby sees it: who it is, where it sits, how to reach it.
+
+Sending never waits: frames go straight into the transport's buffer, and a
+client whose buffer grows past the limit (it does not read) is dropped on the
+spot, so a slow reader costs the server a bounded amount of memory and never
+delays anyone else's pushes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from ..config import Limits
+from ..protocol import ErrorCode, bye, encode_frame
+from .limits import TokenBucket
+
+if TYPE_CHECKING:
+    from .table import Table
+
+logger = logging.getLogger(__name__)
+
+_ids = itertools.count(1)
+
+
+class Session:
+    def __init__(
+        self,
+        writer: asyncio.StreamWriter,
+        limits: Limits,
+        *,
+        identity: str | None = None,
+        address: str = "",
+    ) -> None:
+        self.id = next(_ids)
+        self.identity = identity  # trusted: only in-process front doors set it
+        self.address = address
+        self._writer = writer
+        self._output_limit = limits.output_buffer
+        self.messages = TokenBucket(limits.messages_per_second, limits.message_burst)
+        self.chat = TokenBucket(limits.chat_per_second, limits.chat_burst)
+        self.welcomed = False  # hello answered (a name may still be missing)
+        self.player_id: int | None = None
+        self.name: str | None = None
+        self.table: Table | None = None
+        self.seat: int | None = None  # None while watching or not at a table
+        self.muted: set[int] = set()
+        self.closed = False
+
+    def __repr__(self) -> str:
+        return f"<Session {self.id} {self.name or '-'} {self.address}>"
+
+    @property
+    def has_name(self) -> bool:
+        return self.player_id is not None
+
+    @property
+    def in_lobby(self) -> bool:
+        """Named and not at a table: receives lobby chat and table-list pushes."""
+        return self.has_name and self.table is None and not self.closed
+
+    # -- sending -------------------------------------------------------------------
+
+    def send(self, message: Mapping[str, Any]) -> None:
+        self.send_frame(encode_frame(message))
+
+    def send_frame(self, data: bytes) -> None:
+        """Queue one encoded frame; drop the client if it stopped reading."""
+        if self.closed:
+            return
+        transport = self._writer.transport
+        if transport.is_closing():
+            self.closed = True
+            return
+        self._writer.write(data)
+        if transport.get_write_buffer_size() > self._output_limit:
+            logger.warning("%r does not read its messages: dropped", self)
+            self.abort()
+
+    def close(self, code: ErrorCode, message: str) -> None:
+        """Say why, then close once what is queued has been sent."""
+        if self.closed:
+            return
+        self.send(bye(code, message))
+        self.closed = True
+        self._writer.close()
+
+    def abort(self) -> None:
+        """Close at once, discarding what is queued (the client is not reading)."""
+        self.closed = True
+        self._writer.transport.abort()

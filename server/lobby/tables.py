@@ -1,0 +1,179 @@
+"""Lobby requests about tables: list, create, join, watch, leave."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..engine import InvalidSetup, Settings
+from ..protocol import FINISHED, WAITING, ErrorCode, ProtocolError
+from .table import HUMAN, IN_GAME, Seat, Table
+from .text import TextError, clean_name
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+    from .session import Session
+
+Reply = dict[str, Any]
+TABLE_NAME_MAX = 40
+
+
+async def list_tables(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    return {"tables": lobby.public_tables()}
+
+
+def _table_name(raw: str) -> str:
+    try:
+        return clean_name(raw, TABLE_NAME_MAX, "a table name")
+    except TextError as exc:
+        raise ProtocolError(ErrorCode.BAD_FIELD, str(exc)) from None
+
+
+def _settings(raw: Any) -> Settings:
+    if raw is None:
+        return Settings()
+    try:
+        return Settings.from_dict(raw)
+    except InvalidSetup as exc:
+        raise ProtocolError(ErrorCode.BAD_SETTINGS, str(exc)) from None
+
+
+def _timer(lobby: Lobby, raw: int | None) -> int | None:
+    limits = lobby.limits
+    if raw is not None and not limits.turn_timer_min <= raw <= limits.turn_timer_max:
+        raise ProtocolError(
+            ErrorCode.BAD_TIMER,
+            f"a turn timer is {limits.turn_timer_min} to {limits.turn_timer_max} seconds",
+        )
+    return raw
+
+
+def _not_at_a_table(session: Session) -> None:
+    if session.table is not None:
+        raise ProtocolError(ErrorCode.ALREADY_AT_TABLE, "leave your table first")
+
+
+async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    _not_at_a_table(session)
+    seats = message["seats"]
+    if not lobby.MIN_SEATS <= seats <= lobby.MAX_SEATS:
+        raise ProtocolError(
+            ErrorCode.BAD_SEATS, f"a table has {lobby.MIN_SEATS} to {lobby.MAX_SEATS} seats"
+        )
+    if len(lobby.tables) >= lobby.limits.max_tables:
+        raise ProtocolError(ErrorCode.TOO_MANY_TABLES, "the server has no room for another table")
+    table = Table(
+        lobby.new_table_id(),
+        _table_name(message["name"]),
+        seats,
+        _settings(message.get("settings")),
+        private=bool(message.get("private", False)),
+        turn_timer=_timer(lobby, message.get("turn_timer")),
+    )
+    lobby.add_table(table)
+    table.host_id = session.player_id
+    await _sit(lobby, session, table, 0)
+    return {"table": table.to_wire(session.seat)}
+
+
+async def _sit(lobby: Lobby, session: Session, table: Table, index: int) -> None:
+    assert session.player_id is not None and session.name is not None
+    table.seats[index] = Seat(HUMAN, session.name, player_id=session.player_id, session=session)
+    session.table, session.seat = table, index
+    lobby.seated[session.player_id] = table
+    await lobby.store.save_table(table.id, table.to_meta())
+    table.push_table()
+    table.play.presence_changed()
+    lobby.table_changed(table)
+
+
+async def join_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    _not_at_a_table(session)
+    table = lobby.find_table(message)
+    if table.status in IN_GAME:
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "a game is on at this table: watch it instead")
+    index = table.free_seat()
+    if index is None:
+        raise ProtocolError(ErrorCode.TABLE_FULL, "every seat at this table is taken")
+    await _sit(lobby, session, table, index)
+    table.play.send_state(session)
+    return {"table": table.to_wire(index)}
+
+
+async def spectate(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    _not_at_a_table(session)
+    table = lobby.find_table(message)
+    table.spectators.add(session)
+    session.table, session.seat = table, None
+    table.push_table()
+    table.play.send_state(session)
+    table.play.presence_changed()
+    lobby.table_changed(table)
+    return {"table": table.to_wire(None)}
+
+
+async def leave_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    table = session.table
+    if table is None:
+        raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
+    if session.seat is None:
+        lobby.detach(session)
+        return {}
+    await vacate(lobby, table, session.seat)
+    return {}
+
+
+async def vacate(lobby: Lobby, table: Table, index: int, reason: str | None = None) -> None:
+    """A person leaves seat ``index`` (or is kicked, with ``reason``).
+
+    Out of a game the seat empties; during one a bot plays it to the end.
+    """
+    seat = table.seats[index]
+    assert seat is not None and seat.player_id is not None
+    session = seat.session
+    if session is not None:
+        if reason is not None:
+            session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+        session.table, session.seat = None, None
+    lobby.seat_released(seat.player_id)
+    if table.status in IN_GAME:
+        seat.left, seat.session, seat.ready = True, None, False
+    else:
+        table.seats[index] = None
+    table.pass_host()
+    if not table.people():
+        await lobby.close_table(table, "closed")
+        return
+    await lobby.store.save_table(table.id, table.to_meta())
+    table.push_table()
+    table.play.presence_changed()
+    lobby.table_changed(table)
+
+
+def require_seat(session: Session) -> Table:
+    """The table where ``session`` holds a seat."""
+    if session.table is None:
+        raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
+    if session.seat is None:
+        raise ProtocolError(ErrorCode.NOT_SEATED, "you are watching: only players may do this")
+    return session.table
+
+
+def require_host(session: Session) -> Table:
+    table = require_seat(session)
+    if table.host_id != session.player_id:
+        raise ProtocolError(ErrorCode.NOT_HOST, "only the table's host may do this")
+    return table
+
+
+def require_lobby_phase(table: Table) -> None:
+    if table.status not in (WAITING, FINISHED):
+        raise ProtocolError(ErrorCode.WRONG_PHASE, "not while a game is on")
+
+
+HANDLERS = {
+    "list_tables": list_tables,
+    "create_table": create_table,
+    "join_table": join_table,
+    "spectate": spectate,
+    "leave_table": leave_table,
+}

@@ -1,0 +1,58 @@
+"""Checks on text people type: names and chat lines.
+
+Both end up on other people's terminals, so nothing that a terminal could
+interpret (control and escape characters, bidirectional overrides, other
+invisible format characters) gets through.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+# Unicode categories never allowed: control, format (zero-width, bidi overrides),
+# surrogate, private use, unassigned, line and paragraph separators.
+_FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+class TextError(ValueError):
+    """The text is refused; the message says why, for the person who typed it."""
+
+
+class TextTooLong(TextError):
+    pass
+
+
+def _bad_character(text: str) -> str | None:
+    for char in text:
+        if unicodedata.category(char) in _FORBIDDEN_CATEGORIES or not char.isprintable():
+            return f"U+{ord(char):04X}"
+    return None
+
+
+def _clean(raw: str, max_length: int, what: str) -> str:
+    text = unicodedata.normalize("NFC", raw).strip()
+    if not text:
+        raise TextError(f"{what} needs at least one visible character")
+    if len(text) > max_length:
+        raise TextTooLong(f"{what} has at most {max_length} characters")
+    bad = _bad_character(text)
+    if bad is not None:
+        raise TextError(f"{what} may hold only printable characters (not {bad})")
+    return text
+
+
+def clean_name(raw: str, max_length: int, what: str = "a name") -> str:
+    """The name as it will be shown, or ``TextError`` saying what is wrong."""
+    name = _clean(raw, max_length, what)
+    if "  " in name:
+        raise TextError(f"{what} may not hold two spaces in a row")
+    return name
+
+
+def name_key(name: str) -> str:
+    """Names are unique ignoring case (and Unicode case variants)."""
+    return unicodedata.normalize("NFC", name).casefold()
+
+
+def clean_chat(raw: str, max_length: int) -> str:
+    return _clean(raw, max_length, "a chat message")
