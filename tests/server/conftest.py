@@ -1,0 +1,49 @@
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from server.app import SkyjoServer
+
+from .support import Client, server_config
+
+ServerFactory = Callable[..., Awaitable[SkyjoServer]]
+
+
+@pytest.fixture
+async def make_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
+    """Start servers on 127.0.0.1 (data in tmp_path unless given); all stopped after."""
+    servers: list[SkyjoServer] = []
+
+    async def start(data_dir: Path | None = None, **changes: Any) -> SkyjoServer:
+        server = SkyjoServer(server_config(data_dir or tmp_path, **changes))
+        await server.start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        await server.stop()
+
+
+@pytest.fixture
+async def server(make_server: ServerFactory) -> SkyjoServer:
+    return await make_server()
+
+
+@pytest.fixture
+async def connect(server: SkyjoServer) -> AsyncIterator[Callable[..., Awaitable[Client]]]:
+    """Connect named clients to ``server``; all closed after the test."""
+    clients: list[Client] = []
+
+    async def open_client(name: str | None = None, *, to: SkyjoServer | None = None, **hello: Any) -> Client:
+        client = await Client.connect(to or server, name, **hello)
+        clients.append(client)
+        return client
+
+    yield open_client
+    for client in clients:
+        await client.close()
