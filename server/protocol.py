@@ -207,9 +207,13 @@ _CATALOGUE: Final = (
     _push("bye", code=Field(STR), message=Field(STR)),
 )
 
-#: Every message type by name.
-MESSAGES: Final[dict[str, MessageSpec]] = {spec.type: spec for spec in _CATALOGUE}
-REQUESTS: Final = frozenset(t for t, s in MESSAGES.items() if s.kind == "request")
+#: Every message type, by sender ("client" or "server") then name. A name may be
+#: used by both sides ("chat" is a request and a push).
+MESSAGES: Final[dict[str, dict[str, MessageSpec]]] = {
+    sender: {spec.type: spec for spec in _CATALOGUE if spec.sender == sender}
+    for sender in ("client", "server")
+}
+REQUESTS: Final = frozenset(MESSAGES["client"])
 
 #: Scopes of a chat message.
 CHAT_LOBBY: Final = "lobby"
@@ -227,8 +231,8 @@ def check_message(message: Any, sender: str) -> dict[str, Any]:
     """
     if not isinstance(message, dict) or not isinstance(message.get("type"), str):
         raise ProtocolError(ErrorCode.BAD_MESSAGE, "a message is a map with a string 'type'")
-    spec = MESSAGES.get(message["type"])
-    if spec is None or spec.sender != sender:
+    spec = MESSAGES[sender].get(message["type"])
+    if spec is None:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"unknown message type {message['type']!r}")
     for name, rule in spec.fields.items():
         if name not in message:
@@ -279,7 +283,8 @@ def decode_body(body: bytes) -> Any:
     try:
         return msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
     except Exception as exc:  # msgpack raises many types for bad input
-        raise ProtocolError(ErrorCode.BAD_FRAME, f"undecodable frame: {exc}") from None
+        detail = str(exc) or type(exc).__name__
+        raise ProtocolError(ErrorCode.BAD_FRAME, f"undecodable frame: {detail}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,72 @@
+"""Chat in the lobby and at tables: who hears what, limits, mutes."""
+
+from __future__ import annotations
+
+import pytest
+
+from server.netclient import ServerError
+
+from .support import Client, table_with
+
+
+def heard(client: Client) -> list[tuple[str, str, str]]:
+    return [(p["scope"], p["from_name"], p["text"]) for p in client.pushes if p["type"] == "chat"]
+
+
+async def test_lobby_chat_reaches_the_lobby_and_table_chat_reaches_the_table(connect) -> None:
+    alice, bob, carol, dan = [await connect(n) for n in ("Alice", "Bob", "Carol", "Dan")]
+    table = await table_with(alice, seats=2)
+    await bob.request("join_table", table_id=table["table_id"])
+    await carol.request("spectate", table_id=table["table_id"])
+
+    await bob.request("chat", text="good luck")  # at a table: table chat by default
+    await dan.request("chat", text="anyone for a game?")  # in the lobby
+    await alice.request("chat", text="hello lobby", scope="lobby")
+    for client in (alice, bob, carol):
+        await client.push("chat", lambda p: p["text"] == "good luck")
+    await dan.push("chat", lambda p: p["text"] == "hello lobby")
+    await dan.request("ping")  # anything for Dan was sent before this answer
+
+    assert heard(dan) == [("lobby", "Dan", "anyone for a game?"), ("lobby", "Alice", "hello lobby")]
+    assert heard(carol) == [("table", "Bob", "good luck")]
+    chat = next(p for p in alice.pushes if p["type"] == "chat")
+    assert chat["table_id"] == table["table_id"] and chat["from_id"] == bob.welcome.player_id
+
+
+@pytest.mark.parametrize(
+    ("text", "code"),
+    [("x" * 301, "chat_too_long"), ("\x1b[2J cleared your screen", "bad_text"), ("  ", "bad_text")],
+)
+async def test_chat_text_is_limited_in_length_and_to_printable_characters(
+    connect, text: str, code: str
+) -> None:
+    with pytest.raises(ServerError) as caught:
+        await (await connect("Alice")).request("chat", text=text)
+    assert caught.value.code == code
+
+
+async def test_chat_is_rate_limited(connect) -> None:
+    alice = await connect("Alice")
+    codes = []
+    for number in range(8):
+        try:
+            await alice.request("chat", text=f"spam {number}")
+            codes.append("ok")
+        except ServerError as exc:
+            codes.append(exc.code)
+    assert codes[:5] == ["ok"] * 5 and "rate_limited" in codes[5:]
+
+
+async def test_a_muted_player_is_not_heard_even_after_reconnecting(connect) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    reply = await alice.request("mute", player_id=bob.welcome.player_id)
+    assert reply["muted"] == [bob.welcome.player_id]
+    await alice.close()
+    alice = await connect(token=alice.welcome.token)
+
+    await bob.request("chat", text="you cannot hear me")
+    await bob.request("chat", text="nor this")
+    await alice.request("mute", player_id=bob.welcome.player_id, muted=False)
+    await bob.request("chat", text="now you can")
+    await alice.push("chat")
+    assert heard(alice) == [("lobby", "Bob", "now you can")]
