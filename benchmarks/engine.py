@@ -60,11 +60,11 @@ def uniform(legal: list[Action], rng: random.Random) -> Action:
 
 def source_first(legal: list[Action], rng: random.Random) -> Action:
     """rlskyjo's random player: pile or discard at even odds, then a position."""
-    if legal[0].kind is ActionKind.DRAW and rng.random() < 0.5:
+    if legal[0].kind is not ActionKind.DRAW:  # initial flips, or a drawn card to place
+        return rng.choice(legal)
+    if rng.random() < 0.5:
         return legal[0]
-    if legal[0].kind is ActionKind.DRAW:
-        return rng.choice(legal[1:])
-    return rng.choice(legal)
+    return rng.choice(legal[1:])  # take the discard, at a uniform position
 
 
 def play_rounds(players: int, rounds: int, policy: Policy, seed: int) -> int:
@@ -72,14 +72,12 @@ def play_rounds(players: int, rounds: int, policy: Policy, seed: int) -> int:
     rng = random.Random(seed)
     settings = Settings()
     game = Game(players, settings, seed=f"bench/{seed}/0")
+    playing, flipping = GamePhase.PLAYING, Phase.INITIAL_FLIPS  # enum lookups out of the loop
     played = actions = 0
     while played < rounds:
         round_ = game.round
-        while game.phase is GamePhase.PLAYING:
-            if round_.phase is Phase.INITIAL_FLIPS:
-                seat = round_.pending_flippers()[0]
-            else:
-                seat = round_.current
+        while game.phase is playing:
+            seat = round_.pending_flippers()[0] if round_.phase is flipping else round_.current
             game.apply(policy(game.legal_actions(seat), rng))
             actions += 1
         played += 1
@@ -142,7 +140,7 @@ def time_rlskyjo(players: int, rounds: int, seed: int) -> list[Result]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=3000, help="rounds per measurement")
+    parser.add_argument("--rounds", type=int, default=2000, help="rounds per measurement")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     for players in (2, 4):

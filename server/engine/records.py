@@ -44,8 +44,15 @@ class Seat:
         return cls(name, bot)
 
 
-def game_record(game: Game, seats: Sequence[Seat | Mapping[str, Any]]) -> dict[str, Any]:
-    """The record of ``game`` so far (finished or not), as plain JSON-ready data."""
+SeatLike = Seat | Mapping[str, Any] | str
+
+
+def game_record(game: Game, seats: Sequence[SeatLike]) -> dict[str, Any]:
+    """The record of ``game`` so far (finished or not), as plain JSON-ready data.
+
+    ``seats`` names each seat in play order: a ``Seat``, a mapping with its
+    fields, or just a name (a person's seat).
+    """
     if len(seats) != game.players:
         raise InvalidSetup(f"{len(seats)} seats named for a game of {game.players} players")
     return {
@@ -101,8 +108,14 @@ def read_records(lines: Iterable[str]) -> Iterator[dict[str, Any]]:
 # -- writing ------------------------------------------------------------------
 
 
-def _seat(seat: Seat | Mapping[str, Any]) -> Seat:
-    return seat if isinstance(seat, Seat) else Seat.from_dict(seat)
+def _seat(seat: SeatLike) -> Seat:
+    if isinstance(seat, Seat):
+        return seat
+    if isinstance(seat, str):
+        return Seat(seat)
+    if isinstance(seat, Mapping):
+        return Seat.from_dict(seat)
+    raise InvalidSetup(f"a seat is a Seat, a mapping or a name, got {seat!r}")
 
 
 def _round_record(number: int, log: RoundLog, players: int) -> dict[str, Any]:

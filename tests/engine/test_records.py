@@ -164,6 +164,13 @@ def test_seats_must_match_the_players() -> None:
         game_record(game, [Seat("only one")])
     with pytest.raises(InvalidSetup):
         game_record(game, [Seat("A"), {"name": 3}])
+    with pytest.raises(InvalidSetup):
+        game_record(game, [Seat("A"), 7])  # type: ignore[list-item]
+
+
+def test_a_seat_may_be_given_by_its_name_alone() -> None:
+    record = game_record(Game(2, seed=1), ["Ann", Seat("Bot", bot="expert")])
+    assert record["seats"] == [{"name": "Ann", "bot": None}, {"name": "Bot", "bot": "expert"}]
 
 
 def test_a_line_that_is_not_a_record_is_reported_with_its_number() -> None:
