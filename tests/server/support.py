@@ -7,6 +7,7 @@ every wait is bounded in time.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -15,7 +16,7 @@ from typing import Any
 
 from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
-from server.netclient import ConnectionLost, ServerConnection
+from server.netclient import ConnectionLost, ServerConnection, ServerError
 
 WAIT = 20.0  # seconds any single wait in a test may take before it fails
 
@@ -137,7 +138,8 @@ class Client:
                     continue
                 if ready and self.table and self.table["status"] == "between_rounds":
                     if not self.table["seats"][self.table["your_seat"]]["ready"]:
-                        await self.request("ready")
+                        with contextlib.suppress(ServerError):  # the round may have begun
+                            await self.request("ready")
                 await self._changed.wait()
         return moves
 
