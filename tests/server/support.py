@@ -18,7 +18,8 @@ from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
 from server.netclient import ConnectionLost, ServerConnection, ServerError
 
-WAIT = 20.0  # seconds any single wait in a test may take before it fails
+WAIT = 20.0
+Chooser = Callable[[dict[str, Any], random.Random], dict[str, Any]]  # seconds any single wait in a test may take before it fails
 
 FAST_PACE = Pace(bot_delay=0.0, grace_period=30.0, between_rounds=0.0)
 TEST_LIMITS = Limits(turn_timer_min=1, max_connections_per_address=64)
@@ -120,20 +121,26 @@ class Client:
         return any(p["type"] == "game_over" for p in self.pushes)
 
     async def play(
-        self, rng: random.Random, stop: Callable[[], bool] | None = None, ready: bool = True
+        self,
+        rng: random.Random,
+        stop: Callable[[], bool] | None = None,
+        ready: bool = True,
+        choose: Chooser | None = None,
     ) -> int:
-        """Play random legal moves whenever the latest view allows, until ``stop()``.
+        """Play legal moves whenever the latest view allows, until ``stop()``.
 
-        Says ready between rounds when ``ready``. Returns how many moves it made.
+        ``choose(view, rng)`` picks the move (default: any legal one). Says
+        ready between rounds when ``ready``. Returns how many moves it made.
         """
         stop = stop or self.game_over
+        choose = choose or (lambda view, rng: rng.choice(view["legal_actions"]))
         moves = 0
         async with asyncio.timeout(WAIT * 3):
             while not stop():
                 self._changed.clear()
                 view = None if self.game is None else self.game["view"]
                 if view is not None and view["legal_actions"]:
-                    await self.conn.act(rng.choice(view["legal_actions"]), timeout=WAIT)
+                    await self.conn.act(choose(view, rng), timeout=WAIT)
                     moves += 1
                     continue
                 if ready and self.table and self.table["status"] == "between_rounds":

@@ -1,0 +1,132 @@
+"""The real ``skyjo-server`` killed with SIGKILL mid-game and restarted: nothing is lost."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import random
+import re
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from server.netclient import ServerConnection
+
+from .support import WAIT, Client
+
+SERVER = Path(sys.executable).with_name("skyjo-server")
+
+
+class ServerProcess:
+    """``skyjo-server`` in a subprocess, its log in a file."""
+
+    def __init__(self, data_dir: Path, log: Path) -> None:
+        self.log = log
+        self.process = subprocess.Popen(
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
+             "--bot-delay", "0", "--grace", "600", "--between-rounds", "0"],
+            stderr=log.open("w"),
+            stdout=subprocess.DEVNULL,
+        )
+        self.port = self._wait_for_port()
+
+    def _wait_for_port(self) -> int:
+        deadline = time.monotonic() + WAIT
+        while time.monotonic() < deadline:
+            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log.read_text())
+            if found:
+                return int(found.group(1))
+            assert self.process.poll() is None, self.log.read_text()
+            time.sleep(0.05)
+        raise TimeoutError("skyjo-server did not start")
+
+    def kill(self) -> None:
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(WAIT)
+
+    def stop(self) -> int:
+        self.process.send_signal(signal.SIGTERM)
+        return self.process.wait(WAIT)
+
+
+@pytest.fixture
+def processes(tmp_path: Path) -> Iterator[list[ServerProcess]]:
+    started: list[ServerProcess] = []
+    yield started
+    for server in started:
+        if server.process.poll() is None:
+            server.kill()
+
+
+async def client(port: int, name: str | None = None, token: str | None = None) -> Client:
+    conn = await ServerConnection.open("127.0.0.1", port)
+    result = Client(conn)
+    result.welcome = await conn.hello(name=name, token=token)
+    return result
+
+
+async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    data = tmp_path / "data"
+    processes.append(ServerProcess(data, tmp_path / "first.log"))
+    alice, bob = await client(processes[0].port, "Alice"), await client(processes[0].port, "Bob")
+    table = (await alice.request("create_table", name="Durable", seats=3))["table"]
+    await alice.request("add_bot", level="greedy")
+    await bob.request("join_table", table_id=table["table_id"])
+    await bob.request("ready")
+    await alice.request("start_game")
+
+    # Play until Alice holds a drawn card on her turn, several turns in.
+    def alice_holds_a_card() -> bool:
+        game = alice.game
+        if game is None or game["seq"] <= 12:
+            return False
+        return game["view"]["phase"] == "drawn" and game["view"]["current_player"] == 0
+
+    def draw_when_late(view: dict, rng: random.Random) -> dict:
+        if alice.game["seq"] > 12 and view["phase"] == "choose":
+            return {"kind": "draw"}
+        return rng.choice(view["legal_actions"])
+
+    bob_playing = asyncio.create_task(bob.play(random.Random(22), stop=alice_holds_a_card))
+    await alice.play(random.Random(21), stop=alice_holds_a_card, choose=draw_when_late)
+    await bob.until(lambda: bob.game["seq"] == alice.game["seq"])
+    bob_playing.cancel()
+    before = {"alice": alice.game, "bob": bob.game, "table": alice.table}
+    tokens = alice.welcome.token, bob.welcome.token
+
+    processes[0].kill()
+    await alice.until(lambda: alice.lost is not None)
+    for c in (alice, bob):
+        await c.close()
+
+    processes.append(ServerProcess(data, tmp_path / "second.log"))
+    port = processes[1].port
+    alice = await client(port, token=tokens[0])
+    bob = await client(port, token=tokens[1])
+    assert alice.welcome.resumed and alice.welcome.table_id == table["table_id"]
+    assert bob.welcome.resumed
+    for person, old in ((alice, before["alice"]), (bob, before["bob"])):
+        state = await person.push("game")
+        assert state["seq"] == old["seq"]
+        assert state["view"] == old["view"]  # every card, the drawn card, the legal moves
+    assert [s["name"] for s in alice.table["seats"]] == [s["name"] for s in before["table"]["seats"]]
+    assert alice.view["drawn_card"] is not None
+
+    # The game plays on to its end, and is stored with everyone's statistics.
+    await asyncio.gather(alice.play(random.Random(23)), bob.play(random.Random(24)))
+    over = await alice.push("game_over")
+    assert (await bob.request("stats"))["stats"]["games"] == 1
+    record = (await alice.request("game_record", game_id=over["game_id"]))["record"]
+    assert record["totals"] == over["totals"]
+    for c in (alice, bob):
+        await c.close()
+    assert processes[1].stop() == 0  # SIGTERM: a clean stop
+    assert "everything is saved" in processes[1].log.read_text()
