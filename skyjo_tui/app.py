@@ -1,0 +1,422 @@
+"""``SkyjoApp``: the Textual client, built by ``build_app`` for the CLI, the tests and SSH.
+
+The app is the controller between the screens and one ``Session``: screens
+call its methods (start a local game, connect, send a request, play a
+move), and everything the server pushes comes back as a ``SessionNews``
+message that the app routes to the screen it concerns. The app touches no
+process-wide state: no signal handlers, no environment writes, no files
+outside its data directory, so many can run in one process (one per SSH
+session).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+
+from server.config import Pace
+from server.netclient import ConnectionLost, ServerConnection, ServerError
+
+from . import preferences
+from .i18n import Translator, detect_language
+from .local import LocalServer
+from .local_game import LocalSetup
+from .preferences import Preferences
+from .session import Link, LinkChanged, NameNeeded, Pushed, Session
+
+Connector = Callable[[], Awaitable[ServerConnection]]
+LOCAL_LABEL = "local"  # the key of the in-process server's resume token
+
+
+@dataclass(frozen=True)
+class ClientOptions:
+    """How one app runs; see ``build_app``."""
+
+    connect: Connector | None = None
+    server_label: str = ""
+    name: str | None = None
+    lang: str | None = None
+    environ: Mapping[str, str] = field(default_factory=dict)
+    data_dir: Path | None = None
+    replay: Path | None = None
+    pace: str | None = None
+    local_pace: Pace | None = None
+
+
+def build_app(
+    connect: Connector | None = None,
+    *,
+    name: str | None = None,
+    lang: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    data_dir: Path | None = None,
+    replay: Path | None = None,
+    server_label: str = "",
+    pace: str | None = None,
+    local_pace: Pace | None = None,
+) -> SkyjoApp:
+    """The one way to make the client.
+
+    - ``connect``: opens a new connection to a server (called again to
+      reconnect); None plays locally, starting with the home screen.
+    - ``name``: the player's name (asked for when needed and not given).
+    - ``lang``: "en" or "fr"; None reads the locale from ``environ`` (the
+      player's environment: for SSH, what their client sent).
+    - ``data_dir``: where preferences, resume tokens and local games are
+      kept; None keeps nothing on disk (a temporary local server).
+    - ``replay``: a game record file to step through instead of playing.
+    - ``server_label``: "host:port", the key of the saved resume token.
+    - ``pace``: "off", "fast", "normal" or "slow" (others' moves); None: the saved choice.
+    - ``local_pace``: the in-process server's pace (tests use zero delays).
+    """
+    options = ClientOptions(
+        connect=connect,
+        server_label=server_label,
+        name=name,
+        lang=lang,
+        environ=MappingProxyType(dict(environ or {})),
+        data_dir=data_dir,
+        replay=replay,
+        pace=pace,
+        local_pace=local_pace,
+    )
+    return SkyjoApp(options)
+
+
+class SessionNews(Message):
+    """Something the session heard: a push or a change of the connection."""
+
+    def __init__(self, news: object) -> None:
+        super().__init__()
+        self.news = news
+
+
+class SkyjoApp(App[None]):
+    CSS_PATH = "app.tcss"
+    TITLE = "Skyjo"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
+        Binding("f1", "help", "Help", show=False, id="app.help"),
+    ]
+
+    def __init__(self, options: ClientOptions) -> None:
+        super().__init__()
+        self.options = options
+        self.prefs = preferences.load(options.data_dir)
+        if options.pace:
+            self.prefs = replace(self.prefs, pace=options.pace)
+        lang = detect_language(options.lang or self.prefs.lang or None, options.environ)
+        self.tr = Translator(lang)
+        self.session: Session | None = None
+        self.local: LocalServer | None = None
+        self.table: dict[str, Any] | None = None
+        self.lobby_tables: list[dict[str, Any]] = []
+        self.chat_lines: list[tuple[str, str, str]] = []  # (scope, name, text)
+        self._quick_game = False
+        self._reconnecting = False
+        self.holding_tables = False  # while True, table pushes open no screen
+
+    # -- start and stop ------------------------------------------------------------
+
+    def on_mount(self) -> None:
+        from .screens.home import HomeScreen
+        from .screens.replay import ReplayScreen
+
+        self.set_keymap(dict(self.prefs_keymap()))
+        if self.options.replay is not None:
+            self.push_screen(ReplayScreen.from_file(self.options.replay))
+        elif self.options.connect is not None:
+            self.go_online(self.options.connect, self.options.server_label, self.options.name)
+        else:
+            self.push_screen(HomeScreen())
+
+    def prefs_keymap(self) -> Mapping[str, str]:
+        return {}
+
+    async def on_unmount(self) -> None:
+        if self.session is not None:
+            await self.session.close()
+        if self.local is not None:
+            await self.local.stop()
+
+    # -- preferences -----------------------------------------------------------------
+
+    def save_prefs(self, prefs: Preferences) -> None:
+        self.prefs = prefs
+        try:
+            preferences.save(self.options.data_dir, prefs)
+        except OSError as exc:
+            self.notify(self.tr("error.save_prefs", error=str(exc)), severity="warning")
+
+    def remember_server(self, label: str, name: str | None) -> None:
+        self.save_prefs(replace(self.prefs, last_server=label, name=name or self.prefs.name))
+
+    @work(group="language")
+    async def set_language(self, lang: str) -> None:
+        """Switch language and draw every open screen again in it."""
+        from .screens.base import SkyjoScreenMixin
+
+        self.tr = Translator(lang)
+        for screen in list(self.screen_stack):
+            if isinstance(screen, SkyjoScreenMixin):
+                await screen.retranslate()
+
+    # -- the terminal's size ---------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self.check_size()
+
+    def check_size(self) -> None:
+        """Cover the screen with a clear message while the terminal is too small for it."""
+        from .screens.too_small import TooSmallScreen
+
+        width, height = self.size
+        stack = self.screen_stack
+        if not stack:
+            return
+        top = stack[-1]
+        if isinstance(top, TooSmallScreen):
+            below = stack[-2] if len(stack) > 1 else None
+            if below is None or _fits(below, width, height):
+                self.pop_screen()
+            else:
+                top.show_size(width, height, _needed(below, width, height))
+        elif not _fits(top, width, height):
+            self.push_screen(TooSmallScreen(width, height, _needed(top, width, height)))
+
+    # -- going online ------------------------------------------------------------------
+
+    @work(exclusive=True, group="login")
+    async def go_online(self, connect: Connector, label: str, name: str | None) -> None:
+        """Log in (asking for a name if needed), then show the lobby or our table."""
+        from .screens.connecting import ConnectingScreen
+        from .screens.lobby import LobbyScreen
+
+        await self._close_session()
+        self._quick_game = False
+        session = Session(connect, self._session_news)
+        self.session = session
+        waiting = ConnectingScreen(label)
+        await self.push_screen(waiting)
+        token = self.prefs.tokens.get(label) if label else None
+        try:
+            try:
+                welcome = await session.login(name=name, token=token)
+            except NameNeeded as needed:
+                welcome = await self._ask_name(session, needed, name)
+                if welcome is None:
+                    await self._leave_connecting(waiting)
+                    return
+        except (OSError, TimeoutError, ConnectionLost, ServerError) as exc:
+            waiting.failed(self.describe_error(exc))
+            return
+        if label:
+            self.save_prefs(self.prefs.with_token(label, welcome.token))
+        if waiting.is_current and not welcome.resumed:
+            await self.switch_screen(LobbyScreen())
+
+    async def _ask_name(self, session: Session, needed: NameNeeded, name: str | None) -> Any:
+        from .screens.name import NameScreen
+
+        reason = self.describe_error(needed) if needed.message else ""
+        while True:
+            chosen = await self.push_screen_wait(NameScreen(name or self.prefs.name, reason))
+            if chosen is None:
+                return None
+            try:
+                welcome = await session.choose_name(chosen)
+            except NameNeeded as again:
+                reason, name = self.describe_error(again), chosen
+                continue
+            if not self.options.connect or not self.prefs.name:
+                self.save_prefs(replace(self.prefs, name=chosen))
+            return welcome
+
+    async def _leave_connecting(self, waiting: Any) -> None:
+        await self._close_session()
+        if waiting.is_current and len(self.screen_stack) > 2:
+            self.pop_screen()
+        elif self.options.connect is not None:
+            self.exit()
+
+    async def _close_session(self) -> None:
+        session, self.session = self.session, None
+        self.table = None
+        if session is not None:
+            await session.close()
+
+    def local_server(self) -> LocalServer:
+        if self.local is None:
+            local_dir = self.options.data_dir / "local" if self.options.data_dir else None
+            self.local = LocalServer(local_dir, self.options.local_pace)
+        return self.local
+
+    # -- local games ---------------------------------------------------------------------
+
+    async def ensure_local_session(self) -> bool:
+        """Log in to the in-process server unless already there; False (said) on failure.
+
+        A game left running by an earlier visit is left for good (its seat
+        goes to a bot): local play always starts from the home screen.
+        """
+        from .local_game import default_name
+
+        if self.session is not None and self.session.link is Link.ONLINE and self._quick_game:
+            return True
+        await self._close_session()
+        self.session = Session(self.local_server().connect, self._session_news)
+        name = self.prefs.name or default_name(self.options.environ, self.tr)
+        self.holding_tables = True
+        try:
+            welcome = await self.session.login(name=name, token=self.prefs.tokens.get(LOCAL_LABEL))
+            self._quick_game = True
+            self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
+            if welcome.table_id is not None:
+                await self.call({"type": "leave_table"}, quiet=True)
+        except (NameNeeded, OSError, TimeoutError, ConnectionLost, ServerError) as exc:
+            self.notify(self.describe_error(exc), severity="error")
+            return False
+        finally:
+            self.table = None
+            self.holding_tables = False
+        return True
+
+    @work(exclusive=True, group="login")
+    async def start_local_game(self, setup: LocalSetup) -> None:
+        """A private table on the in-process server, with the bots, started at once."""
+        if not await self.ensure_local_session():
+            return
+        await self.call({"type": "leave_table"}, quiet=True)
+        if await self.call(setup.create_request(self.tr("local.table_name"))) is None:
+            return
+        for level in setup.levels:
+            if await self.call({"type": "add_bot", "level": level}) is None:
+                return
+        await self.call({"type": "start_game"})
+
+    @property
+    def quick_game(self) -> bool:
+        """True while playing on the in-process server (no waiting room)."""
+        return self._quick_game
+
+    @work(group="leave")
+    async def leave_table(self) -> None:
+        await self.call({"type": "leave_table"}, quiet=True)
+        self.table = None
+        self.return_to_base()
+
+    @work(group="leave")
+    async def disconnect(self) -> None:
+        """Leave the server (the seat is kept for a while): home, or quit when started online."""
+        await self._close_session()
+        if self.options.connect is not None:
+            self.exit()
+        else:
+            self.return_to_base()
+            if len(self.screen_stack) > 1 and not isinstance(self.screen, _home_type()):
+                self.pop_screen()
+
+    def return_to_base(self) -> None:
+        """Back to the first screen: the home screen, or the lobby of a server."""
+        from .screens.too_small import TooSmallScreen
+
+        while len(self.screen_stack) > 2:
+            self.pop_screen()
+        if isinstance(self.screen, TooSmallScreen):
+            return
+        self.check_size()
+
+    # -- requests --------------------------------------------------------------------------
+
+    async def call(self, message: dict[str, Any], *, quiet: bool = False) -> dict[str, Any] | None:
+        """Send a request; on an error, say so plainly and return None."""
+        session = self.session
+        try:
+            if session is None:
+                raise ConnectionLost("not connected")
+            return await session.request(message)
+        except (ServerError, ConnectionLost, TimeoutError) as exc:
+            if not quiet:
+                self.notify(self.describe_error(exc), severity="error", timeout=6)
+            return None
+
+    def describe_error(self, exc: BaseException) -> str:
+        """An error in the player's words: never a traceback."""
+        code = getattr(exc, "code", None)
+        message = getattr(exc, "message", "") or str(exc)
+        if isinstance(exc, (ConnectionLost, OSError)) and not code:
+            return self.tr("error.connection", reason=message)
+        if isinstance(exc, TimeoutError):
+            return self.tr("error.timeout")
+        if code:
+            translated = self.tr(f"error.code.{code}")
+            if translated != f"error.code.{code}" and self.tr.lang != "en":
+                return translated
+        return message or self.tr("error.unknown")
+
+    # -- what the session heard --------------------------------------------------------------
+
+    def _session_news(self, news: object) -> None:
+        self.post_message(SessionNews(news))
+
+    def on_session_news(self, message: SessionNews) -> None:
+        news = message.news
+        if isinstance(news, LinkChanged):
+            self._link_changed(news)
+        elif isinstance(news, Pushed):
+            self._pushed(news.message)
+
+    def _link_changed(self, change: LinkChanged) -> None:
+        if change.link is Link.RECONNECTING and not self._reconnecting:
+            self._reconnecting = True
+            self.notify(self.tr("link.reconnecting"), severity="warning", timeout=3600)
+        elif change.link is Link.ONLINE and self._reconnecting:
+            self._reconnecting = False
+            self.clear_notifications()
+            self.notify(self.tr("link.back"))
+        elif change.link is Link.OFFLINE:
+            self._reconnecting = False
+            self.clear_notifications()
+            self.notify(self.tr("link.lost", reason=change.reason), severity="error", timeout=3600)
+        for screen in self.screen_stack:
+            handler = getattr(screen, "link_changed", None)
+            if handler is not None:
+                handler(change)
+
+    def _pushed(self, message: dict[str, Any]) -> None:
+        from . import routing
+
+        routing.route_push(self, message)
+
+    # -- actions -------------------------------------------------------------------------------
+
+    def action_help(self) -> None:
+        from .screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+
+def _home_type() -> type:
+    from .screens.home import HomeScreen
+
+    return HomeScreen
+
+
+def _fits(screen: Any, width: int, height: int) -> bool:
+    fits = getattr(screen, "fits", None)
+    return True if fits is None else bool(fits(width, height))
+
+
+def _needed(screen: Any, width: int, height: int) -> tuple[int, int]:
+    needed = getattr(screen, "needed_size", None)
+    return (80, 24) if needed is None else needed(width, height)

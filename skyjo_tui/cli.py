@@ -1,0 +1,66 @@
+"""``skyjo``: play against bots, join a server, or replay a recorded game."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from .address import parse_address, tcp_connector
+from .i18n import LANGUAGES
+from .pacing import PACES
+
+DESCRIPTION = """Skyjo in the terminal.
+
+With no option, opens the home screen: a game against bots is two key
+presses away (Enter, Enter). Keys are shown at the bottom of every screen;
+press F1 or ? for the rules and every key."""
+
+
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="skyjo", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    where = p.add_mutually_exclusive_group()
+    where.add_argument("--connect", metavar="HOST[:PORT]", help="join the server at HOST (port 7777 by default)")
+    where.add_argument("--replay", metavar="FILE", type=Path, help="step through the games recorded in FILE")
+    p.add_argument("--name", help="your player name (asked for when needed)")
+    p.add_argument("--lang", choices=LANGUAGES, help="language (default: from the locale)")
+    p.add_argument("--pace", choices=list(PACES), help="how long others' moves are shown (default: your setting)")
+    p.add_argument("--data-dir", type=Path, help="where settings and local games are kept")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    connect, label = None, ""
+    if args.connect:
+        try:
+            host, port = parse_address(args.connect)
+        except ValueError as exc:
+            parser().error(str(exc))
+        connect, label = tcp_connector(host, port), f"{host}:{port}"
+    if args.replay is not None and not args.replay.is_file():
+        parser().error(f"{args.replay}: no such file")
+    from server.config import default_data_dir
+
+    from .app import build_app
+
+    app = build_app(
+        connect,
+        name=args.name,
+        lang=args.lang,
+        environ=os.environ,
+        data_dir=args.data_dir or default_data_dir() / "client",
+        replay=args.replay,
+        server_label=label,
+        pace=args.pace,
+    )
+    app.run()
+    return app.return_code or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,76 @@
+"""The client's words in English and French, from ``locales/*.json``.
+
+Every string a player reads goes through a ``Translator``; the language comes
+from ``--lang`` or the locale variables of the environment the app was given
+(for SSH: the player's, not the server's), and never from process-wide state
+we would have to write.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from typing import Any, Final
+
+LANGUAGES: Final[tuple[str, ...]] = ("en", "fr")
+DEFAULT_LANGUAGE: Final = "en"
+#: Locale variables in the order gettext consults them.
+_LOCALE_VARIABLES: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
+
+
+@cache
+def load_catalog(lang: str) -> Mapping[str, str]:
+    """The strings of one language (read once per process, shared by every app)."""
+    text = resources.files("skyjo_tui").joinpath("locales", f"{lang}.json").read_text("utf-8")
+    return json.loads(text)
+
+
+def detect_language(explicit: str | None, environ: Mapping[str, str]) -> str:
+    """``explicit`` when supported, else the first supported locale variable, else English."""
+    if explicit:
+        lang = explicit.strip().lower()[:2]
+        if lang not in LANGUAGES:
+            raise ValueError(f"unsupported language {explicit!r}; choose one of {', '.join(LANGUAGES)}")
+        return lang
+    for variable in _LOCALE_VARIABLES:
+        for part in environ.get(variable, "").split(":"):
+            lang = part.strip().lower()[:2]
+            if lang in LANGUAGES:
+                return lang
+            if part.strip():  # a set variable in another language decides: English
+                return DEFAULT_LANGUAGE
+    return DEFAULT_LANGUAGE
+
+
+class Translator:
+    """Looks strings up by key; a missing key falls back to English, then to the key."""
+
+    def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
+        self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self._catalog = load_catalog(self.lang)
+        self._fallback = load_catalog(DEFAULT_LANGUAGE)
+
+    def __call__(self, key: str, /, **values: Any) -> str:
+        template = self._catalog.get(key) or self._fallback.get(key) or key
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return template
+
+    def plural(self, key: str, count: int, /, **values: Any) -> str:
+        """``key.one`` or ``key.other``; French counts 0 and 1 as singular."""
+        one = count in (0, 1) if self.lang == "fr" else count == 1
+        return self(f"{key}.{'one' if one else 'other'}", count=count, **values)
+
+    def a(self, value: int) -> str:
+        """A card with its article: "a 5", "an 8", "un 8"."""
+        spoken_with_vowel = value in (8, 11)  # "eight", "eleven"
+        return f"{self('word.an' if spoken_with_vowel else 'word.a')} {value}"
+
+    def join_names(self, names: list[str]) -> str:
+        """"Alice", "Alice and Bob", "Alice, Bob and Carol"."""
+        if len(names) <= 1:
+            return "".join(names)
+        return f"{', '.join(names[:-1])} {self('word.and')} {names[-1]}"

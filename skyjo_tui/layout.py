@@ -1,0 +1,113 @@
+"""How big the cards are at a given terminal size: a pure plan the table screen applies.
+
+The rows of the table screen, top to bottom: a status bar, the opponents in
+bands, the middle (piles, your tableau, the log), the prompt line, the footer.
+The plan picks the largest cards that fit, yours at least as large as the
+others'; when even the smallest cards do not fit, there is no plan and the
+screen says the terminal is too small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from math import ceil
+from typing import Final
+
+
+@dataclass(frozen=True, slots=True)
+class CardSize:
+    width: int
+    height: int
+    gap: int  # columns between two cards
+
+    @property
+    def boxed(self) -> bool:
+        return self.height >= 3
+
+
+#: From the smallest to the largest.
+CARD_SIZES: Final[tuple[CardSize, ...]] = (
+    CardSize(4, 1, 0),
+    CardSize(6, 3, 1),
+    CardSize(8, 5, 1),
+    CardSize(11, 7, 1),
+)
+COLUMNS: Final = 4
+ROWS: Final = 3
+FIXED_ROWS: Final = 3  # status bar, prompt line, footer
+SIDE_MIN_WIDTH: Final = 24  # the log of moves and chat
+BLOCK_PADDING: Final = 2  # one column each side of a tableau
+#: Screens without cards (menus, lobby) need at least this much.
+MENU_MIN_SIZE: Final = (60, 18)
+
+
+def tableau_width(card: CardSize) -> int:
+    return COLUMNS * card.width + (COLUMNS - 1) * card.gap + BLOCK_PADDING
+
+
+def tableau_height(card: CardSize) -> int:
+    return 1 + ROWS * card.height  # the name line, then the cards
+
+
+def piles_width(card: CardSize) -> int:
+    return 2 * card.width + 3 + BLOCK_PADDING  # draw pile and discard side by side
+
+
+def piles_height(card: CardSize) -> int:
+    return 2 * (1 + card.height)  # two labelled rows: the piles, then the drawn card
+
+
+@dataclass(frozen=True, slots=True)
+class TablePlan:
+    own: CardSize | None  # None for a spectator: everyone is an "opponent"
+    others: CardSize
+    per_band: int  # opponents side by side
+    bands: int
+    side_width: int
+
+    @property
+    def middle_height(self) -> int:
+        card = self.own or self.others
+        return max(tableau_height(card) if self.own else 0, piles_height(card))
+
+
+def plan_table(width: int, height: int, opponents: int, spectator: bool = False) -> TablePlan | None:
+    """The largest cards that fit ``width`` x ``height``, or None when nothing fits.
+
+    Bigger is better for every tableau, and the sizes stay balanced: an 11x7
+    tableau beside 4x1 opponents reads worse than 8x5 beside 6x3.
+    """
+    best: tuple[tuple[int, int, int], TablePlan] | None = None
+    own_indices = [None] if spectator else list(range(len(CARD_SIZES)))
+    for own_index in own_indices:
+        top = len(CARD_SIZES) - 1 if own_index is None else own_index
+        if own_index is not None and own_index >= 2:
+            top = own_index - 1  # big cards: yours stand out, the others' are a size smaller
+        for others_index in range(top + 1):
+            own = None if own_index is None else CARD_SIZES[own_index]
+            plan = _try_plan(width, height, opponents, own, CARD_SIZES[others_index])
+            if plan is None:
+                continue
+            mine = len(CARD_SIZES) - 1 if own_index is None else own_index
+            score = (mine + others_index, -(mine - others_index), mine)
+            if best is None or score > best[0]:
+                best = (score, plan)
+    return None if best is None else best[1]
+
+
+def _try_plan(
+    width: int, height: int, opponents: int, own: CardSize | None, others: CardSize
+) -> TablePlan | None:
+    per_band = max(1, min(opponents, width // tableau_width(others)))
+    if opponents and tableau_width(others) > width:
+        return None
+    bands = ceil(opponents / per_band) if opponents else 0
+    pile_card = own or others
+    middle_width = piles_width(pile_card) + (tableau_width(own) if own else 0)
+    side = width - middle_width
+    if side < SIDE_MIN_WIDTH:
+        return None
+    middle = max(tableau_height(own) if own else 0, piles_height(pile_card))
+    if FIXED_ROWS + bands * tableau_height(others) + middle > height:
+        return None
+    return TablePlan(own, others, per_band, bands, side)

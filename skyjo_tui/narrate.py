@@ -1,0 +1,127 @@
+"""Events told in words ("Alice took the 3 and replaced a hidden 11").
+
+Pure functions over the engine's public events: no Textual, no I/O. Each
+action's events arrive as one batch; a batch becomes one or a few log lines,
+and ``touched`` says which cards to highlight while the move is shown.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from server.engine.events import (
+    CardDrawn,
+    CardExchanged,
+    CardFlipped,
+    CardRevealed,
+    ColumnRemoved,
+    DiscardTaken,
+    DrawnCardDiscarded,
+    Event,
+    PileReshuffled,
+    RoundClosed,
+    RoundScored,
+    RoundStarted,
+    TotalsUpdated,
+)
+
+from .i18n import Translator
+
+
+def describe(events: Sequence[Event], names: Sequence[str], tr: Translator) -> list[str]:
+    """The log lines for one batch of events (one action's consequences)."""
+    lines: list[str] = []
+    took = {e.player for e in events if isinstance(e, DiscardTaken)}
+    reveals: dict[int, list[int]] = {}
+    for event in events:
+        if isinstance(event, CardRevealed):
+            reveals.setdefault(event.player, []).append(event.value)
+            continue
+        if reveals:
+            lines.extend(_reveal_lines(reveals, names, tr))
+            reveals = {}
+        line = _describe_one(event, names, tr, took)
+        if line:
+            lines.append(line)
+    lines.extend(_reveal_lines(reveals, names, tr))
+    return lines
+
+
+def _name(names: Sequence[str], seat: int) -> str:
+    return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
+
+
+def _describe_one(event: Event, names: Sequence[str], tr: Translator, took: set[int]) -> str:
+    """One event's line, or "" for events the log leaves to the rest of the screen."""
+    match event:
+        case RoundStarted(round=number, discard_top=value):
+            return tr("log.round_started", round=number, a_value=tr.a(value))
+        case CardFlipped(player=p, value=value, initial=True):
+            return tr("log.initial_flip", who=_name(names, p), a_value=tr.a(value))
+        case CardFlipped(player=p, value=value):
+            return tr("log.turned_up", who=_name(names, p), a_value=tr.a(value))
+        case CardDrawn(player=p, value=value):
+            return tr("log.drew", who=_name(names, p), a_value=tr.a(value))
+        case DrawnCardDiscarded(player=p, value=value):
+            return tr("log.discarded", who=_name(names, p), value=value)
+        case CardExchanged(player=p, value=value, replaced=old, replaced_was_face_up=up):
+            verb = "took" if p in took else "kept"
+            key = f"log.{verb}_replaced_{'shown' if up else 'hidden'}"
+            return tr(key, who=_name(names, p), value=value, old=old)
+        case ColumnRemoved(player=p, value=value):
+            return tr("log.column_removed", who=_name(names, p), value=value)
+        case PileReshuffled(pile_size=size):
+            return tr("log.reshuffled", count=size)
+        case RoundClosed(player=p):
+            return tr("log.closed", who=_name(names, p))
+        case RoundScored(final_scores=final, closer=closer, closer_doubled=True):
+            return tr("log.closer_doubled", who=_name(names, closer), score=final[closer])
+        case RoundScored():
+            return tr("log.round_over")
+        case TotalsUpdated(game_over=True, winners=winners):
+            who = tr.join_names([_name(names, w) for w in winners])
+            return tr.plural("log.game_won", len(winners), who=who)
+    return ""
+
+
+def _reveal_lines(reveals: dict[int, list[int]], names: Sequence[str], tr: Translator) -> list[str]:
+    return [
+        tr("log.revealed", who=_name(names, p), values=", ".join(str(v) for v in values))
+        for p, values in reveals.items()
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class Touched:
+    """What one batch of events changed, for a short highlight."""
+
+    cards: frozenset[tuple[int, int]] = field(default_factory=frozenset)  # (seat, pos)
+    columns: frozenset[tuple[int, int]] = field(default_factory=frozenset)  # (seat, column)
+    draw_pile: bool = False
+    discard_pile: bool = False
+    actor: int | None = None
+
+
+def touched(events: Sequence[Event]) -> Touched:
+    cards: set[tuple[int, int]] = set()
+    columns: set[tuple[int, int]] = set()
+    draw = discard = False
+    actor: int | None = None
+    for event in events:
+        match event:
+            case CardFlipped(player=p, pos=pos) | CardRevealed(player=p, pos=pos):
+                cards.add((p, pos))
+                actor = p if actor is None else actor
+            case CardExchanged(player=p, pos=pos):
+                cards.add((p, pos))
+                discard, actor = True, p
+            case CardDrawn(player=p):
+                draw, actor = True, p
+            case DiscardTaken(player=p) | DrawnCardDiscarded(player=p):
+                discard, actor = True, p
+            case ColumnRemoved(player=p, column=column):
+                columns.add((p, column))
+            case PileReshuffled():
+                draw = discard = True
+    return Touched(frozenset(cards), frozenset(columns), draw, discard, actor)

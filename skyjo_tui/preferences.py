@@ -1,0 +1,88 @@
+"""The player's choices, kept in ``client.json`` of the data directory (if any).
+
+A missing or damaged file gives the defaults (and is replaced on the next
+save, after keeping the bad one aside), so a bad edit never stops the game.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from dataclasses import asdict, dataclass, field, fields, replace
+from pathlib import Path
+from typing import Any, Final
+
+from .pacing import DEFAULT_PACE, PACES
+
+logger = logging.getLogger(__name__)
+
+FILE_NAME: Final = "client.json"
+MAX_TOKENS: Final = 50
+
+
+@dataclass(frozen=True, slots=True)
+class Preferences:
+    name: str = ""
+    lang: str = ""  # "" follows the locale
+    pace: str = DEFAULT_PACE  # one of pacing.PACES
+    highlight: bool = True  # highlight the cards each move changed
+    bots: int = 3  # the last local game's set-up
+    bot_level: str = ""
+    last_server: str = ""  # host:port of the last server joined
+    tokens: dict[str, str] = field(default_factory=dict)  # server address -> resume token
+
+    def with_token(self, server: str, token: str | None) -> Preferences:
+        tokens = {k: v for k, v in self.tokens.items() if k != server}
+        if token:
+            tokens[server] = token
+        return replace(self, tokens=dict(list(tokens.items())[-MAX_TOKENS:]))
+
+
+def load(data_dir: Path | None) -> Preferences:
+    if data_dir is None:
+        return Preferences()
+    path = data_dir / FILE_NAME
+    try:
+        data = json.loads(path.read_text("utf-8"))
+        return _from_dict(data)
+    except FileNotFoundError:
+        return Preferences()
+    except (OSError, ValueError, TypeError) as exc:
+        logger.warning("ignoring unreadable preferences %s: %s", path, exc)
+        _keep_aside(path)
+        return Preferences()
+
+
+def save(data_dir: Path | None, preferences: Preferences) -> None:
+    """Write atomically (a temporary file renamed over the old one)."""
+    if data_dir is None:
+        return
+    data_dir.mkdir(parents=True, exist_ok=True)
+    path = data_dir / FILE_NAME
+    temporary = path.with_suffix(".tmp")
+    temporary.write_text(json.dumps(asdict(preferences), indent=2), "utf-8")
+    os.replace(temporary, path)
+
+
+def _from_dict(data: Any) -> Preferences:
+    if not isinstance(data, dict):
+        raise ValueError("not a JSON object")
+    defaults = Preferences()
+    values: dict[str, Any] = {}
+    for f in fields(Preferences):
+        value = data.get(f.name, getattr(defaults, f.name))
+        if not isinstance(value, type(getattr(defaults, f.name))):
+            raise TypeError(f"{f.name} has the wrong type")
+        values[f.name] = value
+    if values["pace"] not in PACES:
+        values["pace"] = DEFAULT_PACE
+    values["tokens"] = {str(k): str(v) for k, v in values["tokens"].items()}
+    return Preferences(**values)
+
+
+def _keep_aside(path: Path) -> None:
+    try:
+        os.replace(path, path.with_suffix(".bad"))
+    except OSError:
+        pass

@@ -1,0 +1,211 @@
+"""From a ``PlayerView`` to what the table widgets draw: plain data, in words.
+
+Pure (no Textual): the table screen and the replay screen both call
+``present`` and hand the result to the board widget, which only draws it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from server.engine import PlayerView, TableauView
+
+from .choices import Choices, Mode, prompt_key
+from .cursor import Target
+from .i18n import Translator
+from .narrate import Touched
+from .widgets.piles import PilesState
+from .widgets.tableau import SeatLine
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat, from the server's table description."""
+
+    name: str
+    bot: str | None = None  # the bot's level, None for a person
+    away: bool = False  # a person who dropped (a bot may be playing for them)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardModel:
+    own_seat: int | None
+    others: tuple[int, ...]  # the other seats, in play order after yours
+    tableaux: tuple[TableauView, ...]
+    lines: tuple[SeatLine, ...]
+    own_targets: frozenset[int] | None
+    cursor: Target | None
+    highlights: Mapping[int, frozenset[int]]
+    piles: PilesState
+    piles_active: frozenset[str] | None
+    piles_highlight: frozenset[str]
+    status: str
+    prompt: str
+    your_move: bool = False
+    empty: frozenset[int] = field(default_factory=frozenset)
+
+
+def present(
+    view: PlayerView,
+    seats: Sequence[SeatInfo],
+    tr: Translator,
+    *,
+    mode: Mode = Mode.NORMAL,
+    cursor: Target | None = None,
+    changed: Touched | None = None,
+    keys: Mapping[str, str] | None = None,
+    timer: str = "",
+) -> BoardModel:
+    """Everything the board shows for ``view``, with ``changed`` highlighted."""
+    choices = Choices.from_view(view)
+    mode = choices.valid_mode(mode)
+    names = [seat_name(seats, s) for s in range(len(view.tableaux))]
+    changed = changed or Touched()
+    return BoardModel(
+        own_seat=view.seat,
+        others=other_seats(view.seat, len(view.tableaux)),
+        tableaux=view.tableaux,
+        lines=tuple(_seat_line(view, seats, s, tr) for s in range(len(view.tableaux))),
+        own_targets=_own_targets(choices, mode),
+        cursor=cursor if choices.any else None,
+        highlights=_highlights(changed),
+        piles=_piles(view, names, tr),
+        piles_active=_active_piles(choices, mode),
+        piles_highlight=_pile_highlight(changed),
+        status=_status(view, names, tr, timer),
+        prompt=_prompt(view, choices, mode, names, tr, keys or {}),
+        your_move=choices.any,
+    )
+
+
+def seat_name(seats: Sequence[SeatInfo], seat: int) -> str:
+    return seats[seat].name if seat < len(seats) else f"#{seat + 1}"
+
+
+def other_seats(own: int | None, players: int) -> tuple[int, ...]:
+    """The seats to show as opponents: in play order, starting after yours."""
+    if own is None:
+        return tuple(range(players))
+    return tuple((own + step) % players for step in range(1, players))
+
+
+def _own_targets(choices: Choices, mode: Mode) -> frozenset[int] | None:
+    """The cards a choice would play, or None when no card is to be chosen now."""
+    if not choices.any:
+        return None
+    if mode is Mode.NORMAL and (choices.draw or choices.take):
+        return None  # draw a card or take the discard first
+    return choices.targets(mode)
+
+
+def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Translator) -> SeatLine:
+    info = seats[seat] if seat < len(seats) else SeatInfo(f"#{seat + 1}")
+    tag = tr("seat.away") if info.away else tr("seat.bot") if info.bot else ""
+    if view.round_scores is not None:
+        visible = view.round_scores[seat]
+    else:
+        visible = view.tableaux[seat].visible_score
+    return SeatLine(
+        name=info.name,
+        visible=visible,
+        total=view.totals[seat],
+        tag=tag,
+        current=view.current_player == seat,
+        closer=view.closer == seat,
+        you=view.seat == seat,
+    )
+
+
+def _highlights(changed: Touched) -> dict[int, frozenset[int]]:
+    by_seat: dict[int, set[int]] = {}
+    for seat, pos in changed.cards:
+        by_seat.setdefault(seat, set()).add(pos)
+    return {seat: frozenset(cards) for seat, cards in by_seat.items()}
+
+
+def _piles(view: PlayerView, names: list[str], tr: Translator) -> PilesState:
+    drawn_label = tr("piles.drawn_by", who=names[view.current_player]) if (
+        view.drawn_card is not None and view.current_player is not None
+    ) else tr("piles.no_drawn")
+    return PilesState(
+        pile_size=view.pile_size,
+        discard_top=view.discard_top,
+        drawn=view.drawn_card,
+        draw_label=tr("piles.draw", count=view.pile_size),
+        discard_label=tr("piles.discard"),
+        drawn_label=drawn_label,
+    )
+
+
+def _active_piles(choices: Choices, mode: Mode) -> frozenset[str] | None:
+    if not choices.any or choices.flip:
+        return None
+    if mode is not Mode.NORMAL:
+        return frozenset({"discard"})
+    active = {"draw"} if choices.draw else set()
+    if choices.take or choices.discard_flip:
+        active.add("discard")
+    return frozenset(active)
+
+
+def _pile_highlight(changed: Touched) -> frozenset[str]:
+    names = {"draw"} if changed.draw_pile else set()
+    if changed.discard_pile:
+        names.add("discard")
+    return frozenset(names)
+
+
+def _status(view: PlayerView, names: list[str], tr: Translator, timer: str) -> str:
+    parts = [tr("status.round", round=view.round)]
+    if view.phase == "initial_flips":
+        parts.append(tr("status.initial_flips"))
+    elif view.phase in ("choose", "drawn") and view.current_player is not None:
+        whose = (
+            tr("status.your_turn")
+            if view.current_player == view.seat
+            else tr("status.turn_of", who=names[view.current_player])
+        )
+        parts.append(whose)
+        if view.closer is not None:
+            parts.append(tr("status.last_turns", who=names[view.closer]))
+    elif view.phase == "round_over":
+        parts.append(tr("status.round_over"))
+    elif view.phase == "game_over":
+        parts.append(tr("status.game_over"))
+    if timer:
+        parts.append(timer)
+    return " · ".join(parts)
+
+
+def _prompt(
+    view: PlayerView,
+    choices: Choices,
+    mode: Mode,
+    names: list[str],
+    tr: Translator,
+    keys: Mapping[str, str],
+) -> str:
+    key = prompt_key(choices, mode)
+    if key:
+        return tr(
+            key,
+            discard=view.discard_top,
+            a_drawn=tr.a(view.drawn_card) if view.drawn_card is not None else "",
+            **{f"{name}_key": display for name, display in keys.items()},
+        )
+    return _waiting(view, names, tr)
+
+
+def _waiting(view: PlayerView, names: list[str], tr: Translator) -> str:
+    if view.phase == "game_over":
+        return tr("prompt.game_over")
+    if view.phase == "round_over":
+        return tr("prompt.round_over")
+    if view.seat is None:
+        return tr("prompt.spectating")
+    if view.phase == "initial_flips":
+        return tr("prompt.wait_flips")
+    if view.current_player is not None:
+        return tr("prompt.waiting_for", who=names[view.current_player])
+    return ""

@@ -1,0 +1,118 @@
+"""Where each server push goes: which screen shows it, and which screen to open.
+
+The server's table ``status`` decides the screen: ``waiting`` is the room
+where players gather, ``playing`` and ``between_rounds`` the table itself
+(which shows the round summary and the end of the game in turn).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from textual.screen import Screen
+
+if TYPE_CHECKING:
+    from .app import SkyjoApp
+
+S = TypeVar("S", bound=Screen[Any])
+
+WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
+
+
+def find_screen(app: SkyjoApp, kind: type[S]) -> S | None:
+    for screen in reversed(app.screen_stack):
+        if isinstance(screen, kind):
+            return screen
+    return None
+
+
+def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
+    kind = message.get("type")
+    if app.holding_tables and kind in ("table", "game", "game_over"):
+        return
+    if kind == "tables":
+        _tables(app, message.get("tables") or [])
+    elif kind == "table":
+        _table(app, message["table"])
+    elif kind == "game":
+        _game(app, message)
+    elif kind == "game_over":
+        _game_over(app, message)
+    elif kind == "chat":
+        _chat(app, message)
+    elif kind == "left_table":
+        _left_table(app, message)
+
+
+def _tables(app: SkyjoApp, tables: list[dict[str, Any]]) -> None:
+    from .screens.lobby import LobbyScreen
+
+    app.lobby_tables = tables
+    lobby = find_screen(app, LobbyScreen)
+    if lobby is not None:
+        lobby.show_tables(tables)
+
+
+def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
+    from .screens.room import RoomScreen
+    from .screens.table import TableScreen
+
+    app.table = table
+    status = table.get("status")
+    board = find_screen(app, TableScreen)
+    room = find_screen(app, RoomScreen)
+    if board is not None:
+        board.update_table(table)
+    if room is not None:
+        room.update_table(table)
+    if status in (PLAYING, BETWEEN_ROUNDS) and board is None:
+        _open_table(app, table)
+    elif status in (WAITING, FINISHED) and board is None and room is None and not app.quick_game:
+        app.return_to_base()  # close the dialog that led here (new table, code...)
+        app.push_screen(RoomScreen(table))
+
+
+def _open_table(app: SkyjoApp, table: dict[str, Any]) -> None:
+    from .screens.room import RoomScreen
+    from .screens.table import TableScreen
+
+    screen = TableScreen(table)
+    if isinstance(app.screen, RoomScreen):
+        app.switch_screen(screen)
+    else:
+        app.push_screen(screen)
+
+
+def _game(app: SkyjoApp, message: dict[str, Any]) -> None:
+    from .screens.table import TableScreen
+
+    board = find_screen(app, TableScreen)
+    if board is None and app.table is not None:
+        _open_table(app, app.table)
+        board = find_screen(app, TableScreen)
+    if board is not None:
+        board.feed_game(message)
+
+
+def _game_over(app: SkyjoApp, message: dict[str, Any]) -> None:
+    from .screens.table import TableScreen
+
+    board = find_screen(app, TableScreen)
+    if board is not None:
+        board.feed_game_over(message)
+
+
+def _chat(app: SkyjoApp, message: dict[str, Any]) -> None:
+    line = (str(message.get("scope", "")), str(message.get("from_name", "")), str(message.get("text", "")))
+    app.chat_lines = [*app.chat_lines[-199:], line]
+    for screen in app.screen_stack:
+        handler = getattr(screen, "add_chat", None)
+        if handler is not None:
+            handler(*line)
+
+
+def _left_table(app: SkyjoApp, message: dict[str, Any]) -> None:
+    reason = str(message.get("reason", ""))
+    app.notify(app.tr(f"left.{reason}") if reason in ("kicked", "closed") else app.tr("left.other"))
+    app.table = None
+    app.return_to_base()

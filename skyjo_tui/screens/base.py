@@ -1,0 +1,84 @@
+"""What every screen of the client shares: the app, its words, its minimum size."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypeVar, cast
+
+from textual.screen import ModalScreen, Screen
+
+from ..i18n import Translator
+from ..layout import MENU_MIN_SIZE
+
+if TYPE_CHECKING:
+    from ..app import SkyjoApp
+
+ResultType = TypeVar("ResultType")
+
+
+class SkyjoScreenMixin:
+    """The client's own attributes, for screens and modal screens alike."""
+
+    app: Any
+
+    @property
+    def skyjo(self) -> SkyjoApp:
+        return cast("SkyjoApp", self.app)
+
+    @property
+    def tr(self) -> Translator:
+        return self.skyjo.tr
+
+    def fits(self, width: int, height: int) -> bool:
+        """True when this screen can be drawn whole at ``width`` x ``height``."""
+        return width >= MENU_MIN_SIZE[0] and height >= MENU_MIN_SIZE[1]
+
+    def needed_size(self, width: int, height: int) -> tuple[int, int]:
+        """The smallest width that fits, then the smallest height at that width (or wider)."""
+        wide = next((w for w in range(20, 400) if self.fits(w, 200)), 400)
+        tall = next((h for h in range(8, 200) if self.fits(max(width, wide), h)), 200)
+        return wide, tall
+
+    def on_mount(self) -> None:
+        localize_bindings(self, self.tr)
+
+    async def retranslate(self) -> None:
+        """Draw again in the app's (new) language."""
+        localize_bindings(self, self.tr)
+        await self.recompose()  # type: ignore[attr-defined]
+        self.after_recompose()
+
+    def after_recompose(self) -> None:
+        """Fill freshly composed widgets with the state they showed (screens override)."""
+
+    def on_screen_resume(self) -> None:
+        self.skyjo.check_size()
+        # The footer listens from its own on_mount, which may come after ours:
+        # tell it once this screen has been drawn.
+        self.call_after_refresh(self.refresh_bindings)  # type: ignore[attr-defined]
+
+
+def localize_bindings(node: Any, tr: Translator) -> None:
+    """Show binding descriptions (declared as locale keys) in the player's language.
+
+    Textual reads ``Binding.description`` for the footer and has no hook to
+    translate it, so each screen's own binding map gets translated copies.
+    """
+    merged = type(node)._merged_bindings  # noqa: SLF001 - the declared (untranslated) bindings
+    if merged is not None:
+        node._bindings = merged.copy()  # noqa: SLF001 - no public setter exists
+    bindings = node._bindings.key_to_bindings  # noqa: SLF001
+    for key, declared in list(bindings.items()):
+        bindings[key] = [
+            replace(b, description=tr(b.description)) if b.description.startswith("keys.") else b
+            for b in declared
+        ]
+    node.refresh_bindings()
+
+
+class SkyjoScreen(SkyjoScreenMixin, Screen[ResultType]):
+    pass
+
+
+class SkyjoModal(SkyjoScreenMixin, ModalScreen[ResultType]):
+    pass

@@ -1,0 +1,81 @@
+"""A new table on the server: name, seats, public or private, turn timer, variants."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Input, Label, Select
+
+from ..widgets.variants import VariantsForm
+from .base import SkyjoModal
+
+SEATS = range(2, 9)
+
+
+class CreateTableScreen(SkyjoModal[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "create", "keys.create", id="create.create"),
+        Binding("escape", "app.pop_screen", "keys.back", id="create.back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+        welcome = self.skyjo.session.welcome if self.skyjo.session else None
+        default_name = tr("create.default_name", name=welcome.name if welcome else "")
+        with VerticalScroll(classes="dialog wide form"):
+            yield Label(tr("create.title"), classes="title")
+            with Grid(classes="form-grid"):
+                yield Label(tr("create.name"))
+                yield Input(default_name[:40], max_length=40, compact=True, id="table-name")
+                yield Label(tr("create.seats"))
+                yield Select([(str(n), n) for n in SEATS], value=4, allow_blank=False, compact=True, id="seats")
+                yield Label(tr("create.visibility"))
+                yield Select(
+                    [(tr("create.public"), False), (tr("create.private"), True)],
+                    value=False, allow_blank=False, compact=True, id="private",
+                )
+                yield Label(tr("create.timer"))
+                yield Input("", type="integer", placeholder=tr("create.no_timer"), compact=True, id="timer")
+            yield VariantsForm(tr)
+            yield Label("", id="create-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button(tr("create.create"), variant="primary", id="create", compact=True)
+                yield Button(tr("create.cancel"), id="cancel", compact=True)
+
+    def request(self) -> dict[str, Any]:
+        """The create_table request; ValueError with a reason when a field is wrong."""
+        name = self.query_one("#table-name", Input).value.strip()
+        if not name:
+            raise ValueError(self.tr("create.name_needed"))
+        timer_text = self.query_one("#timer", Input).value.strip()
+        message: dict[str, Any] = {
+            "type": "create_table",
+            "name": name,
+            "seats": self.query_one("#seats", Select).value,
+            "private": bool(self.query_one("#private", Select).value),
+            "settings": self.query_one(VariantsForm).settings(),
+            "turn_timer": int(timer_text) if timer_text.isdigit() else None,
+        }
+        if timer_text and not timer_text.isdigit():
+            raise ValueError(self.tr("create.bad_timer"))
+        return message
+
+    @on(Button.Pressed, "#create")
+    @work(group="create")
+    async def action_create(self) -> None:
+        try:
+            message = self.request()
+        except ValueError as exc:
+            self.query_one("#create-error", Label).update(str(exc))
+            return
+        # On success the server's table push has already opened the room over us.
+        if await self.skyjo.call(message) is not None and self.is_current:
+            self.dismiss()
+
+    @on(Button.Pressed, "#cancel")
+    def _cancel(self) -> None:
+        self.dismiss()

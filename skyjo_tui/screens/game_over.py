@@ -1,0 +1,85 @@
+"""The end: who won, the last round and the totals, a rematch or the way out."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label
+
+from ..summary import RoundSummary
+from ..widgets.results import ResultsTable
+from ..widgets.footer import KeyFooter
+from .base import SkyjoModal
+from .round_summary import penalty_line
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+class GameOverScreen(SkyjoModal[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "rematch", "keys.rematch", id="over.rematch"),
+        Binding("l,q", "leave", "keys.leave", id="over.leave"),
+        Binding("escape", "close", "keys.see_table", id="over.close"),
+    ]
+
+    def __init__(self, summary: RoundSummary, table: TableScreen) -> None:
+        super().__init__()
+        self.summary = summary
+        self.table_screen = table
+        self._asked = False
+
+    def winners_line(self) -> str:
+        summary, tr = self.summary, self.tr
+        names = [p.name for p in summary.players if p.winner]
+        if summary.own_seat is not None and summary.own_seat in summary.winners:
+            others = [p.name for p in summary.players if p.winner and p.seat != summary.own_seat]
+            if not others:
+                return tr("over.you_win")
+        return tr.plural("over.winners", len(names), who=tr.join_names(names))
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+        with Vertical(classes="dialog wide", id="game-over"):
+            yield Label(tr("over.title"), classes="title")
+            yield Label(self.winners_line(), id="winners")
+            yield ResultsTable(id="results")
+            yield Label(penalty_line(self.summary, tr), id="penalty")
+            yield Label("", id="over-state")
+            with Horizontal(classes="buttons"):
+                if self.summary.own_seat is not None:
+                    yield Button(tr("over.rematch"), variant="primary", id="rematch", compact=True)
+                yield Button(tr("over.leave"), id="leave", compact=True)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self.query_one(ResultsTable).show(self.summary, self.tr)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "rematch":
+            return self.summary.own_seat is not None and not self._asked
+        return True
+
+    @on(Button.Pressed, "#rematch")
+    @work(group="rematch")
+    async def action_rematch(self) -> None:
+        if self._asked or self.summary.own_seat is None:
+            return
+        self._asked = True
+        self.refresh_bindings()
+        if await self.skyjo.call({"type": "rematch"}) is None:
+            self._asked = False
+            self.refresh_bindings()
+            return
+        self.query_one("#over-state", Label).update(self.tr("over.rematch_waiting"))
+
+    @on(Button.Pressed, "#leave")
+    def action_leave(self) -> None:
+        self.skyjo.leave_table()
+
+    def action_close(self) -> None:
+        self.dismiss()

@@ -1,0 +1,54 @@
+"""The rules of Skyjo and every key of the table, in the player's language."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import VerticalScroll
+from textual.widgets import Markdown
+
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+def keys_markdown(screens: list[type], tr: object, key_display: object) -> str:
+    """A table of the keys declared by ``screens``' bindings (shown ones and hidden ones)."""
+    rows = []
+    for screen in screens:
+        for binding in getattr(screen, "BINDINGS", []):
+            keys = ", ".join(key_display(key) for key in binding.key.split(","))  # type: ignore[operator]
+            rows.append(f"| {keys} | {tr(binding.description)} |")  # type: ignore[operator]
+    return "\n".join(rows)
+
+
+class HelpScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,question_mark", "app.pop_screen", "keys.close", id="help.close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        with VerticalScroll(id="help"):
+            yield Markdown(self._text())
+        yield KeyFooter()
+
+    def _text(self) -> str:
+        from .replay import ReplayScreen
+        from .table import TableScreen
+
+        tr = self.tr
+
+        def display(key: str) -> str:
+            return self.app.get_key_display(Binding(key.strip(), ""))
+
+        table_keys = keys_markdown([TableScreen], tr, display)
+        replay_keys = keys_markdown([ReplayScreen], tr, display)
+        return "\n\n".join(
+            [
+                tr("help.rules"),
+                f"## {tr('help.table_keys')}\n\n| | |\n|---|---|\n{table_keys}",
+                tr("help.mouse"),
+                f"## {tr('help.replay_keys')}\n\n| | |\n|---|---|\n{replay_keys}",
+            ]
+        )

@@ -1,0 +1,56 @@
+"""Join a server: its address and your name."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Input, Label
+
+from ..address import DEFAULT_PORT, parse_address, tcp_connector
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+class JoinScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "app.pop_screen", "keys.back", id="join.back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        tr, prefs = self.tr, self.skyjo.prefs
+        with VerticalScroll(classes="form"):
+            yield Label(tr("join.title"), classes="title")
+            with Grid(classes="form-grid"):
+                yield Label(tr("join.address"))
+                yield Input(
+                    prefs.last_server or "", placeholder=f"host:{DEFAULT_PORT}", compact=True, id="address"
+                )
+                yield Label(tr("join.name"))
+                yield Input(prefs.name, max_length=20, compact=True, id="name")
+            yield Label("", id="join-error", classes="error")
+            with Horizontal(classes="buttons"):
+                yield Button(tr("join.connect"), variant="primary", id="connect", compact=True)
+                yield Button(tr("join.back"), id="back", compact=True)
+        yield KeyFooter()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#connect")
+    def _connect(self) -> None:
+        text = self.query_one("#address", Input).value
+        name = self.query_one("#name", Input).value.strip() or None
+        try:
+            host, port = parse_address(text)
+        except ValueError as exc:
+            self.query_one("#join-error", Label).update(str(exc))
+            return
+        label = f"{host}:{port}"
+        self.skyjo.remember_server(label, name)
+        self.skyjo.go_online(tcp_connector(host, port), label, name)
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,202 @@
+"""``skyjo --replay FILE``: step through a recorded game, forward, back, by round."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from textual import events, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Center, Middle
+from textual.timer import Timer
+from textual.widgets import Static
+
+from ..layout import plan_table
+from ..narrate import describe, touched
+from ..pacing import PACES
+from ..presenter import present
+from ..replay import Recording, ReplayError, load_file
+from ..widgets.board import TableBoard
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+from .name import PromptScreen
+
+LOG_BACKLOG = 40  # frames of the round re-told in the log after a jump
+
+
+class ReplayScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("right,l,space", "step(1)", "keys.forward", id="replay.forward"),
+        Binding("left,h", "step(-1)", "keys.back_step", id="replay.back"),
+        Binding("n,pagedown", "round(1)", "keys.next_round_jump", id="replay.next_round"),
+        Binding("p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round"),
+        Binding("g", "goto", "keys.goto_round", id="replay.goto"),
+        Binding("a", "autoplay", "keys.autoplay", id="replay.autoplay"),
+        Binding("home", "jump(0)", "keys.first", show=False, id="replay.first"),
+        Binding("end", "jump(-1)", "keys.last", show=False, id="replay.last"),
+        Binding("right_square_bracket", "game(1)", "keys.next_game", show=False, id="replay.next_game"),
+        Binding("left_square_bracket", "game(-1)", "keys.previous_game", show=False, id="replay.previous_game"),
+        Binding("q,escape", "close", "keys.close", id="replay.close"),
+    ]
+
+    def __init__(self, recordings: list[Recording], error: str = "") -> None:
+        super().__init__()
+        self.recordings = recordings
+        self.error = error
+        self.game = 0
+        self.index = 0
+        self._autoplay: Timer | None = None
+
+    @classmethod
+    def from_file(cls, path: Path) -> ReplayScreen:
+        try:
+            return cls(load_file(path))
+        except ReplayError as exc:
+            return cls([], str(exc))
+
+    @property
+    def recording(self) -> Recording | None:
+        return self.recordings[self.game] if self.recordings else None
+
+    def compose(self) -> ComposeResult:
+        if self.recording is None:
+            with Middle(), Center():
+                yield Static(self.tr("replay.error", reason=self.error), id="replay-error")
+        else:
+            yield TableBoard(id="board")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        if self.recording is not None:
+            self._jump(0)
+
+    def fits(self, width: int, height: int) -> bool:
+        recording = self.recording
+        if recording is None:
+            return super().fits(width, height)
+        return plan_table(width, height, len(recording.seats), spectator=True) is not None
+
+
+    # -- moving through the game --------------------------------------------------
+
+    def action_step(self, delta: int) -> None:
+        recording = self.recording
+        if recording is None:
+            return
+        target = self.index + delta
+        if not 0 <= target < len(recording.frames):
+            self.app.bell()
+            return
+        if delta == 1:
+            self.index = target
+            self._tell(target)
+            self._draw()
+        else:
+            self._jump(target)
+
+    def action_round(self, delta: int) -> None:
+        recording = self.recording
+        if recording is None:
+            return
+        current = recording.frames[self.index].round
+        starts = recording.round_starts()
+        wanted = current + delta
+        if 1 <= wanted <= len(starts):
+            self._jump(starts[wanted - 1])
+        else:
+            self.app.bell()
+
+    def action_jump(self, index: int) -> None:
+        recording = self.recording
+        if recording is not None:
+            self._jump(index % len(recording.frames))
+
+    def action_game(self, delta: int) -> None:
+        if 0 <= self.game + delta < len(self.recordings):
+            self.game += delta
+            self.query_one(TableBoard).model = None
+            self._jump(0)
+
+    @work(group="goto")
+    async def action_goto(self) -> None:
+        recording = self.recording
+        if recording is None:
+            return
+        rounds = len(recording.round_starts())
+        answer = await self.app.push_screen_wait(
+            PromptScreen(self.tr("replay.goto_title", rounds=rounds), max_length=4)
+        )
+        if answer is not None and answer.isdigit() and 1 <= int(answer) <= rounds:
+            self._jump(recording.round_starts()[int(answer) - 1])
+        elif answer is not None:
+            self.notify(self.tr("replay.no_such_round", rounds=rounds), severity="warning")
+
+    def on_key(self, event: events.Key) -> None:
+        """Digits 1-9 jump to that round."""
+        recording = self.recording
+        if recording is None or not event.character or not event.character.isdigit():
+            return
+        number = int(event.character)
+        starts = recording.round_starts()
+        if 1 <= number <= len(starts):
+            event.stop()
+            self._jump(starts[number - 1])
+
+    def action_autoplay(self) -> None:
+        if self._autoplay is not None:
+            self._autoplay.stop()
+            self._autoplay = None
+            return
+        pace = PACES.get(self.skyjo.prefs.pace) or PACES["normal"]
+        self._autoplay = self.set_interval(pace, self._autoplay_step)
+
+    def _autoplay_step(self) -> None:
+        recording = self.recording
+        if recording is None or self.index + 1 >= len(recording.frames):
+            self.action_autoplay()  # stop at the end
+            return
+        self.action_step(1)
+
+    def action_close(self) -> None:
+        if len(self.app.screen_stack) > 2:
+            self.app.pop_screen()
+        else:
+            self.app.exit()
+
+    # -- drawing -------------------------------------------------------------------
+
+    def _jump(self, index: int) -> None:
+        recording = self.recording
+        assert recording is not None
+        self.index = index
+        board = self.query_one(TableBoard)
+        board.clear_log()
+        start = max(0, index - LOG_BACKLOG)
+        round_number = recording.frames[index].round
+        for i in range(start, index + 1):
+            if recording.frames[i].round == round_number:
+                self._tell(i)
+        self._draw()
+
+    def _tell(self, index: int) -> None:
+        recording = self.recording
+        assert recording is not None
+        names = [seat.name for seat in recording.seats]
+        for line in describe(recording.frames[index].events, names, self.tr):
+            self.query_one(TableBoard).write_log(line)
+
+    def _draw(self) -> None:
+        recording = self.recording
+        assert recording is not None
+        frame = recording.frames[self.index]
+        where = self.tr(
+            "replay.position", move=self.index + 1, moves=len(recording.frames),
+            game=self.game + 1, games=len(self.recordings),
+        )
+        model = present(
+            frame.view, recording.seats, self.tr,
+            changed=touched(frame.events) if self.skyjo.prefs.highlight else None,
+            timer=where,
+        )
+        self.query_one(TableBoard).model = model

@@ -1,0 +1,189 @@
+"""A table before its game: who sits where, readiness, bots, the host's powers, chat."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Label, Select
+
+from ..rules_text import rules_brief, timer_brief
+from ..widgets.chat import ChatPanel
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+class RoomScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "ready", "keys.ready", id="room.ready"),
+        Binding("s", "start", "keys.start", id="room.start"),
+        Binding("b", "add_bot", "keys.add_bot", id="room.add_bot"),
+        Binding("x", "remove_bot", "keys.remove_bot", id="room.remove_bot"),
+        Binding("K", "kick", "keys.kick", id="room.kick"),
+        Binding("m", "rematch", "keys.rematch", id="room.rematch"),
+        Binding("c", "chat", "keys.chat", id="room.chat"),
+        Binding("question_mark", "app.help", "keys.help", show=False, id="room.help"),
+        Binding("l,escape", "leave", "keys.leave", id="room.leave"),
+    ]
+
+    def __init__(self, table: dict[str, Any]) -> None:
+        super().__init__()
+        self.table = table
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+        levels = self.skyjo.session.server.bot_levels if self.skyjo.session else ()
+        yield Label(id="room-title")
+        yield Label(id="room-rules", classes="hint")
+        with Horizontal(id="room"):
+            with Vertical(id="room-seats"):
+                yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
+                with Horizontal(id="bot-level-row"):
+                    yield Label(tr("room.bot_level"))
+                    yield Select(
+                        [(tr(f"level.{level}"), level) for level in levels],
+                        value=levels[len(levels) // 2] if levels else Select.BLANK,
+                        allow_blank=not levels, compact=True, id="bot-level",
+                    )
+                yield Label("", id="room-state")
+            yield ChatPanel(tr("room.chat"), tr("chat.placeholder"), id="room-chat")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        tr = self.tr
+        self.query_one("#seats", DataTable).add_columns(
+            "#", tr("room.col.name"), tr("room.col.who"), tr("room.col.ready"), tr("room.col.here")
+        )
+        self.update_table(self.table)
+        for scope, name, text in self.skyjo.chat_lines:
+            self.add_chat(scope, name, text)
+
+    def after_recompose(self) -> None:
+        self.on_mount()
+
+    # -- what it shows -------------------------------------------------------------
+
+    @property
+    def my_seat(self) -> int | None:
+        return self.table.get("your_seat")
+
+    @property
+    def am_host(self) -> bool:
+        session = self.skyjo.session
+        return session is not None and self.table.get("host_id") == session.player_id
+
+    def update_table(self, table: dict[str, Any]) -> None:
+        self.table = table
+        tr = self.tr
+        title = tr("room.title", name=table.get("name", ""), code=table.get("code", ""))
+        if table.get("private"):
+            title += " · " + tr("room.private")
+        self.query_one("#room-title", Label).update(title)
+        rules = rules_brief(table.get("settings") or {}, tr) + " · " + timer_brief(table.get("turn_timer"), tr)
+        self.query_one("#room-rules", Label).update(rules)
+        self._fill_seats(table.get("seats") or [])
+        self.query_one("#room-state", Label).update(self._state_line())
+        self.query_one("#bot-level-row").display = self.am_host
+        self.refresh_bindings()
+
+    def _fill_seats(self, seats: list[dict[str, Any] | None]) -> None:
+        tr = self.tr
+        table = self.query_one("#seats", DataTable)
+        row = table.cursor_row
+        table.clear()
+        for index, seat in enumerate(seats):
+            if seat is None:
+                table.add_row(str(index + 1), Text(tr("room.empty"), style="dim"), "", "", "", key=str(index))
+                continue
+            who = tr(f"level.{seat.get('level')}") if seat.get("kind") == "bot" else tr("room.person")
+            name = Text(str(seat.get("name", "")), style="bold" if index == self.my_seat else "")
+            if seat.get("host"):
+                name.append(" ★", style="yellow")
+            table.add_row(
+                str(index + 1), name, who,
+                "✓" if seat.get("ready") or seat.get("kind") == "bot" else "·",
+                tr("room.here") if seat.get("connected", True) else tr("room.away"),
+                key=str(index),
+            )
+        if table.row_count:
+            table.move_cursor(row=min(row, table.row_count - 1))
+
+    def _state_line(self) -> str:
+        tr, table = self.tr, self.table
+        if table.get("status") == "finished":
+            return tr("room.finished")
+        if self.my_seat is None:
+            return tr("room.watching")
+        if self.am_host:
+            return tr("room.host_hint")
+        return tr("room.wait_host")
+
+    def add_chat(self, scope: str, name: str, text: str) -> None:
+        if scope == "table":
+            self.query_one(ChatPanel).add_line(name, text)
+
+    def _selected_seat(self) -> dict[str, Any] | None:
+        seats = self.table.get("seats") or []
+        row = self.query_one("#seats", DataTable).cursor_row
+        return seats[row] if 0 <= row < len(seats) else None
+
+    # -- actions -------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        status = self.table.get("status")
+        seated = self.my_seat is not None
+        if action == "ready":
+            return seated and status == "waiting" and not self.am_host
+        if action in ("start",):
+            return self.am_host and status == "waiting"
+        if action in ("add_bot", "remove_bot", "kick"):
+            return self.am_host and status in ("waiting", "finished")
+        if action == "rematch":
+            return seated and status == "finished"
+        return True
+
+    def _send(self, message: dict[str, Any]) -> None:
+        self.run_worker(self.skyjo.call(message), group="room")
+
+    def action_ready(self) -> None:
+        mine = next((s for s in self.table.get("seats") or [] if s and s.get("seat") == self.my_seat), None)
+        self._send({"type": "ready", "ready": not (mine or {}).get("ready", False)})
+
+    def action_start(self) -> None:
+        self._send({"type": "start_game"})
+
+    def action_add_bot(self) -> None:
+        level = self.query_one("#bot-level", Select).value
+        if isinstance(level, str):
+            self._send({"type": "add_bot", "level": level})
+
+    def action_remove_bot(self) -> None:
+        seat = self._selected_seat()
+        if seat is not None and seat.get("kind") == "bot":
+            self._send({"type": "remove_bot", "seat": seat["seat"]})
+        else:
+            self.notify(self.tr("room.choose_bot"), severity="warning")
+
+    def action_kick(self) -> None:
+        seat = self._selected_seat()
+        if seat is not None and seat.get("kind") == "human" and seat.get("seat") != self.my_seat:
+            self._send({"type": "kick", "seat": seat["seat"]})
+        else:
+            self.notify(self.tr("room.choose_player"), severity="warning")
+
+    def action_rematch(self) -> None:
+        self._send({"type": "rematch"})
+
+    def action_chat(self) -> None:
+        self.query_one(ChatPanel).focus_input()
+
+    @on(ChatPanel.Send)
+    async def _chat(self, event: ChatPanel.Send) -> None:
+        await self.skyjo.call({"type": "chat", "text": event.text, "scope": "table"})
+
+    def action_leave(self) -> None:
+        self.skyjo.leave_table()

@@ -1,0 +1,108 @@
+"""Between rounds: everyone's cards and scores, the closer's penalty, the totals."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Label
+
+from server.engine import PlayerView
+
+from ..i18n import Translator
+from ..presenter import SeatInfo
+from ..summary import RoundSummary
+from ..widgets.results import ResultsTable
+from ..widgets.footer import KeyFooter
+from .base import SkyjoModal
+
+if TYPE_CHECKING:
+    from .table import TableScreen
+
+
+def penalty_line(summary: RoundSummary, tr: Translator) -> str:
+    closer = summary.closer
+    if closer is None:
+        return ""
+    if closer.doubled:
+        return tr("summary.penalty", who=closer.name, raw=closer.raw, score=closer.score)
+    return tr("summary.closed", who=closer.name)
+
+
+class RoundSummaryScreen(SkyjoModal[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "ready", "keys.next_round", priority=True, id="summary.ready"),
+        Binding("escape,s", "close", "keys.see_table", id="summary.close"),
+    ]
+
+    def __init__(
+        self,
+        summary: RoundSummary | None,
+        table: TableScreen,
+        totals: Sequence[tuple[str, int]] = (),
+    ) -> None:
+        super().__init__()
+        self.summary = summary
+        self.table_screen = table
+        self.totals = tuple(totals)
+        self._ready_sent = False
+
+    @classmethod
+    def totals_only(
+        cls, view: PlayerView, seats: Sequence[SeatInfo], table: TableScreen
+    ) -> RoundSummaryScreen:
+        """During a round: no summary yet, just the totals so far."""
+        names = [seats[s].name if s < len(seats) else f"#{s + 1}" for s in range(len(view.totals))]
+        return cls(None, table, list(zip(names, view.totals)))
+
+    def compose(self) -> ComposeResult:
+        summary, tr = self.summary, self.tr
+        with Vertical(classes="dialog wide", id="summary"):
+            if summary is None:
+                yield Label(tr("summary.totals_title"), classes="title")
+                for name, total in self.totals:
+                    yield Label(f"{name:<20} {total:>5}")
+                with Horizontal(classes="buttons"):
+                    yield Button(tr("summary.see_table"), id="close", compact=True)
+            else:
+                yield Label(tr("summary.title", round=summary.round), classes="title")
+                yield ResultsTable(id="results")
+                yield Label(penalty_line(summary, tr), id="penalty")
+                yield Label("", id="summary-state")
+                with Horizontal(classes="buttons"):
+                    if self._can_ready():
+                        yield Button(tr("summary.next"), variant="primary", id="ready", compact=True)
+                    yield Button(tr("summary.see_table"), id="close", compact=True)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        if self.summary is not None:
+            self.query_one(ResultsTable).show(self.summary, self.tr)
+
+    def _can_ready(self) -> bool:
+        summary = self.summary
+        return summary is not None and not summary.game_over and summary.own_seat is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "ready":
+            return self._can_ready() and not self._ready_sent
+        return True
+
+    @on(Button.Pressed, "#ready")
+    def action_ready(self) -> None:
+        if self._ready_sent or not self._can_ready():
+            return
+        self._ready_sent = True
+        self.table_screen.ready_for_next_round()
+        self.query_one("#summary-state", Label).update(self.tr("summary.waiting"))
+        for button in self.query("#ready"):
+            button.disabled = True
+        self.refresh_bindings()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss()

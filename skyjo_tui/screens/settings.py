@@ -1,0 +1,70 @@
+"""The player's settings: name, language, the pace of others' moves, highlights."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Input, Label, Select
+
+from ..i18n import LANGUAGES
+from ..pacing import PACES
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+class SettingsScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "keys.save", id="settings.save"),
+        Binding("escape", "app.pop_screen", "keys.back", id="settings.back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        tr, prefs = self.tr, self.skyjo.prefs
+        with VerticalScroll(classes="form"):
+            yield Label(tr("settings.title"), classes="title")
+            with Grid(classes="form-grid"):
+                yield Label(tr("settings.name"))
+                yield Input(prefs.name, max_length=20, compact=True, id="name")
+                yield Label(tr("settings.language"))
+                yield Select(
+                    [(tr(f"language.{lang}"), lang) for lang in LANGUAGES],
+                    value=tr.lang, allow_blank=False, compact=True, id="language",
+                )
+                yield Label(tr("settings.pace"))
+                yield Select(
+                    [(tr(f"pace.{pace}"), pace) for pace in PACES],
+                    value=prefs.pace, allow_blank=False, compact=True, id="pace",
+                )
+                yield Label(tr("settings.highlight"))
+                yield Select(
+                    [(tr("settings.on"), True), (tr("settings.off"), False)],
+                    value=prefs.highlight, allow_blank=False, compact=True, id="highlight",
+                )
+            with Horizontal(classes="buttons"):
+                yield Button(tr("settings.save"), variant="primary", id="save", compact=True)
+                yield Button(tr("settings.back"), id="back", compact=True)
+        yield KeyFooter()
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        lang = str(self.query_one("#language", Select).value)
+        prefs = replace(
+            self.skyjo.prefs,
+            name=self.query_one("#name", Input).value.strip()[:20],
+            lang=lang,
+            pace=str(self.query_one("#pace", Select).value),
+            highlight=bool(self.query_one("#highlight", Select).value),
+        )
+        self.skyjo.save_prefs(prefs)
+        self.skyjo.set_language(lang)
+        self.app.pop_screen()
+        self.notify(self.skyjo.tr("settings.saved"))
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,90 @@
+"""A new local game: how many bots, how strong, and every variant. Enter starts it."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Label, Select
+
+from server.bots import BOT_LEVELS
+
+from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
+from ..widgets.variants import VariantsForm
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+def default_level(levels: list[str]) -> str:
+    """The middle level: a fair game for a first try."""
+    return levels[len(levels) // 2] if levels else ""
+
+
+class SetupScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "start", "keys.start", id="setup.start"),
+        Binding("escape", "app.pop_screen", "keys.back", id="setup.back"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        tr, prefs = self.tr, self.skyjo.prefs
+        levels = list(BOT_LEVELS)
+        level = prefs.bot_level if prefs.bot_level in levels else default_level(levels)
+        bots = min(MAX_BOTS, max(MIN_BOTS, prefs.bots))
+        with VerticalScroll(id="setup", classes="form"):
+            yield Label(tr("setup.title"), classes="title")
+            with Grid(id="bots", classes="form-grid"):
+                yield Label(tr("setup.bots"))
+                yield Select(
+                    [(str(n), n) for n in range(MIN_BOTS, MAX_BOTS + 1)],
+                    value=bots, allow_blank=False, compact=True, id="bot-count",
+                )
+                for index in range(MAX_BOTS):
+                    yield Label(tr("setup.bot_level", number=index + 1), classes=f"bot-{index}")
+                    yield Select(
+                        [(f"{tr(f'level.{name}')}", name) for name in levels],
+                        value=level, allow_blank=False, compact=True,
+                        id=f"level-{index}", classes=f"bot-{index}",
+                    )
+            yield VariantsForm(tr, id="variants")
+            with Horizontal(classes="buttons"):
+                yield Button(tr("setup.start"), variant="primary", id="start", compact=True)
+                yield Button(tr("setup.back"), id="back", compact=True)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._show_bot_rows(self.query_one("#bot-count", Select).value)  # type: ignore[arg-type]
+        self.query_one("#start", Button).focus()
+
+    @on(Select.Changed, "#bot-count")
+    def _count_changed(self, event: Select.Changed) -> None:
+        self._show_bot_rows(event.value)  # type: ignore[arg-type]
+
+    def _show_bot_rows(self, count: int) -> None:
+        for index in range(MAX_BOTS):
+            for widget in self.query(f".bot-{index}"):
+                widget.display = index < count
+
+    def setup(self) -> LocalSetup:
+        count = self.query_one("#bot-count", Select).value
+        assert isinstance(count, int)
+        levels = tuple(str(self.query_one(f"#level-{i}", Select).value) for i in range(count))
+        return LocalSetup(levels, self.query_one(VariantsForm).settings())
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        try:
+            setup = self.setup()
+        except ValueError as exc:
+            self.notify(str(exc), severity="error")
+            return
+        self.skyjo.save_prefs(replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0]))
+        self.skyjo.start_local_game(setup)
+
+    @on(Button.Pressed, "#back")
+    def _back(self) -> None:
+        self.app.pop_screen()

@@ -1,0 +1,120 @@
+"""Your statistics, the leaderboard and recent games (from the server's data)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import DataTable, Label, Static, TabbedContent, TabPane
+
+from ..replay import ReplayError, recording
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+def percent(value: Any) -> str:
+    return f"{float(value) * 100:.0f}%" if isinstance(value, (int, float)) else "-"
+
+
+def mean(value: Any) -> str:
+    return f"{float(value):.1f}" if isinstance(value, (int, float)) else "-"
+
+
+class StatsScreen(SkyjoScreen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q", "app.pop_screen", "keys.back", id="stats.back"),
+        Binding("r", "refresh", "keys.refresh", id="stats.refresh"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        tr = self.tr
+        with TabbedContent(id="stats-tabs"):
+            with TabPane(tr("stats.you"), id="you"):
+                yield Static(tr("stats.loading"), id="my-stats")
+            with TabPane(tr("stats.leaderboard"), id="board"):
+                yield DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
+            with TabPane(tr("stats.recent"), id="recent"):
+                yield Label(tr("stats.recent_hint"), classes="hint")
+                yield DataTable(id="recent-games", cursor_type="row", zebra_stripes=True)
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        tr = self.tr
+        self.query_one("#leaderboard", DataTable).add_columns(
+            "#", tr("stats.name"), tr("stats.games"), tr("stats.wins"), tr("stats.win_rate"), tr("stats.mean")
+        )
+        self.query_one("#recent-games", DataTable).add_columns(
+            tr("stats.when"), tr("stats.table"), tr("stats.players"), tr("stats.winner")
+        )
+        self.action_refresh()
+
+    def after_recompose(self) -> None:
+        self.on_mount()
+
+    @work(exclusive=True, group="stats")
+    async def action_refresh(self) -> None:
+        skyjo = self.skyjo
+        if skyjo.options.connect is None and not await skyjo.ensure_local_session():
+            return
+        mine = await skyjo.call({"type": "stats"})
+        board = await skyjo.call({"type": "leaderboard", "limit": 50})
+        recent = await skyjo.call({"type": "recent_games", "limit": 30})
+        if mine is not None:
+            self._show_mine(mine.get("stats") or {})
+        if board is not None:
+            self._show_board(board.get("entries") or [])
+        if recent is not None:
+            self._show_recent(recent.get("games") or [])
+
+    def _show_mine(self, stats: dict[str, Any]) -> None:
+        tr = self.tr
+        games, wins = stats.get("games", 0), stats.get("wins", 0)
+        lines = [
+            f"[b]{stats.get('name', '')}[/b]",
+            tr("stats.line.games", games=games, wins=wins),
+            tr("stats.line.rounds", rounds=stats.get("rounds", 0), mean=mean(stats.get("mean_round_score"))),
+        ]
+        self.query_one("#my-stats", Static).update("\n".join(lines))
+
+    def _show_board(self, entries: list[dict[str, Any]]) -> None:
+        table = self.query_one("#leaderboard", DataTable)
+        table.clear()
+        for entry in entries:
+            table.add_row(
+                str(entry.get("rank", "")), str(entry.get("name", "")), str(entry.get("games", 0)),
+                str(entry.get("wins", 0)), percent(entry.get("win_rate")), mean(entry.get("mean_round_score")),
+            )
+
+    def _show_recent(self, games: list[dict[str, Any]]) -> None:
+        table = self.query_one("#recent-games", DataTable)
+        table.clear()
+        for game in games:
+            names = [str(n) for n in game.get("names") or []]
+            winners = [names[w] for w in game.get("winners") or [] if 0 <= w < len(names)]
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0))))
+            table.add_row(
+                when, str(game.get("table_name", "")), Text(", ".join(names), overflow="ellipsis"),
+                ", ".join(winners), key=str(game.get("game_id")),
+            )
+
+    @on(DataTable.RowSelected, "#recent-games")
+    @work(group="record")
+    async def _watch(self, event: DataTable.RowSelected) -> None:
+        from .replay import ReplayScreen
+
+        game_id = event.row_key.value
+        if game_id is None or not game_id.isdigit():
+            return
+        reply = await self.skyjo.call({"type": "game_record", "game_id": int(game_id)})
+        if reply is None:
+            return
+        try:
+            screen = ReplayScreen([recording(reply["record"])])
+        except (ReplayError, KeyError, TypeError) as exc:
+            self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
+            return
+        self.app.push_screen(screen)

@@ -1,0 +1,405 @@
+"""The table in play: shows each update at a followable pace and sends your moves.
+
+Updates from the server (a view and the events that led to it) go through a
+``StepQueue``; what is on screen is always one whole step. Keys and clicks
+become actions only through ``Choices`` (the legal moves the view lists).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.timer import Timer
+from textual.widgets import Input
+
+from server.engine import Action, PlayerView, event_from_dict
+
+from ..choices import Choices, Mode
+from ..cursor import Target, move
+from ..layout import plan_table
+from ..narrate import Touched, describe
+from ..pacing import PACES, Step, StepQueue
+from ..presenter import SeatInfo, present, seat_name
+from ..session import Link, LinkChanged
+from ..summary import RoundTracker, summarize
+from ..widgets.board import TableBoard
+from ..widgets.piles import PilesWidget
+from ..widgets.tableau import TableauWidget
+from ..widgets.footer import KeyFooter
+from .base import SkyjoScreen
+
+
+def seats_of(table: dict[str, Any]) -> list[SeatInfo]:
+    """The table map's seats as the board names them (empty seats are skipped)."""
+    seats = []
+    for seat in table.get("seats") or []:
+        if seat is None:
+            continue
+        away = seat.get("kind") == "human" and (not seat.get("connected", True) or seat.get("autoplay"))
+        level = seat.get("level") if seat.get("kind") == "bot" else None
+        seats.append(SeatInfo(str(seat.get("name", "?")), level, bool(away)))
+    return seats
+
+
+_DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
+
+
+class TableScreen(SkyjoScreen[None]):
+    AUTO_FOCUS = ""  # keys go to the table's bindings until chat is opened
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,space", "choose", "keys.choose", id="table.choose"),
+        Binding("d", "draw", "keys.draw", id="table.draw"),
+        Binding("t", "take", "keys.take", id="table.take"),
+        Binding("x", "discard", "keys.discard", id="table.discard"),
+        Binding("escape", "cancel", "keys.cancel", id="table.cancel"),
+        Binding("left,h", "move('left')", "keys.left", show=False, id="table.left"),
+        Binding("right,l", "move('right')", "keys.right", show=False, id="table.right"),
+        Binding("up,k", "move('up')", "keys.up", show=False, id="table.up"),
+        Binding("down,j", "move('down')", "keys.down", show=False, id="table.down"),
+        Binding("c", "chat", "keys.chat", id="table.chat"),
+        Binding("s", "summary", "keys.scores", id="table.summary"),
+        Binding("question_mark", "app.help", "keys.help", id="table.help"),
+        Binding("q", "leave", "keys.leave", id="table.leave"),
+    ]
+
+    def __init__(self, table: dict[str, Any]) -> None:
+        super().__init__()
+        self.table = table
+        self.seats = seats_of(table)
+        self.view: PlayerView | None = None
+        self.mode = Mode.NORMAL
+        self.cursor: Target = 4
+        self.tracker = RoundTracker()
+        self.game_id: int | None = None
+        self._changed = Touched()
+        self._queue = StepQueue()
+        self._hold: Timer | None = None
+        self._timer_deadline: float | None = None
+        self._timer_seats: tuple[int, ...] = ()
+        self._ticker: Timer | None = None
+        self._link_note = ""
+        self._acting = False
+        self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
+        self._ready = False  # the board is composed
+        self._footer_state: tuple[bool | None, ...] = ()
+
+    def compose(self) -> ComposeResult:
+        yield TableBoard(id="board")
+        yield KeyFooter()
+
+    def on_mount(self) -> None:
+        self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
+        self.board.chat_input.placeholder = self.tr("chat.placeholder")
+        self._ready = True
+        early, self._early = self._early, []
+        for message in early:
+            self.feed_game(message)
+
+    def after_recompose(self) -> None:
+        self.on_mount()
+        self._redraw()
+
+    @property
+    def board(self) -> TableBoard:
+        return self.query_one("#board", TableBoard)
+
+    # -- size ----------------------------------------------------------------------
+
+    def _players(self) -> int:
+        return len(self.view.tableaux) if self.view else max(2, len(self.seats))
+
+    def fits(self, width: int, height: int) -> bool:
+        spectator = self.view is not None and self.view.seat is None
+        return plan_table(width, height, self._players() - (0 if spectator else 1), spectator) is not None
+
+
+    # -- what the server says ------------------------------------------------------
+
+    def update_table(self, table: dict[str, Any]) -> None:
+        self.table = table
+        self.seats = seats_of(table)
+        self._redraw()
+
+    def feed_game(self, message: dict[str, Any]) -> None:
+        if not self._ready:
+            self._early.append(message)
+            return
+        view = PlayerView.from_dict(message["view"])
+        events_ = [event_from_dict(e) for e in message.get("events") or []]
+        self._set_timer(message.get("timer"), view)
+        if not events_:  # a fresh start (joining, coming back): show it as it is now
+            self._queue.clear()
+            self._cancel_hold()
+            self._show(Step.of([], view))
+            return
+        self._queue.push(Step.of(events_, view))
+        if self._hold is None:
+            self._next_step()
+
+    def feed_game_over(self, message: dict[str, Any]) -> None:
+        self.game_id = message.get("game_id")
+
+    def link_changed(self, change: LinkChanged) -> None:
+        self._link_note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
+            self.tr("link.offline") if change.link is Link.OFFLINE else ""
+        )
+        self._redraw()
+
+    def add_chat(self, scope: str, name: str, text: str) -> None:
+        if scope == "table" and self._ready:
+            line = Text.assemble((f"{name}: ", "bold cyan"), text)
+            self.board.write_log(line)
+
+    # -- pacing ------------------------------------------------------------------------
+
+    def _next_step(self) -> None:
+        self._hold = None
+        step = self._queue.pop()
+        if step is None:
+            return
+        self._show(step)
+        hold = 0.0 if self._my_move_waiting() else self._queue.hold_for(step)
+        if len(self._queue) and hold <= 0:
+            self._hold = self.set_timer(0.001, self._next_step)
+        elif hold > 0:
+            self._hold = self.set_timer(hold, self._next_step)
+
+    def _my_move_waiting(self) -> bool:
+        """A later update already asks for your move: catch up at once."""
+        return any(step.view.legal_actions for step in list(self._queue._steps))
+
+    def _cancel_hold(self) -> None:
+        if self._hold is not None:
+            self._hold.stop()
+            self._hold = None
+
+    def _show(self, step: Step) -> None:
+        previous = self.view
+        self.view = step.view
+        self.tracker.feed(step.events)
+        names = [seat_name(self.seats, s) for s in range(len(step.view.tableaux))]
+        for line in describe(step.events, names, self.tr):
+            self.board.write_log(line)
+        self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
+        self.mode = Choices.from_view(step.view).valid_mode(self.mode)
+        self._redraw()
+        self._after_phase(previous, step.view)
+
+    def _after_phase(self, previous: PlayerView | None, view: PlayerView) -> None:
+        from .game_over import GameOverScreen
+        from .round_summary import RoundSummaryScreen
+
+        new_round = previous is None or previous.round != view.round or previous.phase in ("round_over", "game_over")
+        if view.phase not in ("round_over", "game_over") and new_round:
+            for screen in self.app.screen_stack[::-1]:
+                if isinstance(screen, (RoundSummaryScreen, GameOverScreen)):
+                    screen.dismiss()
+        if previous is not None and previous.phase == view.phase:
+            return
+        summary = summarize(view, [s.name for s in self.seats], self.tracker)
+        if summary is None or not self.is_current:
+            return
+        if view.phase == "game_over":
+            self.app.push_screen(GameOverScreen(summary, self))
+        elif view.phase == "round_over":
+            self.app.push_screen(RoundSummaryScreen(summary, self))
+
+    # -- the timer -----------------------------------------------------------------------
+
+    def _set_timer(self, timer: dict[str, Any] | None, view: PlayerView) -> None:
+        if not timer:
+            self._timer_deadline, self._timer_seats = None, ()
+            if self._ticker is not None:
+                self._ticker.stop()
+                self._ticker = None
+            return
+        self._timer_deadline = time.monotonic() + float(timer.get("remaining", 0))
+        self._timer_seats = tuple(timer.get("seats") or ())
+        if self._ticker is None:
+            self._ticker = self.set_interval(1.0, self._redraw)
+
+    def _timer_text(self) -> str:
+        if self._timer_deadline is None:
+            return ""
+        left = max(0, round(self._timer_deadline - time.monotonic()))
+        return self.tr("status.timer", seconds=left)
+
+    # -- drawing ---------------------------------------------------------------------------
+
+    def _redraw(self) -> None:
+        view = self.view
+        if view is None or not self._ready:
+            return
+        keys = {name: self._key_label(f"table.{name}") for name in ("draw", "take", "discard", "choose", "cancel")}
+        extra = " · ".join(part for part in (self._timer_text(), self._link_note) if part)
+        self.board.model = present(
+            view, self.seats, self.tr, mode=self.mode, cursor=self.cursor,
+            changed=self._changed, keys=keys, timer=extra,
+        )
+        self._refresh_footer()
+
+    def _refresh_footer(self) -> None:
+        """Tell the footer only when a key's availability changed (it rebuilds itself)."""
+        enabled = tuple(self.check_action(name, ()) for name in _DYNAMIC_ACTIONS)
+        if enabled != self._footer_state:
+            self._footer_state = enabled
+            self.refresh_bindings()
+
+    def _key_label(self, binding_id: str) -> str:
+        for bindings in self._bindings.key_to_bindings.values():
+            for binding in bindings:
+                if binding.id == binding_id:
+                    return self.app.get_key_display(binding)
+        return "?"
+
+    # -- the player's moves ------------------------------------------------------------------
+
+    @property
+    def acting(self) -> bool:
+        """True while a move of ours is on its way to the server."""
+        return self._acting
+
+    @property
+    def choices(self) -> Choices:
+        return Choices.from_view(self.view) if self.view else Choices(None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        choices = self.choices
+        if action == "draw":
+            return choices.draw
+        if action == "take":
+            return bool(choices.take)
+        if action == "discard":
+            return bool(choices.discard_flip)
+        if action == "cancel":
+            return self.mode is not Mode.NORMAL
+        if action == "choose":
+            return choices.any
+        return True
+
+    def action_move(self, direction: str) -> None:
+        removed = self.view.tableaux[self.view.seat].removed_columns if self.view and self.view.seat is not None else ()
+        self.cursor = move(self.cursor, direction, removed)
+        self._redraw()
+
+    def action_choose(self) -> None:
+        self._choose(self.cursor)
+
+    def action_draw(self) -> None:
+        self._choose("draw")
+
+    def action_take(self) -> None:
+        self._set_mode(Mode.TAKE)
+
+    def action_discard(self) -> None:
+        self._set_mode(Mode.DISCARD)
+
+    def action_cancel(self) -> None:
+        self._set_mode(Mode.NORMAL)
+
+    def _set_mode(self, mode: Mode) -> None:
+        self.mode = self.choices.valid_mode(mode)
+        if self.mode is not Mode.NORMAL and isinstance(self.cursor, str):
+            self.cursor = 4  # into the tableau, where the choice is made
+        self._redraw()
+
+    def _choose(self, target: Target) -> None:
+        choices = self.choices
+        if target == "draw":
+            action = choices.draw_action()
+        elif target == "discard":
+            mode = choices.mode_for_discard_pile()
+            self._set_mode(Mode.NORMAL if mode is None or mode is self.mode else mode)
+            return
+        else:
+            action = choices.action_for(self.mode, target)
+        if action is None:
+            self.app.bell()
+            return
+        self._play(action)
+
+    @work(group="act")
+    async def _play(self, action: Action) -> None:
+        if self._acting:
+            return
+        self._acting = True
+        self.mode = Mode.NORMAL
+        try:
+            await self.skyjo.call({"type": "act", "action": action.to_dict()})
+        finally:
+            self._acting = False
+
+    # -- the mouse -------------------------------------------------------------------------
+
+    @on(TableauWidget.CardChosen)
+    def _card_clicked(self, message: TableauWidget.CardChosen) -> None:
+        if self.view is not None and message.seat == self.view.seat:
+            self.cursor = message.pos
+            self._choose(message.pos)
+
+    @on(TableauWidget.CardHovered)
+    def _card_hovered(self, message: TableauWidget.CardHovered) -> None:
+        if self.view is not None and message.seat == self.view.seat and self.cursor != message.pos:
+            self.cursor = message.pos
+            self._redraw()
+
+    @on(PilesWidget.PileChosen)
+    def _pile_clicked(self, message: PilesWidget.PileChosen) -> None:
+        self.cursor = message.pile
+        self._choose(message.pile)
+
+    # -- chat, scores, leaving ---------------------------------------------------------------
+
+    def action_chat(self) -> None:
+        chat = self.board.chat_input
+        chat.disabled, chat.display = False, True
+        chat.focus()
+
+    def _close_chat(self) -> None:
+        chat = self.board.chat_input
+        chat.disabled, chat.display = True, False
+        self.set_focus(None)
+
+    @on(Input.Submitted, "#chat-input")
+    async def _send_chat(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        event.input.value = ""
+        self._close_chat()
+        if text:
+            await self.skyjo.call({"type": "chat", "text": text, "scope": "table"})
+
+    def on_key(self, event: events.Key) -> None:
+        chat = self.board.chat_input
+        if event.key == "escape" and chat.has_focus:
+            self._close_chat()
+            event.stop()
+
+    def action_summary(self) -> None:
+        from .round_summary import RoundSummaryScreen
+
+        view = self.view
+        if view is None:
+            return
+        summary = summarize(view, [s.name for s in self.seats], self.tracker)
+        if summary is not None:
+            self.app.push_screen(RoundSummaryScreen(summary, self))
+        else:
+            self.app.push_screen(RoundSummaryScreen.totals_only(view, self.seats, self))
+
+    def action_leave(self) -> None:
+        from .confirm import ConfirmScreen
+
+        def leave(confirmed: bool | None) -> None:
+            if confirmed:
+                self.skyjo.leave_table()
+
+        self.app.push_screen(ConfirmScreen(self.tr("confirm.leave_game")), leave)
+
+    def ready_for_next_round(self) -> None:
+        self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")
+

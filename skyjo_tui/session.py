@@ -1,0 +1,242 @@
+"""The client's one link to a server: login, requests, pushes, and reconnecting.
+
+No Textual here: ``Session`` hands everything it hears to a ``notify``
+callback (the app turns those into messages). When the connection drops it
+reconnects by itself with the player's token, with a growing pause between
+attempts, and says so through ``notify`` ("reconnecting...", then online
+again). Its tasks are owned and cancelled by ``close``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Final
+
+from server.netclient import ConnectionLost, ServerConnection, ServerError, Welcome
+from server.protocol import PROTOCOL_VERSION
+
+logger = logging.getLogger(__name__)
+
+Connector = Callable[[], Awaitable[ServerConnection]]
+
+#: Pauses between reconnection attempts, in seconds (the last one repeats).
+BACKOFF: Final[tuple[float, ...]] = (0.2, 0.5, 1.0, 2.0, 4.0)
+TIMEOUT: Final = 10.0
+#: ``bye`` codes after which coming back would be refused or undo the player's choice.
+FINAL_BYE_CODES: Final = frozenset(
+    {"replaced", "version_mismatch", "server_full", "too_many_from_address"}
+)
+#: Login errors that mean "ask the player for a (different) name".
+NAME_ERRORS: Final = frozenset({"name_required", "bad_name", "name_taken", "name_reserved"})
+
+
+class Link(str, Enum):
+    ONLINE = "online"
+    RECONNECTING = "reconnecting"
+    OFFLINE = "offline"  # given up, or never connected: ``reason`` says why
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChanged:
+    link: Link
+    reason: str = ""
+    code: str | None = None
+    attempt: int = 0
+    resumed: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Pushed:
+    message: dict[str, Any]
+
+
+class NameNeeded(Exception):
+    """The server wants a (different) name; ``message`` says why ("" for none yet)."""
+
+    def __init__(self, message: str, code: str) -> None:
+        super().__init__(message or code)
+        self.message, self.code = message, code
+
+
+@dataclass(frozen=True, slots=True)
+class ServerInfo:
+    """What the welcome tells about the server beyond who we are."""
+
+    name: str = ""
+    bot_levels: tuple[str, ...] = ()
+    settings: dict[str, str] | None = None
+    limits: dict[str, Any] | None = None
+
+    @classmethod
+    def from_reply(cls, reply: dict[str, Any]) -> ServerInfo:
+        return cls(
+            name=str(reply.get("server", "")),
+            bot_levels=tuple(str(level) for level in reply.get("bot_levels") or ()),
+            settings=dict(reply.get("settings") or {}),
+            limits=dict(reply.get("limits") or {}),
+        )
+
+
+class Session:
+    def __init__(self, connect: Connector, notify: Callable[[object], None]) -> None:
+        self._connect = connect
+        self._notify = notify
+        self._conn: ServerConnection | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self.welcome: Welcome | None = None
+        self.server = ServerInfo()
+        self.link = Link.OFFLINE
+
+    @property
+    def token(self) -> str | None:
+        return self.welcome.token if self.welcome else None
+
+    @property
+    def player_id(self) -> int | None:
+        return self.welcome.player_id if self.welcome else None
+
+    # -- logging in ----------------------------------------------------------------
+
+    async def login(self, *, name: str | None = None, token: str | None = None) -> Welcome:
+        """Connect and say hello: with ``token`` while it still works, else with ``name``.
+
+        Without either, a trusted connection (SSH) may be known by its
+        identity; raises ``NameNeeded`` when a name must be chosen first.
+        """
+        if token:
+            try:
+                return await self._open({"token": token})
+            except ServerError as exc:
+                if exc.code != "bad_token":
+                    raise
+        return await self._open({} if name is None else {"name": name})
+
+    async def choose_name(self, name: str) -> Welcome:
+        """Answer ``NameNeeded``: on the same connection when the server waits for it."""
+        conn = self._conn
+        if conn is not None and not conn.closed and self.welcome and self.welcome.needs_name:
+            try:
+                reply = await conn.request({"type": "set_name", "name": name}, timeout=TIMEOUT)
+            except ServerError as exc:
+                raise _name_needed(exc) from None
+            return self._welcomed(conn, reply)
+        return await self._open({"name": name})
+
+    async def _open(self, fields: dict[str, Any]) -> Welcome:
+        await self._drop_connection()
+        conn = await asyncio.wait_for(self._connect(), TIMEOUT)
+        hello = {"type": "hello", "version": PROTOCOL_VERSION, "client": "skyjo", **fields}
+        try:
+            reply = await conn.request(hello, timeout=TIMEOUT)
+        except BaseException as exc:
+            await conn.close()
+            if isinstance(exc, ServerError) and exc.code in NAME_ERRORS:
+                raise _name_needed(exc) from None
+            raise
+        welcome = self._welcomed(conn, reply)
+        if welcome.needs_name:
+            raise NameNeeded("", "name_required")
+        return welcome
+
+    def _welcomed(self, conn: ServerConnection, reply: dict[str, Any]) -> Welcome:
+        self._conn = conn
+        self.welcome = Welcome.from_reply(reply)
+        self.server = ServerInfo.from_reply(reply)
+        if not self.welcome.needs_name:
+            self._set_link(LinkChanged(Link.ONLINE, resumed=self.welcome.resumed))
+            self._spawn(self._pump(conn))
+            self._spawn(self._keepalive(conn))
+        return self.welcome
+
+    # -- requests ------------------------------------------------------------------
+
+    async def request(self, message: dict[str, Any], *, timeout: float = TIMEOUT) -> dict[str, Any]:
+        """Send a request; raises ``ServerError``, or ``ConnectionLost`` while offline."""
+        conn = self._conn
+        if conn is None or conn.closed or self.link is not Link.ONLINE:
+            raise ConnectionLost("not connected")
+        return await conn.request(message, timeout=timeout)
+
+    async def act(self, action: dict[str, Any]) -> dict[str, Any]:
+        return await self.request({"type": "act", "action": action})
+
+    # -- pushes and reconnecting -----------------------------------------------------
+
+    async def _pump(self, conn: ServerConnection) -> None:
+        try:
+            async for message in conn.pushes():
+                if message.get("type") != "bye":
+                    self._notify(Pushed(message))
+        except ConnectionLost as lost:
+            if not self._closed and conn is self._conn:
+                await self._reconnect(lost)
+
+    async def _keepalive(self, conn: ServerConnection) -> None:
+        """Ping a third of the idle timeout: keeps us connected and notices a dead link."""
+        idle = (self.server.limits or {}).get("idle_timeout") or 90
+        interval = max(1.0, float(idle) / 3)
+        while not conn.closed:
+            await asyncio.sleep(interval)
+            try:
+                await conn.request({"type": "ping"}, timeout=TIMEOUT)
+            except TimeoutError:
+                logger.info("the server stopped answering pings")
+                self._spawn(self._reconnect(ConnectionLost("the server stopped answering")))
+                return
+            except (ConnectionLost, ServerError):
+                return
+
+    async def _reconnect(self, lost: ConnectionLost) -> None:
+        if lost.code in FINAL_BYE_CODES or self.token is None:
+            self._set_link(LinkChanged(Link.OFFLINE, lost.message, lost.code))
+            return
+        for attempt in range(1, 1_000_000):
+            self._set_link(LinkChanged(Link.RECONNECTING, lost.message, lost.code, attempt))
+            await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF)) - 1])
+            try:
+                await self._open({"token": self.token})
+                return
+            except ServerError as exc:
+                self._set_link(LinkChanged(Link.OFFLINE, exc.message, exc.code))
+                return
+            except (OSError, TimeoutError, ConnectionLost, NameNeeded) as exc:
+                logger.info("reconnection attempt %d failed: %s", attempt, exc)
+
+    def _set_link(self, change: LinkChanged) -> None:
+        self.link = change.link
+        self._notify(change)
+
+    # -- closing ----------------------------------------------------------------------
+
+    def _spawn(self, coro: Awaitable[None]) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _drop_connection(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            await conn.close()
+
+    async def close(self) -> None:
+        """Leave: cancel every task and close the connection (the seat is kept)."""
+        self._closed = True
+        current = asyncio.current_task()
+        tasks = [t for t in self._tasks if t is not current]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await self._drop_connection()
+        self.link = Link.OFFLINE
+
+
+def _name_needed(exc: ServerError) -> NameNeeded:
+    return NameNeeded(exc.message, exc.code)

@@ -1,0 +1,142 @@
+"""The whole table: status bar, opponents, piles, your tableau, the log, the prompt.
+
+The board only draws a ``BoardModel`` (see ``presenter``) and sizes its cards
+from ``layout.plan_table``; clicks on cards and piles bubble up as the
+tableau's and piles' own messages for the screen to act on.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Container, Horizontal, Vertical
+from textual.reactive import reactive
+from textual.widgets import Input, Static
+
+from ..layout import TablePlan, plan_table
+from ..presenter import BoardModel
+from .move_log import MoveLog
+from .piles import PilesWidget
+from .tableau import TableauWidget
+
+
+class TableBoard(Vertical):
+    """Everything on the table; the screen sets ``model`` and writes to the log."""
+
+    DEFAULT_CSS = """
+    TableBoard { height: 1fr; }
+    TableBoard #status { height: 1; background: $panel; color: $text; padding: 0 1; }
+    TableBoard #opponents { height: auto; layout: grid; grid-gutter: 0; }
+    TableBoard #middle { height: auto; }
+    TableBoard #side { width: 1fr; height: 100%; }
+    TableBoard #prompt { height: 1; background: $boost; padding: 0 1; }
+    TableBoard #prompt.your-move { background: $accent 40%; text-style: bold; }
+    TableBoard TableauWidget.current { background: $boost; }
+    """
+
+    model: reactive[BoardModel | None] = reactive(None, always_update=True)
+    plan: reactive[TablePlan | None] = reactive(None)
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._players = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Container(id="opponents")
+        with Horizontal(id="middle"):
+            yield PilesWidget(id="piles")
+            yield TableauWidget(-1, id="own")
+            with Vertical(id="side"):
+                yield MoveLog(id="log")
+                # Hidden and disabled (so never focused) until the player opens the chat.
+                chat = Input(id="chat-input", compact=True, disabled=True)
+                chat.display = False
+                yield chat
+        yield Static(id="prompt")
+
+    @property
+    def chat_input(self) -> Input:
+        return self.query_one("#chat-input", Input)
+
+    def write_log(self, line: str | Text) -> None:
+        self.query_one("#log", MoveLog).write(line)
+
+    def clear_log(self) -> None:
+        self.query_one("#log", MoveLog).clear()
+
+    # -- applying the model ----------------------------------------------------
+
+    def watch_model(self, model: BoardModel | None) -> None:
+        if model is None or not self.is_mounted:
+            return
+        players = len(model.tableaux)
+        if players != self._players or self._own_seat_changed(model):
+            self._players = players
+            self._rebuild_opponents(model)
+            self._replan()
+        self._apply(model)
+
+    def _own_seat_changed(self, model: BoardModel) -> bool:
+        own = self.query_one("#own", TableauWidget)
+        return own.seat != (model.own_seat if model.own_seat is not None else -1)
+
+    def _rebuild_opponents(self, model: BoardModel) -> None:
+        container = self.query_one("#opponents", Container)
+        container.remove_children()
+        container.mount_all(TableauWidget(seat, classes="opponent") for seat in model.others)
+        own = self.query_one("#own", TableauWidget)
+        own.seat = model.own_seat if model.own_seat is not None else -1
+        own.display = model.own_seat is not None
+
+    def _apply(self, model: BoardModel) -> None:
+        self.query_one("#status", Static).update(model.status)
+        prompt = self.query_one("#prompt", Static)
+        prompt.update(model.prompt)
+        prompt.set_class(model.your_move, "your-move")
+        for widget in self.query(TableauWidget):
+            seat = widget.seat
+            if seat < 0 or seat >= len(model.tableaux):
+                continue
+            own = seat == model.own_seat
+            widget.tableau = model.tableaux[seat]
+            widget.line = model.lines[seat]
+            widget.highlight = model.highlights.get(seat, frozenset())
+            widget.targets = model.own_targets if own else None
+            widget.cursor = model.cursor if own and isinstance(model.cursor, int) else None
+            widget.set_class(model.lines[seat].current, "current")
+        piles = self.query_one(PilesWidget)
+        piles.state = model.piles
+        piles.active = model.piles_active
+        piles.highlight = model.piles_highlight
+        piles.cursor = model.cursor if isinstance(model.cursor, str) else None
+
+    # -- sizes -------------------------------------------------------------------
+
+    def on_resize(self) -> None:
+        self._replan()
+
+    def _replan(self) -> None:
+        model = self.model
+        if model is None:
+            return
+        size = self.size
+        spectator = model.own_seat is None
+        plan = plan_table(size.width, size.height + 1, len(model.others), spectator)
+        if plan is not None:
+            self.plan = plan
+
+    def watch_plan(self, plan: TablePlan | None) -> None:
+        if plan is None:
+            return
+        opponents = self.query_one("#opponents", Container)
+        opponents.styles.grid_size_columns = max(1, plan.per_band)
+        opponents.display = plan.bands > 0
+        for widget in opponents.query(TableauWidget):
+            widget.card_size = plan.others
+        own = plan.own or plan.others
+        self.query_one("#own", TableauWidget).card_size = own
+        self.query_one(PilesWidget).card_size = own
+        middle = self.query_one("#middle", Horizontal)
+        middle.styles.height = "1fr"  # the log takes what the cards leave
+        middle.styles.min_height = plan.middle_height

@@ -1,0 +1,151 @@
+"""Drawing one card, at any of the layout's sizes, as lines of Rich text.
+
+Colours follow the physical deck (-2 and -1 dark blue, 0 light blue, 1-4
+green, 5-8 yellow, 9-12 red) and the value is always printed, so the table
+reads the same in monochrome. The states that matter when colour is gone are
+drawn with shapes too: the cursor has a heavy border (``[12]`` on one line),
+the last move a double border (``*12*``), and face-down cards a hatched back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from typing import Final
+
+from rich.style import Style
+from rich.text import Text
+
+from ..layout import CardSize
+
+#: (background, text) per value, from the physical deck.
+_DARK_BLUE: Final = ("#1f3f99", "#ffffff")
+_LIGHT_BLUE: Final = ("#74c7ec", "#000000")
+_GREEN: Final = ("#3fa34d", "#000000")
+_YELLOW: Final = ("#f2c94c", "#000000")
+_RED: Final = ("#d0343a", "#ffffff")
+_BACK: Final = ("#3b3f5c", "#8088b8")
+_BORDER: Final = "#202020"
+_CURSOR: Final = "#ffffff"
+_HIGHLIGHT: Final = "#ff66ff"
+_EMPTY: Final = "#606060"
+
+
+def value_colours(value: int) -> tuple[str, str]:
+    if value < 0:
+        return _DARK_BLUE
+    if value == 0:
+        return _LIGHT_BLUE
+    if value <= 4:
+        return _GREEN
+    if value <= 8:
+        return _YELLOW
+    return _RED
+
+
+class Face(str, Enum):
+    UP = "up"
+    DOWN = "down"
+    GONE = "gone"  # a removed column, or no card on this pile
+
+
+@dataclass(frozen=True, slots=True)
+class CardLook:
+    """Everything that decides how one card is drawn."""
+
+    face: Face
+    value: int = 0
+    cursor: bool = False
+    highlight: bool = False
+    muted: bool = False  # not a choice in the current mode
+
+    @classmethod
+    def of(cls, value: int | None, **flags: bool) -> CardLook:
+        return cls(Face.DOWN, **flags) if value is None else cls(Face.UP, value, **flags)
+
+
+_LIGHT_BOX: Final = "┌─┐│└┘"
+_HEAVY_BOX: Final = "┏━┓┃┗┛"
+_DOUBLE_BOX: Final = "╔═╗║╚╝"
+
+
+def draw_card(look: CardLook, size: CardSize) -> list[Text]:
+    """``size.height`` lines of exactly ``size.width`` cells."""
+    if size.boxed:
+        return _boxed(look, size)
+    return [_inline(look, size.width)]
+
+
+def blank(size: CardSize) -> list[Text]:
+    return [Text(" " * size.width) for _ in range(size.height)]
+
+
+def _colours(look: CardLook) -> tuple[str, str]:
+    return value_colours(look.value) if look.face is Face.UP else _BACK
+
+
+def _label(look: CardLook) -> str:
+    if look.face is Face.UP:
+        return f"{look.value:>2}"
+    return "░░" if look.face is Face.DOWN else "··"
+
+
+def _inline(look: CardLook, width: int) -> Text:
+    """One line: ``' 12 '``, ``'[12]'`` under the cursor, ``'*12*'`` just played."""
+    if look.face is Face.GONE:
+        return Text(f" {'··':^{width - 2}} ", style=Style(color=_EMPTY))
+    bg, fg = _colours(look)
+    left, right = (
+        ("[", "]") if look.cursor else ("*", "*") if look.highlight else (" ", " ")
+    )
+    body = Style(color=fg, bgcolor=bg, bold=look.face is Face.UP, dim=look.muted)
+    edge = _edge_style(look, bg)
+    text = Text()
+    text.append(left, edge)
+    text.append(f"{_label(look):^{width - 2}}", body)
+    text.append(right, edge)
+    return text
+
+
+def _edge_style(look: CardLook, bg: str) -> Style:
+    if look.cursor:
+        return Style(color=_CURSOR, bgcolor=bg, bold=True)
+    if look.highlight:
+        return Style(color=_HIGHLIGHT, bgcolor=bg, bold=True)
+    return Style(color=_BORDER, bgcolor=bg, dim=look.muted)
+
+
+def _boxed(look: CardLook, size: CardSize) -> list[Text]:
+    width, height = size.width, size.height
+    if look.face is Face.GONE:
+        middle = Text(f"{'··':^{width}}", style=Style(color=_EMPTY))
+        return [Text(" " * width) if row != height // 2 else middle for row in range(height)]
+    bg, fg = _colours(look)
+    box = _HEAVY_BOX if look.cursor else _DOUBLE_BOX if look.highlight else _LIGHT_BOX
+    edge = _edge_style(look, bg)
+    inner = width - 2
+    lines = [Text(box[0] + box[1] * inner + box[2], edge)]
+    for row in range(1, height - 1):
+        lines.append(_boxed_row(look, row, height, inner, box[3], edge, Style(color=fg, bgcolor=bg)))
+    lines.append(Text(box[4] + box[1] * inner + box[5], edge))
+    return lines
+
+
+def _boxed_row(
+    look: CardLook, row: int, height: int, inner: int, side: str, edge: Style, body: Style
+) -> Text:
+    label = _label(look)
+    if look.face is Face.DOWN:
+        content = "░" * inner
+    elif row == height // 2:
+        content = f"{label:^{inner}}"
+    elif height >= 5 and row == 1:
+        content = f"{label.strip():<{inner}}"  # the corner index of a real card
+    elif height >= 5 and row == height - 2:
+        content = f"{label.strip():>{inner}}"
+    else:
+        content = " " * inner
+    text = Text(side, edge)
+    text.append(content, body + Style(bold=row == height // 2, dim=look.muted))
+    text.append(side, edge)
+    return text

@@ -1,0 +1,49 @@
+"""A chat: the lines so far and a line to type; posts ``ChatPanel.Send``."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.message import Message
+from textual.widgets import Input, RichLog
+
+
+class ChatPanel(Vertical):
+    DEFAULT_CSS = """
+    ChatPanel { height: 1fr; border: round $panel; border-title-color: $text-muted; }
+    ChatPanel RichLog { height: 1fr; scrollbar-size-vertical: 1; }
+    ChatPanel Input { height: 1; }
+    """
+
+    class Send(Message):
+        def __init__(self, text: str) -> None:
+            super().__init__()
+            self.text = text
+
+    def __init__(self, title: str, placeholder: str, max_length: int = 300, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.border_title = title
+        self._placeholder, self._max_length = placeholder, max_length
+
+    def compose(self) -> ComposeResult:
+        yield RichLog(wrap=True, max_lines=200, markup=False)
+        yield Input(placeholder=self._placeholder, max_length=self._max_length, compact=True)
+
+    def add_line(self, name: str, text: str) -> None:
+        self.query_one(RichLog).write(Text.assemble((f"{name}: ", "bold cyan"), text))
+
+    def add_note(self, text: str) -> None:
+        self.query_one(RichLog).write(Text(text, style="dim italic"))
+
+    def focus_input(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        text = event.value.strip()
+        event.input.value = ""
+        if text:
+            self.post_message(self.Send(text))

@@ -1,0 +1,48 @@
+"""The recent moves in words (and the table's chat), newest at the bottom.
+
+Lines are kept as text and wrapped when drawn, so they always fit the
+current width, even after the terminal or the layout changes.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+from rich.text import Text
+from textual.widget import Widget
+
+MAX_LINES = 200
+
+
+class MoveLog(Widget):
+    DEFAULT_CSS = """
+    MoveLog { height: 1fr; padding: 0 0 0 1; border-left: vkey $panel; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._lines: deque[Text] = deque(maxlen=MAX_LINES)
+
+    def write(self, line: str | Text) -> None:
+        self._lines.append(line if isinstance(line, Text) else Text(line))
+        self.refresh()
+
+    def clear(self) -> None:
+        self._lines.clear()
+        self.refresh()
+
+    @property
+    def lines(self) -> list[str]:
+        return [line.plain for line in self._lines]
+
+    def render(self) -> Text:
+        width, height = self.content_size
+        if width <= 0 or height <= 0:
+            return Text()
+        shown: list[Text] = []
+        for line in reversed(self._lines):  # wrap from the newest until the space is full
+            wrapped = line.wrap(self.app.console, width)
+            shown[:0] = list(wrapped)
+            if len(shown) >= height:
+                break
+        return Text("\n").join(shown[-height:])

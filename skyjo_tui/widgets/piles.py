@@ -1,0 +1,113 @@
+"""The draw pile with its count, the top discard, and the card just drawn."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.geometry import Size
+from textual.message import Message
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from ..layout import CARD_SIZES, CardSize, piles_height, piles_width
+from .card_art import CardLook, Face, draw_card
+
+Pile = Literal["draw", "discard"]
+
+
+@dataclass(frozen=True, slots=True)
+class PilesState:
+    pile_size: int
+    discard_top: int | None
+    drawn: int | None
+    draw_label: str  # already translated, e.g. "Pile 87"
+    discard_label: str
+    drawn_label: str
+
+
+class PilesWidget(Widget):
+    """Posts ``PileChosen`` when a pile is clicked."""
+
+    DEFAULT_CSS = """
+    PilesWidget {
+        width: auto;
+        height: auto;
+    }
+    """
+
+    state: reactive[PilesState | None] = reactive(None)
+    card_size: reactive[CardSize] = reactive(CARD_SIZES[0], layout=True)
+    cursor: reactive[Pile | None] = reactive(None)
+    active: reactive[frozenset[str] | None] = reactive(None)
+    """Piles a choice would use now; None when not choosing (nothing is muted)."""
+    highlight: reactive[frozenset[str]] = reactive(frozenset())
+
+    class PileChosen(Message):
+        def __init__(self, pile: Pile) -> None:
+            super().__init__()
+            self.pile: Pile = pile
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        return piles_width(self.card_size)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return piles_height(self.card_size)
+
+    def pile_at(self, x: int, y: int) -> Pile | None:
+        card = self.card_size
+        if not 0 <= y <= card.height:  # the label line and the pile cards
+            return None
+        if 1 <= x <= card.width:
+            return "draw"
+        if card.width + 4 <= x <= 2 * card.width + 3:
+            return "discard"
+        return None
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        pile = None if offset is None else self.pile_at(offset.x, offset.y)
+        if pile is not None:
+            event.stop()
+            self.post_message(self.PileChosen(pile))
+
+    def render(self) -> Text:
+        card, state = self.card_size, self.state
+        width = piles_width(card)
+        if state is None:
+            return Text("\n".join(" " * width for _ in range(piles_height(card))))
+        draw_face = Face.DOWN if state.pile_size else Face.GONE  # empty: reshuffled on the next draw
+        draw = draw_card(CardLook(draw_face, **self._flags("draw")), card)
+        discard = draw_card(self._look("discard", state.discard_top), card)
+        lines = [self._labels(state, card)]
+        lines += [Text(" ") + a + Text("   ") + b + Text(" ") for a, b in zip(draw, discard)]
+        lines.append(Text(f"{state.drawn_label[: width - 2]:^{width}}", Style(dim=state.drawn is None)))
+        drawn_look = CardLook(Face.GONE) if state.drawn is None else self._look("drawn", state.drawn)
+        pad = " " * ((width - card.width) // 2)
+        lines += [Text(pad) + line + Text(pad) for line in draw_card(drawn_look, card)]
+        text = Text("\n").join(lines)
+        text.no_wrap = True
+        return text
+
+    def _labels(self, state: PilesState, card: CardSize) -> Text:
+        """One label over each pile; the draw pile's shrinks to its count when narrow."""
+        field = card.width + 2
+        draw = state.draw_label if len(state.draw_label) <= field else str(state.pile_size)
+        discard = state.discard_label if len(state.discard_label) <= field else ""
+        return Text(f"{draw:^{field}} {discard:^{field}}", Style(dim=True))
+
+    def _flags(self, name: str) -> dict[str, bool]:
+        active = self.active
+        return {
+            "cursor": self.cursor == name,
+            "highlight": name in self.highlight,
+            "muted": active is not None and name not in active,
+        }
+
+    def _look(self, name: str, value: int | None) -> CardLook:
+        if value is None:
+            return CardLook(Face.GONE)
+        return CardLook.of(value, **self._flags(name))

@@ -1,0 +1,66 @@
+"""The four variants of RULES.md as a small form, for local games and new tables."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from textual.app import ComposeResult
+from textual.containers import Grid
+from textual.validation import Integer
+from textual.widgets import Input, Label, Select
+
+from ..i18n import Translator
+
+END_SCORE_RANGE: Final = (10, 1000)
+#: Each choice variant: its name and its values (the first is the default).
+CHOICES: Final[dict[str, tuple[str, ...]]] = {
+    "starter": ("highest-pair", "closer-starts"),
+    "clear-columns": ("on", "off"),
+    "closer-penalty": ("double", "off"),
+}
+
+
+class VariantsForm(Grid):
+    """A label and a one-line control per variant; ``settings()`` reads them."""
+
+    DEFAULT_CSS = """
+    VariantsForm { grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; height: auto; grid-gutter: 0 1; }
+    VariantsForm Label { height: 1; }
+    VariantsForm Select, VariantsForm Input { width: 30; }
+    """
+
+    def __init__(self, tr: Translator, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.tr = tr
+
+    def compose(self) -> ComposeResult:
+        for name, values in CHOICES.items():
+            yield Label(self.tr(f"variant.{name}"))
+            yield Select(
+                [(self.tr(f"variant.{name}.{value}"), value) for value in values],
+                value=values[0],
+                allow_blank=False,
+                compact=True,
+                id=f"variant-{name}",
+            )
+        yield Label(self.tr("variant.end-score"))
+        low, high = END_SCORE_RANGE
+        yield Input(
+            "100",
+            type="integer",
+            compact=True,
+            validators=[Integer(minimum=low, maximum=high)],
+            id="variant-end-score",
+        )
+
+    def settings(self) -> dict[str, Any]:
+        """The chosen settings under RULES.md names; raises ValueError on a bad end score."""
+        chosen: dict[str, Any] = {
+            name: self.query_one(f"#variant-{name}", Select).value for name in CHOICES
+        }
+        text = self.query_one("#variant-end-score", Input).value.strip()
+        low, high = END_SCORE_RANGE
+        if not text.lstrip("-").isdigit() or not low <= int(text) <= high:
+            raise ValueError(self.tr("variant.end-score.invalid", low=low, high=high))
+        chosen["end-score"] = int(text)
+        return chosen

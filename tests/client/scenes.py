@@ -1,0 +1,89 @@
+"""Real tables for the client's tests: games played by the engine and its bots.
+
+The table screen is fed exactly what a server sends (``game`` pushes built
+from ``view_for`` and ``public_event``), so snapshots show real positions
+without a server, deterministically (seeded games, no clock).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from server.bots import make_bot
+from server.engine import Game, GamePhase, Settings, public_event, view_for
+
+NAMES = ("Alice", "Bruno", "Chloé", "Dmitri", "Emma", "Farid", "Gaëlle", "Hugo")
+
+
+def table_map(players: int, your_seat: int | None = 0, status: str = "playing") -> dict[str, Any]:
+    """A table as the server describes it: seat 0 a person, the others bots."""
+    seats = [
+        {
+            "seat": seat,
+            "kind": "human" if seat == 0 else "bot",
+            "name": NAMES[seat],
+            "player_id": 1 if seat == 0 else None,
+            "level": None if seat == 0 else "greedy",
+            "host": seat == 0,
+            "connected": True,
+            "ready": True,
+            "autoplay": False,
+        }
+        for seat in range(players)
+    ]
+    return {
+        "table_id": "t1", "name": "Test table", "code": "ABCDEF", "private": False,
+        "status": status, "seats": seats, "host_id": 1, "settings": Settings().to_dict(),
+        "turn_timer": None, "spectators": 0, "your_seat": your_seat, "round": 1,
+        "next_round_in": None, "rematch": [], "game_id": None,
+    }
+
+
+def game_pushes(
+    players: int,
+    seed: int,
+    until: Callable[[Game, int], bool],
+    *,
+    viewer: int | None = 0,
+    settings: Settings | None = None,
+) -> list[dict[str, Any]]:
+    """The ``game`` pushes ``viewer`` receives from the deal until ``until(game, moves)``."""
+    settings = settings or Settings()
+    game = Game(players, settings, seed)
+    bots = [make_bot("greedy", seat, seed, settings) for seat in range(players)]
+    pushes = [_push(game, [game.round.start_event()], viewer, 0)]
+    moves = 0
+    while not until(game, moves) and game.phase is not GamePhase.GAME_OVER:
+        if game.phase is GamePhase.BETWEEN_ROUNDS:
+            events = game.next_round()
+        else:
+            pending = game.round.pending_flippers()
+            actor = pending[0] if pending else game.current_player
+            assert actor is not None
+            events = game.apply(bots[actor].choose(view_for(game, actor)))
+        public = [public_event(e) for e in events]
+        for bot in bots:
+            bot.observe(public)
+        moves += 1
+        pushes.append(_push(game, public, viewer, moves))
+    return pushes
+
+
+def _push(game: Game, events: list[Any], viewer: int | None, seq: int) -> dict[str, Any]:
+    return {
+        "type": "game",
+        "table_id": "t1",
+        "seq": seq,
+        "events": [e.to_dict() for e in events],
+        "view": view_for(game, viewer).to_dict(),
+        "timer": None,
+    }
+
+
+def moves(count: int) -> Callable[[Game, int], bool]:
+    return lambda game, played: played >= count
+
+
+def round_over(game: Game, played: int) -> bool:
+    return game.phase is not GamePhase.PLAYING
