@@ -61,7 +61,10 @@ def game_record(game: Game, seats: Sequence[SeatLike]) -> dict[str, Any]:
         "settings": game.settings.to_dict(),
         "seed": game.seed,
         "seats": [_seat(seat).to_dict() for seat in seats],
-        "rounds": [_round_record(number, log, game.players) for number, log in enumerate(game.history, 1)],
+        "rounds": [
+            _round_record(number, log, game.players)
+            for number, log in enumerate(game.history, start=1)
+        ],
         "totals": list(game.totals),
         "winners": list(game.winners),
         "finished": game.is_over,

@@ -213,15 +213,18 @@ class Round:
                 return "this move takes no position"
         elif pos is None:
             return "this move needs a position"
-        elif type(pos) is not int or not 0 <= pos < TABLEAU_SIZE or self.removed[player][pos // ROWS]:
+        elif type(pos) is not int or not 0 <= pos < TABLEAU_SIZE:
             return "no card at that position"
+        elif self.removed[player][pos // ROWS]:
+            return "no card at that position: its column is gone"
         phase = self.phase
         if phase is _FLIPPING:
             if kind is not _FLIP:
                 return "every player must first turn up two cards"
             if self.initial_flips[player] >= INITIAL_FLIPS:
                 return "you have already turned up your two cards"
-            return "that card is already face up" if self.face_up[player][pos] else None  # type: ignore[index]
+            up = self.face_up[player][pos]  # type: ignore[index]  # a position, checked above
+            return "that card is already face up" if up else None
         if phase is _OVER:
             return "the round is over"
         if player != self.current:
@@ -233,7 +236,8 @@ class Round:
         if kind is _SWAP:
             return None
         if kind is _DISCARD_FLIP:
-            return "that card is already face up" if self.face_up[player][pos] else None  # type: ignore[index]
+            up = self.face_up[player][pos]  # type: ignore[index]  # a position, checked above
+            return "that card is already face up" if up else None
         return "you hold a drawn card: exchange it or discard it"
 
     def _initial_flip(self, player: int, pos: int) -> list[Event]:

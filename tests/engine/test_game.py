@@ -95,7 +95,12 @@ def test_an_end_score_outside_10_to_1000_is_refused(end_score: int) -> None:
 
 def test_settings_round_trip_under_their_rules_names() -> None:
     settings = Settings.from_dict(
-        {"starter": "closer-starts", "clear-columns": "off", "closer-penalty": "off", "end-score": 50}
+        {
+            "starter": "closer-starts",
+            "clear-columns": "off",
+            "closer-penalty": "off",
+            "end-score": 50,
+        }
     )
     assert Settings.from_dict(settings.to_dict()) == settings
     assert settings.to_dict()["clear-columns"] == "off"

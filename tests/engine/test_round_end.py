@@ -1,4 +1,4 @@
-"""RULES.md, "End of a round": the closer, the last turns, the final reveal, the closer's penalty."""
+"""RULES.md, "End of a round": the closer, the last turns, the final reveal, the penalty."""
 
 from __future__ import annotations
 

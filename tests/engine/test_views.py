@@ -76,7 +76,8 @@ def test_a_view_round_trips_through_plain_data() -> None:
 def test_public_event_hides_the_order_of_a_reshuffled_pile() -> None:
     secret = PileReshuffled(3, (4, 5, 6))
     assert public_event(secret) == PileReshuffled(3)
-    assert public_event(secret).to_dict() == {"type": "pile_reshuffled", "pile_size": 3, "order": None}
+    shown = public_event(secret).to_dict()
+    assert shown == {"type": "pile_reshuffled", "pile_size": 3, "order": None}
 
 
 def test_the_engine_imports_no_io_or_ui_library() -> None:
