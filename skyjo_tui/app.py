@@ -254,6 +254,10 @@ class SkyjoApp(App[None]):
         if session is not None:
             await session.close()
 
+    def session_server_name(self) -> str:
+        """The server's own name and version, from its welcome."""
+        return self.session.server.name if self.session is not None else ""
+
     def local_server(self) -> LocalServer:
         if self.local is None:
             local_dir = self.options.data_dir / "local" if self.options.data_dir else None

@@ -16,9 +16,15 @@ def rules_brief(settings: Mapping[str, Any], tr: Translator) -> str:
     for name, default in DEFAULTS.items():
         value = settings.get(name, default)
         if value != default:
-            parts.append(tr(f"variant.{name}.{value}"))
+            parts.append(tr(f"rules.{name}.{value}"))
     return " · ".join(str(p) for p in parts)
 
 
 def timer_brief(seconds: Any, tr: Translator) -> str:
     return tr("rules.timer", seconds=seconds) if seconds else tr("rules.no_timer")
+
+
+def table_brief(settings: Mapping[str, Any], timer: Any, tr: Translator) -> str:
+    """The rules, then the turn timer when there is one."""
+    rules = rules_brief(settings, tr)
+    return f"{rules} · {tr('rules.timer_short', seconds=timer)}" if timer else rules

@@ -41,6 +41,9 @@ class SkyjoScreenMixin:
 
     def on_mount(self) -> None:
         localize_bindings(self, self.tr)
+        for widget in self.query("*"):  # type: ignore[attr-defined]
+            if any(b.description.startswith("keys.") for _, b in widget._bindings):  # noqa: SLF001
+                localize_bindings(widget, self.tr)
 
     async def retranslate(self) -> None:
         """Draw again in the app's (new) language."""

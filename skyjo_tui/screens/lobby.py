@@ -11,7 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label
 
-from ..rules_text import rules_brief, timer_brief
+from ..rules_text import table_brief
+from ..widgets.table_list import TableList
 from ..widgets.chat import ChatPanel
 from ..widgets.footer import KeyFooter
 from .base import SkyjoScreen
@@ -22,7 +23,6 @@ CODE_LENGTH = 6
 
 class LobbyScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "join", "keys.join_table", id="lobby.join"),
         Binding("w", "watch", "keys.watch", id="lobby.watch"),
         Binding("n", "create", "keys.new_table", id="lobby.create"),
         Binding("k", "code", "keys.code", id="lobby.code"),
@@ -38,10 +38,11 @@ class LobbyScreen(SkyjoScreen[None]):
         tr = self.tr
         welcome = self.skyjo.session.welcome if self.skyjo.session else None
         who = welcome.name if welcome and welcome.name else ""
-        yield Label(tr("lobby.title", name=who, server=self.skyjo.options.server_label), id="lobby-title")
+        where = self.skyjo.options.server_label or self.skyjo.session_server_name()
+        yield Label(" · ".join(p for p in (tr("lobby.title"), who, where) if p), id="lobby-title")
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-tables"):
-                yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+                yield TableList(id="tables")
                 yield Label(tr("lobby.no_tables"), id="no-tables", classes="hint")
             yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
         yield KeyFooter()
@@ -60,7 +61,7 @@ class LobbyScreen(SkyjoScreen[None]):
         tr = self.tr
         self.query_one("#tables", DataTable).add_columns(
             tr("lobby.col.name"), tr("lobby.col.seats"), tr("lobby.col.status"),
-            tr("lobby.col.rules"), tr("lobby.col.timer"),
+            tr("lobby.col.rules"),
         )
 
     def show_tables(self, tables: list[dict[str, Any]]) -> None:
@@ -83,8 +84,7 @@ class LobbyScreen(SkyjoScreen[None]):
             Text(str(summary.get("name", "")), overflow="ellipsis"),
             seats,
             tr(f"status.table.{summary.get('status', 'waiting')}"),
-            rules_brief(summary.get("settings") or {}, tr),
-            timer_brief(summary.get("turn_timer"), tr),
+            table_brief(summary.get("settings") or {}, summary.get("turn_timer"), tr),
         ]
 
     def _selected_id(self) -> str | None:
@@ -108,9 +108,6 @@ class LobbyScreen(SkyjoScreen[None]):
             self.show_tables(self.skyjo.lobby_tables)
 
     @on(DataTable.RowSelected, "#tables")
-    def _row_chosen(self) -> None:
-        self.action_join()
-
     def action_join(self) -> None:
         table_id = self._selected_id()
         if table_id is not None:

@@ -6,7 +6,6 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Center, Middle
 from textual.widgets import Static
 
 from .base import SkyjoScreen
@@ -19,15 +18,10 @@ class TooSmallScreen(SkyjoScreen[None]):
 
     def __init__(self, width: int, height: int, needed: tuple[int, int]) -> None:
         super().__init__()
-        self._size = (width, height, needed)
+        self._shown = (width, height, needed)
 
     def compose(self) -> ComposeResult:
-        with Middle():
-            with Center():
-                yield Static(id="too-small")
-
-    def on_mount(self) -> None:
-        self.show_size(*self._size)
+        yield Static(self._text(), id="too-small")
 
     def fits(self, width: int, height: int) -> bool:
         return True
@@ -36,8 +30,12 @@ class TooSmallScreen(SkyjoScreen[None]):
         """Never covers itself; the app pops it once the screen below fits."""
 
     def show_size(self, width: int, height: int, needed: tuple[int, int]) -> None:
-        self._size = (width, height, needed)
-        text = self.tr(
-            "small.message", width=width, height=height, need_width=needed[0], need_height=needed[1]
+        self._shown = (width, height, needed)
+        for label in self.query("#too-small").results(Static):
+            label.update(self._text())
+
+    def _text(self) -> str:
+        width, height, (need_width, need_height) = self._shown
+        return self.tr(
+            "small.message", width=width, height=height, need_width=need_width, need_height=need_height
         )
-        self.query_one("#too-small", Static).update(text)

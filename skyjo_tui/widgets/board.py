@@ -15,7 +15,7 @@ from textual.widgets import Input, Static
 
 from ..layout import TablePlan, plan_table
 from ..presenter import BoardModel
-from .move_log import MoveLog
+from .line_log import LineLog
 from .piles import PilesWidget
 from .tableau import TableauWidget
 
@@ -29,6 +29,7 @@ class TableBoard(Vertical):
     TableBoard #opponents { height: auto; layout: grid; grid-gutter: 0; }
     TableBoard #middle { height: auto; }
     TableBoard #side { width: 1fr; height: 100%; }
+    TableBoard #log { padding: 0 0 0 1; border-left: vkey $panel; }
     TableBoard #prompt { height: 1; background: $boost; padding: 0 1; }
     TableBoard #prompt.your-move { background: $accent 40%; text-style: bold; }
     TableBoard TableauWidget.current { background: $boost; }
@@ -48,7 +49,7 @@ class TableBoard(Vertical):
             yield PilesWidget(id="piles")
             yield TableauWidget(-1, id="own")
             with Vertical(id="side"):
-                yield MoveLog(id="log")
+                yield LineLog(id="log")
                 # Hidden and disabled (so never focused) until the player opens the chat.
                 chat = Input(id="chat-input", compact=True, disabled=True)
                 chat.display = False
@@ -60,10 +61,10 @@ class TableBoard(Vertical):
         return self.query_one("#chat-input", Input)
 
     def write_log(self, line: str | Text) -> None:
-        self.query_one("#log", MoveLog).write(line)
+        self.query_one("#log", LineLog).write(line)
 
     def clear_log(self) -> None:
-        self.query_one("#log", MoveLog).clear()
+        self.query_one("#log", LineLog).clear()
 
     # -- applying the model ----------------------------------------------------
 

@@ -7,13 +7,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.message import Message
-from textual.widgets import Input, RichLog
+from textual.widgets import Input
+
+from .line_log import LineLog
 
 
 class ChatPanel(Vertical):
     DEFAULT_CSS = """
     ChatPanel { height: 1fr; border: round $panel; border-title-color: $text-muted; }
-    ChatPanel RichLog { height: 1fr; scrollbar-size-vertical: 1; }
+    ChatPanel LineLog { height: 1fr; }
     ChatPanel Input { height: 1; }
     """
 
@@ -28,14 +30,19 @@ class ChatPanel(Vertical):
         self._placeholder, self._max_length = placeholder, max_length
 
     def compose(self) -> ComposeResult:
-        yield RichLog(wrap=True, max_lines=200, markup=False)
+        yield LineLog()
         yield Input(placeholder=self._placeholder, max_length=self._max_length, compact=True)
 
     def add_line(self, name: str, text: str) -> None:
-        self.query_one(RichLog).write(Text.assemble((f"{name}: ", "bold cyan"), text))
+        self.query_one(LineLog).write(Text.assemble((f"{name}: ", "bold cyan"), text))
 
     def add_note(self, text: str) -> None:
-        self.query_one(RichLog).write(Text(text, style="dim italic"))
+        self.query_one(LineLog).write(Text(text, style="dim italic"))
+
+    @property
+    def text(self) -> str:
+        """Everything shown so far, as plain text."""
+        return "\n".join(self.query_one(LineLog).lines)
 
     def focus_input(self) -> None:
         self.query_one(Input).focus()

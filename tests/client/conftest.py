@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+import asyncio
+import threading
+from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
 from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
+from server.netclient import ServerConnection
 from skyjo_tui.app import SkyjoApp, build_app
 
 #: No pauses anywhere: bots move at once; the next round waits for "ready" (never the clock).
@@ -54,3 +57,57 @@ async def make_server(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[S
     yield start
     for server in servers:
         await server.stop()
+
+
+T = TypeVar("T")
+THREAD_TIMEOUT = 20.0
+
+
+class ThreadedServer:
+    """A real server on its own event loop in a thread, for tests whose app runs in
+    another loop (snapshot tests run the app themselves)."""
+
+    def __init__(self, data_dir: Path) -> None:
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="test-server", daemon=True)
+        self._thread.start()
+        self._server = SkyjoServer(server_config(data_dir))
+        self._clients: list[ServerConnection] = []
+        self.run(self._server.start())
+        self.port = self._server.port
+
+    def run(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the server's loop from a plain thread."""
+        return asyncio.run_coroutine_threadsafe(coro, self._loop).result(THREAD_TIMEOUT)
+
+    async def run_from_other_loop(self, coro: Coroutine[Any, Any, T]) -> T:
+        """Run ``coro`` on the server's loop, awaited from another running loop."""
+        future = asyncio.run_coroutine_threadsafe(coro, self._loop)
+        return await asyncio.wait_for(asyncio.wrap_future(future), THREAD_TIMEOUT)
+
+    async def client(self, name: str) -> ServerConnection:
+        """A logged-in player on the server's loop (closed with the server)."""
+        conn = await ServerConnection.open("127.0.0.1", self.port)
+        self._clients.append(conn)
+        await conn.hello(name=name)
+        return conn
+
+    def stop(self) -> None:
+        async def stop_all() -> None:
+            for conn in self._clients:
+                await conn.close()
+            await self._server.stop()
+
+        try:
+            self.run(stop_all())
+        finally:
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(THREAD_TIMEOUT)
+            self._loop.close()
+
+
+@pytest.fixture
+def server_in_thread(tmp_path: Path) -> Iterator[ThreadedServer]:
+    server = ThreadedServer(tmp_path / "threaded-server")
+    yield server
+    server.stop()

@@ -9,7 +9,7 @@ from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
-from skyjo_tui.widgets.move_log import MoveLog
+from skyjo_tui.widgets.line_log import LineLog
 
 from .players import KeyboardPlayer, MousePlayer, play_to_game_over, wait_for
 
@@ -36,7 +36,7 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         assert {"up", "down", "k", "j"} & player.keys_used and {"left", "right", "h", "l"} & player.keys_used
         assert over.summary.game_over and over.summary.winners
         assert max(p.total for p in over.summary.players) >= 10  # the chosen end score
-        log = table.query_one(MoveLog).lines
+        log = table.query_one(LineLog).lines
         assert any(" drew " in line for line in log) and any("Round 1 begins" in line for line in log)
 
 

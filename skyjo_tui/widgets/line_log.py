@@ -1,4 +1,4 @@
-"""The recent moves in words (and the table's chat), newest at the bottom.
+"""Lines of text, newest at the bottom: the moves in words, and chats.
 
 Lines are kept as text and wrapped when drawn, so they always fit the
 current width, even after the terminal or the layout changes.
@@ -14,9 +14,9 @@ from textual.widget import Widget
 MAX_LINES = 200
 
 
-class MoveLog(Widget):
+class LineLog(Widget):
     DEFAULT_CSS = """
-    MoveLog { height: 1fr; padding: 0 0 0 1; border-left: vkey $panel; }
+    LineLog { height: 1fr; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -1,0 +1,122 @@
+"""The client against a real server on 127.0.0.1: the lobby, a table, a drop, coming back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from server.app import SkyjoServer
+from server.netclient import ServerConnection, ServerError
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.room import RoomScreen
+from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.session import Link
+
+from .players import KeyboardPlayer, my_move, wait_for
+from .relay import Relay
+
+
+class Opponent:
+    """Bob, on a plain protocol connection: plays his first legal move, is always ready."""
+
+    def __init__(self, conn: ServerConnection) -> None:
+        self.conn = conn
+        self.table: dict[str, Any] = {}
+        self.moves = 0
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.ensure_future(self._play())
+
+    async def _play(self) -> None:
+        async for push in self.conn.pushes():
+            if push["type"] == "table":
+                self.table = push["table"]
+            if push["type"] != "game":
+                continue
+            view = push["view"]
+            with contextlib.suppress(ServerError):
+                if view["legal_actions"]:
+                    await self.conn.act(view["legal_actions"][0])
+                    self.moves += 1
+                elif view["phase"] == "round_over":
+                    await self.conn.request({"type": "ready"})
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.conn.close()
+
+
+@pytest.fixture
+async def server(make_server: Callable[..., Awaitable[SkyjoServer]]) -> SkyjoServer:
+    return await make_server()
+
+
+@pytest.fixture
+async def relay(server: SkyjoServer) -> AsyncIterator[Relay]:
+    relay = Relay(server.port)
+    await relay.start()
+    yield relay
+    await relay.stop()
+
+
+@pytest.fixture
+async def bob(server: SkyjoServer) -> AsyncIterator[Opponent]:
+    conn = await ServerConnection.open("127.0.0.1", server.port)
+    await conn.hello(name="Bob")
+    opponent = Opponent(conn)
+    opponent.start()
+    yield opponent
+    await opponent.stop()
+
+
+def status_text(table: TableScreen) -> str:
+    return str(table.query_one("#status").render())
+
+
+async def test_join_play_drop_and_come_back(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, relay: Relay, bob: Opponent
+) -> None:
+    created = await bob.conn.request(
+        {"type": "create_table", "name": "Bob's table", "seats": 2, "settings": {"end-score": 10}}
+    )
+    app = make_app(tcp_connector("127.0.0.1", relay.port), name="Alice", server_label="test")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.query_one("#tables").row_count == 1)
+        await pilot.press("enter")  # join the selected table
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
+        await pilot.press("r")  # ready
+        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])))
+        await bob.conn.request({"type": "start_game"})
+        await wait_for(pilot, lambda: my_move(app) is not None)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.view is not None and table.view.seat == 1
+
+        player = KeyboardPlayer(pilot)
+        await player.play(table)  # a first card turned up
+        await wait_for(pilot, lambda: sum(c is not None for c in table.view.tableaux[1].cards) == 1)
+
+        relay.accepting = False
+        relay.cut()
+        await wait_for(pilot, lambda: "reconnecting" in status_text(table))
+        assert app.session is not None and app.session.link is Link.RECONNECTING
+        relay.accepting = True
+        await wait_for(pilot, lambda: app.session.link is Link.ONLINE and "reconnecting" not in status_text(table))
+        assert relay.connections >= 2 and app.screen is table  # back at the same table, same screen
+
+        before = bob.moves
+        for _ in range(6):  # the game goes on: we play, Bob answers
+            await wait_for(pilot, lambda: my_move(app) is not None)
+            await player.play(table)
+            await pilot.pause(0.05)
+        await wait_for(pilot, lambda: bob.moves > before)
+        assert table.view.seat == 1 and created["table"]["table_id"] == app.table["table_id"]
