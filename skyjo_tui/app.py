@@ -11,6 +11,7 @@ session).
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -205,7 +206,7 @@ class SkyjoApp(App[None]):
         self._quick_game = False
         session = Session(connect, self._session_news)
         self.session = session
-        waiting = ConnectingScreen(label)
+        waiting = ConnectingScreen(label, retry=lambda: self.go_online(connect, label, name))
         await self.push_screen(waiting)
         token = self.prefs.tokens.get(label) if label else None
         try:
@@ -357,10 +358,14 @@ class SkyjoApp(App[None]):
         """An error in the player's words: never a traceback."""
         code = getattr(exc, "code", None)
         message = getattr(exc, "message", "") or str(exc)
-        if isinstance(exc, (ConnectionLost, OSError)) and not code:
-            return self.tr("error.connection", reason=message)
         if isinstance(exc, TimeoutError):
             return self.tr("error.timeout")
+        if isinstance(exc, ConnectionRefusedError):
+            return self.tr("error.refused")
+        if isinstance(exc, socket.gaierror):
+            return self.tr("error.unknown_host")
+        if isinstance(exc, (ConnectionLost, OSError)) and not code:
+            return self.tr("error.connection", reason=getattr(exc, "strerror", None) or message)
         if code:
             translated = self.tr(f"error.code.{code}")
             if translated != f"error.code.{code}" and self.tr.lang != "en":

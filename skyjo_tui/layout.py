@@ -64,11 +64,11 @@ class TablePlan:
     per_band: int  # opponents side by side
     bands: int
     side_width: int
+    piles: CardSize
 
     @property
     def middle_height(self) -> int:
-        card = self.own or self.others
-        return max(tableau_height(card) if self.own else 0, piles_height(card))
+        return max(tableau_height(self.own) if self.own else 0, piles_height(self.piles))
 
 
 def plan_table(width: int, height: int, opponents: int, spectator: bool = False) -> TablePlan | None:
@@ -98,16 +98,21 @@ def plan_table(width: int, height: int, opponents: int, spectator: bool = False)
 def _try_plan(
     width: int, height: int, opponents: int, own: CardSize | None, others: CardSize
 ) -> TablePlan | None:
-    per_band = max(1, min(opponents, width // tableau_width(others)))
     if opponents and tableau_width(others) > width:
         return None
+    per_band = max(1, min(opponents, width // tableau_width(others)))
     bands = ceil(opponents / per_band) if opponents else 0
-    pile_card = own or others
-    middle_width = piles_width(pile_card) + (tableau_width(own) if own else 0)
-    side = width - middle_width
-    if side < SIDE_MIN_WIDTH:
-        return None
-    middle = max(tableau_height(own) if own else 0, piles_height(pile_card))
-    if FIXED_ROWS + bands * tableau_height(others) + middle > height:
-        return None
-    return TablePlan(own, others, per_band, bands, side)
+    rows_left = height - FIXED_ROWS - bands * tableau_height(others)
+    for piles in _pile_sizes(own, others):
+        middle_width = piles_width(piles) + (tableau_width(own) if own else 0)
+        middle = max(tableau_height(own) if own else 0, piles_height(piles))
+        if width - middle_width >= SIDE_MIN_WIDTH and middle <= rows_left:
+            return TablePlan(own, others, per_band, bands, width - middle_width, piles)
+    return None
+
+
+def _pile_sizes(own: CardSize | None, others: CardSize) -> tuple[CardSize, ...]:
+    """The piles match your cards; a spectator gets them boxed when there is room."""
+    if own is not None:
+        return (own,)
+    return tuple(size for size in (CARD_SIZES[1], others) if size.height >= others.height)

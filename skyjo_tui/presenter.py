@@ -56,6 +56,7 @@ def present(
     changed: Touched | None = None,
     keys: Mapping[str, str] | None = None,
     timer: str = "",
+    prompt: str | None = None,
 ) -> BoardModel:
     """Everything the board shows for ``view``, with ``changed`` highlighted."""
     choices = Choices.from_view(view)
@@ -74,7 +75,7 @@ def present(
         piles_active=_active_piles(choices, mode),
         piles_highlight=_pile_highlight(changed),
         status=_status(view, names, tr, timer),
-        prompt=_prompt(view, choices, mode, names, tr, keys or {}),
+        prompt=prompt if prompt is not None else _prompt(view, choices, mode, names, tr, keys or {}),
         your_move=choices.any,
     )
 
@@ -101,7 +102,7 @@ def _own_targets(choices: Choices, mode: Mode) -> frozenset[int] | None:
 
 def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Translator) -> SeatLine:
     info = seats[seat] if seat < len(seats) else SeatInfo(f"#{seat + 1}")
-    tag = tr("seat.away") if info.away else tr("seat.bot") if info.bot else ""
+    tag = tr("seat.away") if info.away else ""  # bots are named by their level already
     if view.round_scores is not None:
         visible = view.round_scores[seat]
     else:

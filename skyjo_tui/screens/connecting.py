@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import ClassVar
 
 from textual import on
@@ -15,12 +16,15 @@ from .base import SkyjoScreen
 
 class ConnectingScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "retry", "keys.retry", id="connecting.retry"),
         Binding("escape", "back", "keys.back", id="connecting.back"),
     ]
 
-    def __init__(self, label: str) -> None:
+    def __init__(self, label: str, retry: Callable[[], object] | None = None) -> None:
         super().__init__()
         self.label = label
+        self._retry = retry
+        self._failed = False
 
     def compose(self) -> ComposeResult:
         with Middle():
@@ -29,7 +33,11 @@ class ConnectingScreen(SkyjoScreen[None]):
             yield LoadingIndicator(id="connecting-spinner")
             with Center():
                 with Horizontal(classes="buttons", id="connecting-buttons"):
+                    yield Button(self.tr("connect.retry"), variant="primary", id="retry", compact=True)
                     yield Button(self.tr("connect.back"), id="back", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#retry").display = False
 
     def _connecting_text(self) -> str:
         if self.label:
@@ -37,9 +45,22 @@ class ConnectingScreen(SkyjoScreen[None]):
         return self.tr("connect.connecting")
 
     def failed(self, reason: str) -> None:
+        self._failed = True
         self.query_one("#connecting-spinner").display = False
         self.query_one("#connecting-text", Static).update(self.tr("connect.failed", reason=reason))
-        self.query_one("#back", Button).focus()
+        retry = self.query_one("#retry", Button)
+        retry.display = self._retry is not None
+        (retry if self._retry is not None else self.query_one("#back", Button)).focus()
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return self._failed and self._retry is not None if action == "retry" else True
+
+    @on(Button.Pressed, "#retry")
+    def action_retry(self) -> None:
+        if self._retry is not None and self._failed:
+            self.app.pop_screen()
+            self._retry()
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -198,5 +198,6 @@ class ReplayScreen(SkyjoScreen[None]):
             frame.view, recording.seats, self.tr,
             changed=touched(frame.events) if self.skyjo.prefs.highlight else None,
             timer=where,
+            prompt=self.tr("replay.prompt"),
         )
         self.query_one(TableBoard).model = model

@@ -105,7 +105,7 @@ class RoomScreen(SkyjoScreen[None]):
                 name.append(" ★", style="yellow")
             table.add_row(
                 str(index + 1), name, who,
-                "✓" if seat.get("ready") or seat.get("kind") == "bot" else "·",
+                tr("room.host") if seat.get("host") else "✓" if seat.get("ready") or seat.get("kind") == "bot" else "·",
                 tr("room.here") if seat.get("connected", True) else tr("room.away"),
                 key=str(index),
             )

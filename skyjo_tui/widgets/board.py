@@ -135,9 +135,8 @@ class TableBoard(Vertical):
         opponents.display = plan.bands > 0
         for widget in opponents.query(TableauWidget):
             widget.card_size = plan.others
-        own = plan.own or plan.others
-        self.query_one("#own", TableauWidget).card_size = own
-        self.query_one(PilesWidget).card_size = own
+        self.query_one("#own", TableauWidget).card_size = plan.own or plan.others
+        self.query_one(PilesWidget).card_size = plan.piles
         middle = self.query_one("#middle", Horizontal)
         middle.styles.height = "1fr"  # the log takes what the cards leave
         middle.styles.min_height = plan.middle_height

@@ -40,6 +40,24 @@ def table_map(players: int, your_seat: int | None = 0, status: str = "playing") 
     }
 
 
+def finished_game(players: int, seed: int, settings: Settings | None = None) -> Game:
+    """A whole game between greedy bots, as the engine played it."""
+    settings = settings or Settings()
+    game = Game(players, settings, seed)
+    bots = [make_bot("greedy", seat, seed, settings) for seat in range(players)]
+    while game.phase is not GamePhase.GAME_OVER:
+        if game.phase is GamePhase.BETWEEN_ROUNDS:
+            events = game.next_round()
+        else:
+            pending = game.round.pending_flippers()
+            actor = pending[0] if pending else game.current_player
+            assert actor is not None
+            events = game.apply(bots[actor].choose(view_for(game, actor)))
+        for bot in bots:
+            bot.observe([public_event(e) for e in events])
+    return game
+
+
 def game_pushes(
     players: int,
     seed: int,

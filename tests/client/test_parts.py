@@ -1,0 +1,120 @@
+"""The client's plain parts (no Textual): words, layout, choices, cursor, addresses, settings."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from server.engine import Action, Game, view_for
+from server.engine.events import CardDrawn, CardExchanged, ColumnRemoved, DiscardTaken, RoundScored
+from skyjo_tui import preferences
+from skyjo_tui.address import DEFAULT_PORT, parse_address
+from skyjo_tui.choices import Choices, Mode, prompt_key
+from skyjo_tui.cursor import move
+from skyjo_tui.i18n import Translator, detect_language, load_catalog
+from skyjo_tui.layout import CARD_SIZES, plan_table
+from skyjo_tui.narrate import describe, touched
+from skyjo_tui.preferences import Preferences
+
+PACKAGE = Path(__file__).parents[2] / "skyjo_tui"
+NAMES = ["Alice", "Bob"]
+
+
+def test_english_and_french_have_the_same_strings_and_every_used_key() -> None:
+    english, french = load_catalog("en"), load_catalog("fr")
+    assert set(english) == set(french)
+    used = set()
+    for source in PACKAGE.rglob("*.py"):
+        used |= set(re.findall(r"""(?:tr|self\.tr|plural)\(\s*"([a-z_.-]+)""", source.read_text()))
+        used |= set(re.findall(r'"(keys\.[a-z_]+)"', source.read_text()))
+    missing = sorted(key for key in used if key not in english and f"{key}.one" not in english)
+    assert not missing
+    for key, text in english.items():  # the same placeholders in both languages
+        assert set(re.findall(r"{(\w+)}", text)) == set(re.findall(r"{(\w+)}", french[key])), key
+
+
+def test_language_from_option_then_locale() -> None:
+    assert detect_language("fr", {"LANG": "en_US.UTF-8"}) == "fr"
+    assert detect_language(None, {"LANG": "fr_FR.UTF-8"}) == "fr"
+    assert detect_language(None, {"LC_ALL": "de_DE.UTF-8", "LANG": "fr_FR"}) == "en"
+    assert detect_language(None, {}) == "en"
+    with pytest.raises(ValueError):
+        detect_language("tlh", {})
+
+
+def test_moves_in_words() -> None:
+    tr = Translator("en")
+    took = [DiscardTaken(0, 3), CardExchanged(0, 4, 3, 11, False)]
+    assert describe(took, NAMES, tr) == ["Alice took the 3 and replaced a hidden 11."]
+    kept = [CardExchanged(1, 2, 8, 5, True), ColumnRemoved(1, 0, 8, False)]
+    assert describe(kept, NAMES, tr) == ["Bob kept the 8 and replaced their 5.", "Bob's column of 8s is removed."]
+    assert describe([CardDrawn(1, 8)], NAMES, tr) == ["Bob drew an 8."]
+    assert describe([RoundScored((30, 20), (30, 40), 1, True)], NAMES, tr) == [
+        "Bob closed without the lowest score: doubled to 40."
+    ]
+    assert describe(took, NAMES, Translator("fr")) == ["Alice a pris le 3 et remplacé un 11 caché."]
+    assert touched(took).cards == {(0, 4)} and touched(took).discard_pile
+
+
+def test_choices_come_from_the_legal_moves_only() -> None:
+    game = Game(2, seed=1)
+    flips = Choices.from_view(view_for(game, 0))
+    assert flips.flip == frozenset(range(12)) and not flips.draw
+    assert flips.action_for(Mode.NORMAL, 5) == Action.flip(0, 5)
+    assert prompt_key(flips, Mode.NORMAL) == "prompt.initial_flip"
+    for seat, pos in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        game.apply(Action.flip(seat, pos))
+    current = game.current_player
+    assert current is not None
+    turn = Choices.from_view(view_for(game, current))
+    assert turn.draw and turn.take and turn.mode_for_discard_pile() is Mode.TAKE
+    assert turn.action_for(Mode.NORMAL, 3) is None  # draw or take first
+    assert turn.action_for(Mode.TAKE, 3) == Action.take_discard(current, 3)
+    waiting = Choices.from_view(view_for(game, 1 - current))
+    assert not waiting.any and prompt_key(waiting, Mode.NORMAL) == ""
+
+
+def test_cursor_moves_between_piles_and_cards_and_skips_removed_columns() -> None:
+    assert move(4, "left") == 1 and move(1, "left") == "discard" and move("discard", "left") == "draw"
+    assert move("draw", "right") == "discard" and move("discard", "right") == 1
+    assert move(2, "down") == 0 and move(0, "up") == 2
+    assert move(1, "right", removed_columns=(1, 2)) == 10
+    assert move(10, "right") == 10
+
+
+def test_eight_players_fit_80x24_and_bigger_terminals_get_bigger_cards() -> None:
+    small = plan_table(80, 24, opponents=7)
+    large = plan_table(160, 50, opponents=7)
+    assert small is not None and large is not None
+    assert small.per_band * small.bands >= 7
+    assert CARD_SIZES.index(large.own) > CARD_SIZES.index(small.own)  # type: ignore[arg-type]
+    assert CARD_SIZES.index(large.own) > CARD_SIZES.index(large.others)  # type: ignore[arg-type]
+    assert plan_table(50, 14, opponents=7) is None
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("example.org", ("example.org", DEFAULT_PORT)), ("10.0.0.2:8000", ("10.0.0.2", 8000)), ("[::1]:7000", ("::1", 7000))],
+)
+def test_addresses(text: str, expected: tuple[str, int]) -> None:
+    assert parse_address(text) == expected
+
+
+@pytest.mark.parametrize("text", ["", "host:port", "host:70000", "[::1", "a b:1"])
+def test_bad_addresses_are_refused_with_a_reason(text: str) -> None:
+    with pytest.raises(ValueError):
+        parse_address(text)
+
+
+def test_preferences_survive_a_damaged_file(tmp_path: Path) -> None:
+    saved = Preferences(name="Zoé", pace="slow").with_token("host:7777", "secret")
+    preferences.save(tmp_path, saved)
+    assert preferences.load(tmp_path) == saved
+    (tmp_path / preferences.FILE_NAME).write_text("{not json")
+    assert preferences.load(tmp_path) == Preferences()
+    assert (tmp_path / "client.bad").exists()  # kept aside, not lost
+    (tmp_path / preferences.FILE_NAME).write_text(json.dumps({"pace": 3}))
+    assert preferences.load(tmp_path) == Preferences()

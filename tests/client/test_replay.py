@@ -1,0 +1,73 @@
+"""``skyjo --replay FILE``: a recorded game, forward, back, and by round."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from server.engine import Seat, Settings, game_record, record_line
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.cli import parser
+from skyjo_tui.screens.replay import ReplayScreen
+from skyjo_tui.widgets.board import TableBoard
+
+from .players import wait_for
+from .scenes import finished_game
+
+
+def write_record(path: Path, *, tamper: bool = False) -> dict:
+    game = finished_game(3, seed=21, settings=Settings(end_score=60))
+    record = game_record(game, [Seat("Ann"), Seat("Bot 2", "greedy"), Seat("Bot 3", "greedy")])
+    if tamper:
+        record["rounds"][0]["moves"][5]["events"][0]["value"] = 99
+    path.write_text(record_line(record) + "\n", encoding="utf-8")
+    return record
+
+
+def status(app: SkyjoApp) -> str:
+    return str(app.screen.query_one(TableBoard).query_one("#status").render())
+
+
+async def test_step_forward_back_and_jump_to_a_round(tmp_path: Path, make_app: Callable[..., SkyjoApp]) -> None:
+    record = write_record(tmp_path / "games.jsonl")
+    rounds = len(record["rounds"])
+    assert rounds >= 2
+    app = make_app(replay=tmp_path / "games.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen) and screen.index == 0
+        assert "Round 1" in status(app)
+        await pilot.press("right", "l", "space")
+        assert screen.index == 3
+        await pilot.press("left")
+        assert screen.index == 2
+        await pilot.press("n")  # next round
+        assert screen.recording.frames[screen.index].round == 2 and screen.recording.frames[screen.index].move == 0
+        assert "Round 2" in status(app)
+        await pilot.press("1")  # straight to round 1
+        assert screen.index == 0
+        await pilot.press("g")
+        await pilot.press(*str(rounds), "enter")
+        await wait_for(pilot, lambda: screen.recording.frames[screen.index].round == rounds)
+        await pilot.press("end")
+        last = screen.recording.frames[screen.index]
+        assert last.view.phase == "game_over" and list(last.view.winners) == record["winners"]
+
+
+async def test_a_tampered_record_is_refused_with_the_reason(tmp_path: Path, make_app: Callable[..., SkyjoApp]) -> None:
+    write_record(tmp_path / "bad.jsonl", tamper=True)
+    app = make_app(replay=tmp_path / "bad.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        text = str(app.screen.query_one("#replay-error").render())
+        assert "cannot be replayed" in text and "round 1, move 6" in text
+
+
+def test_the_command_line_offers_every_way_in() -> None:
+    args = parser().parse_args(["--connect", "example.org:7000", "--name", "Zoé", "--lang", "fr"])
+    assert (args.connect, args.name, args.lang) == ("example.org:7000", "Zoé", "fr")
+    assert parser().parse_args(["--replay", "games.jsonl"]).replay == Path("games.jsonl")
+    usage = parser().format_help()
+    for option in ("--connect", "--replay", "--name", "--lang", "--data-dir"):
+        assert option in usage
