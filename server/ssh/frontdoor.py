@@ -1,15 +1,14 @@
 """The SSH front door of ``skyjo-server``: ``ssh -p 2222 skyjo@host`` plays.
 
-Wiring in the server's CLI::
+Wiring in ``skyjo-server`` (``server/cli.py`` has a plugin list for this)::
 
-    from server.ssh.frontdoor import add_ssh_arguments, ssh_options_from_args, start_ssh_front_door
+    from server.ssh.frontdoor import SSH_FRONT_DOOR_PLUGIN
+    FRONT_DOOR_PLUGINS.append(SSH_FRONT_DOOR_PLUGIN)
 
-    add_ssh_arguments(parser)                      # --ssh-port, --no-ssh, ...
-    ...
-    ssh = await start_ssh_front_door(skyjo_server, ssh_options_from_args(args))
-    ...                                            # None when --no-ssh
-    if ssh is not None:
-        await ssh.close()                          # before skyjo_server.stop()
+which adds ``--ssh-port``, ``--no-ssh``, ``--authorized-keys``... to the
+parser and attaches an ``SSHFrontDoor`` to the server (started and stopped
+with it).  By hand: ``door = await start_ssh_front_door(server, options)``
+then ``await door.close()`` before ``server.stop()``.
 
 Every SSH session runs the Textual client in-process, connected to the lobby
 through ``skyjo_server.open_in_process(identity=...)``; the identity is the
@@ -25,7 +24,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 import asyncssh
 from textual.app import App
@@ -157,14 +156,20 @@ class PlayerSession:
 GameAppFactory = Callable[[PlayerSession], "App[Any] | Awaitable[App[Any]]"]
 
 
-def skyjo_app_factory(player_session: PlayerSession) -> App[Any]:
-    """The real Textual client, built by its own factory."""
+def skyjo_app_factory(player_session: PlayerSession, **build_options: Any) -> App[Any]:
+    """The real Textual client, built by its own factory (``build_app``).
+
+    Nothing is kept on the server's disk for a player (no ``data_dir``): the
+    lobby remembers them by their key.  ``build_options`` go to ``build_app``
+    (tests pass ``pace="off"``).
+    """
     from skyjo_tui.app import build_app  # the client is only needed with SSH on
 
     return build_app(
-        connect=player_session.connect,
+        player_session.connect,
         name=player_session.player.requested_name,
         environ=player_session.environ,
+        **build_options,
     )
 
 
@@ -226,7 +231,7 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ssh-port", type=_port, default=DEFAULT_SSH_PORT, metavar="PORT",
                        help=f"SSH port (default {DEFAULT_SSH_PORT}; see the README to use 22)")
     group.add_argument("--no-ssh", action="store_true", help="do not serve the game over SSH")
-    group.add_argument("--authorized-keys", type=Path, metavar="FILE",
+    group.add_argument("--authorized-keys", type=_authorized_keys_file, metavar="FILE",
                        help="private server: only these public keys (OpenSSH authorized_keys "
                             "format, re-read when it changes) may play; no guests")
     group.add_argument("--ssh-username", default=DEFAULT_LOBBY_USERNAME, metavar="NAME",
@@ -274,6 +279,16 @@ def _port(text: str) -> int:
     return port
 
 
+def _authorized_keys_file(text: str) -> Path:
+    """A usable authorized keys file, or a usage error before anything starts."""
+    path = Path(text).expanduser()
+    try:
+        AuthorizedKeys(path)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return path
+
+
 def _positive(text: str) -> int:
     value = int(text)
     if value < 1:
@@ -303,27 +318,79 @@ def _messages(options: SSHOptions) -> SessionMessages:
 
 
 class SSHFrontDoor:
-    """A running SSH front door; ``await close()`` ends every session."""
+    """The SSH way in, as a ``server.app.FrontDoor``: ``start(server)``, ``stop()``.
 
-    def __init__(self, manager: AppSessionManager, acceptor: asyncssh.SSHAcceptor,
-                 host_key_fingerprint: str) -> None:
-        self.manager = manager
-        self.acceptor = acceptor
-        self.host_key_fingerprint = host_key_fingerprint
+    ``skyjo-server`` attaches it with ``server.add_front_door`` (see
+    ``attach_ssh_front_door``); tests and tools may use ``start_ssh_front_door``.
+    """
+
+    def __init__(
+        self, options: SSHOptions, *, game_app_factory: GameAppFactory = skyjo_app_factory
+    ) -> None:
+        self.options = options
+        self._game_app_factory = game_app_factory
+        # Checked now, so that a bad file stops the server before it starts.
+        self._authorized = (
+            AuthorizedKeys(options.authorized_keys) if options.authorized_keys else None
+        )
+        self.manager: AppSessionManager | None = None
+        self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.host_key_fingerprint = ""
         """``SHA256:...``: what players' ssh shows the first time they connect."""
 
     @property
     def port(self) -> int:
-        return self.acceptor.get_port()
+        """The port listened on (the real one when configured as 0)."""
+        return self.acceptor.get_port() if self.acceptor is not None else self.options.port
 
-    async def close(self, timeout: float = 5.0) -> None:
+    async def start(self, server: InProcessServer) -> None:
+        """Listen; raises ``OSError`` when the port or the host key is unusable."""
+        options = self.options
+        host_key = load_or_create_host_key(options.host_key_path(server.config))
+        self.host_key_fingerprint = fingerprint(host_key)
+        manager = AppSessionManager(
+            _session_app_factory(server, self._game_app_factory),
+            limits=options.limits,
+            messages=_messages(options),
+        )
+        authorized = self._authorized
+
+        def server_factory() -> SkyjoSSHServer:
+            return SkyjoSSHServer(
+                manager, authorized_keys=authorized, lobby_username=options.lobby_username
+            )
+
+        self.acceptor = await create_app_server(
+            manager,
+            options.host or server.config.host or None,
+            options.port,
+            server_factory=server_factory,
+            gc_policy=options.gc_policy,
+            server_host_keys=[host_key],
+            **dict(options.asyncssh_options),
+        )
+        self.manager = manager
+        logger.info(
+            "SSH front door on port %d (%s); host key %s",
+            self.port,
+            f"keys in {options.authorized_keys} only" if authorized else "open to all",
+            self.host_key_fingerprint,
+        )
+
+    async def stop(self, timeout: float = 5.0) -> None:
         """Stop listening, let every app restore its player's terminal, disconnect."""
-        self.acceptor.close()
-        await self.manager.close(timeout=timeout)
+        acceptor, self.acceptor = self.acceptor, None
+        if acceptor is None:
+            return
+        acceptor.close()
+        if self.manager is not None:
+            await self.manager.close(timeout=timeout)
         try:
-            await asyncio.wait_for(self.acceptor.wait_closed(), timeout)
+            await asyncio.wait_for(acceptor.wait_closed(), timeout)
         except asyncio.TimeoutError:
             logger.warning("ssh front door: connections still open after %.0f s", timeout)
+
+    close = stop
 
 
 async def start_ssh_front_door(
@@ -332,41 +399,25 @@ async def start_ssh_front_door(
     *,
     game_app_factory: GameAppFactory = skyjo_app_factory,
 ) -> SSHFrontDoor | None:
-    """Serve the game over SSH; None if ``options.enabled`` is False.
+    """Serve the game over SSH now; None if ``options.enabled`` is False.
 
-    Raises ``ValueError`` with a message for the operator when the host key
-    or the authorized keys file is unusable, and ``OSError`` when the port
-    cannot be bound.
+    Raises ``ValueError`` when the authorized keys file has no usable key,
+    and ``OSError`` when the port cannot be bound or the host key is unusable.
+    ``await door.close()`` before stopping ``skyjo_server``.
     """
     if not options.enabled:
         return None
-    authorized = AuthorizedKeys(options.authorized_keys) if options.authorized_keys else None
-    host_key = load_or_create_host_key(options.host_key_path(skyjo_server.config))
-    manager = AppSessionManager(
-        _session_app_factory(skyjo_server, game_app_factory),
-        limits=options.limits,
-        messages=_messages(options),
-    )
-
-    def server_factory() -> SkyjoSSHServer:
-        return SkyjoSSHServer(
-            manager, authorized_keys=authorized, lobby_username=options.lobby_username
-        )
-
-    acceptor = await create_app_server(
-        manager,
-        options.host or skyjo_server.config.host or None,
-        options.port,
-        server_factory=server_factory,
-        gc_policy=options.gc_policy,
-        server_host_keys=[host_key],
-        **dict(options.asyncssh_options),
-    )
-    door = SSHFrontDoor(manager, acceptor, fingerprint(host_key))
-    logger.info(
-        "SSH front door on port %d (%s); host key %s",
-        door.port,
-        f"authorized keys from {options.authorized_keys}" if authorized else "open to all",
-        door.host_key_fingerprint,
-    )
+    door = SSHFrontDoor(options, game_app_factory=game_app_factory)
+    await door.start(skyjo_server)
     return door
+
+
+def attach_ssh_front_door(server: Any, args: argparse.Namespace) -> None:
+    """``skyjo-server``'s hook: add the SSH front door unless ``--no-ssh``."""
+    options = ssh_options_from_args(args)
+    if options.enabled:
+        server.add_front_door(SSHFrontDoor(options))
+
+
+SSH_FRONT_DOOR_PLUGIN: Final = (add_ssh_arguments, attach_ssh_front_door)
+"""For ``server.cli.FRONT_DOOR_PLUGINS``."""

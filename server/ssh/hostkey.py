@@ -23,6 +23,8 @@ PRIVATE_MODE: Final = 0o600
 def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
     """Read the ed25519 host key at ``path``, creating it (mode 0600) if missing.
 
+    Raises ``OSError`` when the file cannot be read, written or parsed.
+
     Safe against two servers starting at once on one data directory: the key
     is written to a private temporary file and linked into place, so exactly
     one key wins and both use it.  A ``.pub`` file is written next to it for
@@ -33,8 +35,9 @@ def load_or_create_host_key(path: Path) -> asyncssh.SSHKey:
     _tighten_permissions(path)
     try:
         key = asyncssh.read_private_key(path)
-    except (OSError, asyncssh.KeyImportError) as exc:
-        raise ValueError(f"cannot read the SSH host key {path}: {exc}") from exc
+    except asyncssh.KeyImportError as exc:
+        # An OSError, so that skyjo-server reports it like a busy port.
+        raise OSError(f"the SSH host key {path} is not a usable private key: {exc}") from exc
     _write_public_key(key, path.with_name(path.name + ".pub"))
     return key
 

@@ -66,9 +66,9 @@ class AuthorizedKeys:
         self.path = path
         self._stamp: tuple[int, int] | None = None
         self._keys: asyncssh.SSHAuthorizedKeys | None = None
-        self._load()
-        if self._keys is None:
-            raise ValueError(f"--authorized-keys {path}: no usable public key in the file")
+        problem = self._load()
+        if problem is not None:
+            raise ValueError(f"{path}: {problem}")
 
     def allows(self, key: asyncssh.SSHKey, client_host: str, client_addr: str) -> bool:
         """True if ``key`` may log in from this client."""
@@ -87,16 +87,20 @@ class AuthorizedKeys:
         if stamp != self._stamp:
             self._load()
 
-    def _load(self) -> None:
+    def _load(self) -> str | None:
+        """(Re)read the file; return what is wrong with it (None: loaded)."""
         try:
             info = os.stat(self.path)
             self._stamp = (info.st_mtime_ns, info.st_size)
             self._keys = asyncssh.read_authorized_keys(self.path)
-        except (OSError, ValueError) as exc:
-            # ValueError: asyncssh found no valid entry (empty or garbled file).
-            logger.error("authorized keys %s unusable, refusing all keys: %s", self.path, exc)
-            self._keys = None
-            if not self.path.exists():
-                self._stamp = None
+        except OSError as exc:
+            problem = f"cannot read it ({exc.strerror or exc})"
+            self._stamp = None
+        except ValueError:  # asyncssh found no valid entry (empty or garbled file)
+            problem = "no usable public key in it (OpenSSH authorized_keys format expected)"
         else:
             logger.info("authorized keys loaded from %s", self.path)
+            return None
+        logger.error("authorized keys %s: %s; refusing every key", self.path, problem)
+        self._keys = None
+        return problem

@@ -6,6 +6,7 @@ Every wait here is bounded in time.
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import re
 from collections.abc import AsyncIterator, Callable
@@ -36,12 +37,113 @@ async def poll_until(predicate: Callable[[], bool], what: str, timeout: float = 
         await asyncio.sleep(0.02)
 
 
+_SEQUENCE = re.compile(
+    r"\x1b\[([0-9;?<>=$]*)[ -/]*([@-~])"  # CSI: parameters, final byte
+    r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"  # OSC (a title), to BEL or ST
+    r"|\x1b[^\[\]]?"  # other escapes
+    r"|[\r\n\b]"
+)
+
+
+class Screen:
+    """What the player's terminal shows: enough of a VT100 for Textual's output.
+
+    Textual draws with cursor positioning (CSI row;col H), colours (SGR,
+    ignored here) and plain text, with auto-wrap off; that is all modelled.
+    """
+
+    def __init__(self, width: int, height: int) -> None:
+        self.width, self.height = width, height
+        self.rows = [[" "] * width for _ in range(height)]
+        self.row = self.col = 0
+        self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
+        self._pending = ""
+
+    def resize(self, width: int, height: int) -> None:
+        self.rows = [(row + [" "] * width)[:width] for row in self.rows[:height]]
+        self.rows += [[" "] * width for _ in range(height - len(self.rows))]
+        self.width, self.height = width, height
+        self.row, self.col = min(self.row, height - 1), min(self.col, width)
+
+    def feed(self, data: bytes) -> None:
+        text = self._pending + self._decode(data)
+        self._pending = ""
+        position = 0
+        for match in _SEQUENCE.finditer(text):
+            self._put(text[position:match.start()])
+            position = match.end()
+            if match.end() == len(text) and match.group(0).startswith("\x1b"):
+                self._pending = match.group(0)  # may be cut short: finish it next time
+                return
+            self._control(match)
+        self._put(text[position:])
+
+    def _control(self, match: re.Match[str]) -> None:
+        token = match.group(0)
+        if token == "\r":
+            self.col = 0
+        elif token == "\n":
+            self.row = min(self.row + 1, self.height - 1)
+        elif token == "\b":
+            self.col = max(self.col - 1, 0)
+        elif match.group(2) == "H":
+            numbers = [int(n) if n.isdigit() else 1 for n in (match.group(1) or "1;1").split(";")]
+            row, col = (numbers + [1, 1])[:2]
+            self.row, self.col = min(row, self.height) - 1, min(col, self.width) - 1
+        elif match.group(2) == "J" and match.group(1) == "2":
+            self.rows = [[" "] * self.width for _ in range(self.height)]
+
+    def _put(self, text: str) -> None:
+        line = self.rows[self.row]
+        for char in text:
+            if self.col < self.width:
+                line[self.col] = char
+                self.col += 1
+
+    @property
+    def text(self) -> str:
+        return "\n".join("".join(row).rstrip() for row in self.rows)
+
+
 class Term:
     """Client side of one session: send keys, read the (ANSI-stripped) screen."""
 
-    def __init__(self, proc: asyncssh.SSHClientProcess) -> None:  # type: ignore[type-arg]
+    def __init__(  # type: ignore[type-arg]
+        self, proc: asyncssh.SSHClientProcess, size: tuple[int, int] = (80, 24)
+    ) -> None:
         self.proc = proc
         self.raw = bytearray()
+        self.screen = Screen(*size)
+        """The terminal as the player sees it now."""
+
+    def resize(self, width: int, height: int) -> None:
+        """Resize the window (the client tells the server)."""
+        self.screen.resize(width, height)
+        self.proc.change_terminal_size(width, height)
+
+    async def read(self, timeout: float) -> None:
+        """Read one chunk of output (raises TimeoutError / AssertionError at EOF)."""
+        chunk = await asyncio.wait_for(self.proc.stdout.read(65536), timeout)
+        if not chunk:
+            raise AssertionError(f"the session ended: {self.screen.text!r}")
+        self.raw += chunk
+        self.screen.feed(chunk)
+
+    async def wait_until(self, condition: Callable[[str], bool], what: str,
+                         timeout: float = TIMEOUT) -> None:
+        """Read output until ``condition(screen text)`` holds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while not condition(self.screen.text):
+            remaining = deadline - loop.time()
+            if remaining <= 0:
+                raise AssertionError(f"{what} not on screen:\n{self.screen.text}")
+            with contextlib.suppress(asyncio.TimeoutError):
+                await self.read(remaining)
+
+    async def shows(self, needle: str, timeout: float = TIMEOUT) -> None:
+        """Wait until the screen shows ``needle`` (on one line)."""
+        await self.wait_until(lambda text: needle in text, repr(needle), timeout)
 
     @property
     def text(self) -> str:
@@ -55,35 +157,29 @@ class Term:
         return len(self.raw)
 
     async def wait_for(self, needle: str, timeout: float = TIMEOUT, since: int = 0) -> None:
+        """Wait until ``needle`` has been written (after ``since``), on screen or not."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
-        while needle not in self._text_since(since):
+        while needle not in self.text_since(since):
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise AssertionError(f"{needle!r} not on screen: {self.text[-300:]!r}")
-            try:
-                chunk = await asyncio.wait_for(self.proc.stdout.read(65536), remaining)
-            except asyncio.TimeoutError:
-                continue
-            if not chunk:
-                raise AssertionError(f"EOF before {needle!r}: {self.text[-300:]!r}")
-            self.raw += chunk
+            with contextlib.suppress(asyncio.TimeoutError):
+                await self.read(remaining)
 
-    def _text_since(self, since: int) -> str:
+    def text_since(self, since: int) -> str:
         return strip_ansi(self.raw[since:].decode("utf-8", "replace"))
 
     async def drain(self, seconds: float = 0.2) -> None:
-        """Read whatever arrives for a short while."""
-        with contextlib.suppress(asyncio.TimeoutError):
-            while True:
-                chunk = await asyncio.wait_for(self.proc.stdout.read(65536), seconds)
-                if not chunk:
-                    return
-                self.raw += chunk
+        """Read whatever arrives for a short while (bounded: 50 chunks at most)."""
+        with contextlib.suppress(asyncio.TimeoutError, AssertionError):
+            for _ in range(50):
+                await self.read(seconds)
 
     async def exit_status(self) -> int | None:
         result = await asyncio.wait_for(self.proc.wait(), TIMEOUT)
         self.raw += result.stdout or b""
+        self.screen.feed(result.stdout or b"")
         return result.exit_status
 
 
@@ -115,7 +211,7 @@ async def open_terminal(
         settings.update(term_type=term_type, term_size=term_size)
     proc = await asyncio.wait_for(conn.create_process(**settings), TIMEOUT)
     try:
-        yield Term(proc)
+        yield Term(proc, term_size)
     finally:
         proc.close()
 

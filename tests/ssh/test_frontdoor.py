@@ -339,21 +339,27 @@ def parse(*argv: str) -> SSHOptions:
     return ssh_options_from_args(parser.parse_args(argv))
 
 
-def test_ssh_options_from_the_command_line() -> None:
+def test_ssh_options_from_the_command_line(
+    tmp_path: Path, alice_key: asyncssh.SSHKey, capsys: pytest.CaptureFixture[str]
+) -> None:
     defaults = parse()
     assert (defaults.enabled, defaults.port, defaults.lobby_username) == (True, 2222, "skyjo")
     assert defaults.authorized_keys is None
     assert defaults.limits.idle_timeout == 30 * 60
 
-    options = parse("--ssh-port", "22", "--authorized-keys", "friends", "--ssh-username", "play",
-                    "--ssh-max-connections", "50", "--ssh-max-per-address", "4",
-                    "--ssh-idle-minutes", "0")
-    assert (options.port, options.authorized_keys, options.lobby_username) == (
-        22, Path("friends"), "play")
+    friends = tmp_path / "friends"
+    friends.write_bytes(alice_key.export_public_key())
+    options = parse("--ssh-port", "22", "--authorized-keys", str(friends),
+                    "--ssh-username", "play", "--ssh-max-connections", "50",
+                    "--ssh-max-per-address", "4", "--ssh-idle-minutes", "0")
+    assert (options.port, options.authorized_keys, options.lobby_username) == (22, friends, "play")
     assert (options.limits.max_connections, options.limits.max_connections_per_address) == (50, 4)
     assert options.limits.idle_timeout is None
-    with pytest.raises(SystemExit):
-        parse("--ssh-port", "70000")
+
+    for bad in (["--ssh-port", "70000"], ["--authorized-keys", str(tmp_path / "missing")]):
+        with pytest.raises(SystemExit):
+            parse(*bad)
+    assert "cannot read it" in capsys.readouterr().err
 
 
 async def test_no_ssh_starts_nothing(tmp_path: Path) -> None:

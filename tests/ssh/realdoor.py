@@ -1,0 +1,145 @@
+"""The real thing behind the SSH front door: ``SkyjoServer`` and the Textual client.
+
+A lobby server on 127.0.0.1 (port 0) with the SSH front door attached as
+``skyjo-server`` attaches it, serving the client built by its own factory
+(``pace="off"``: others' moves appear at once; English).  Players are asyncssh
+clients with their own keys and a PTY; their screens are read from the stream.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import weakref
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+from textual.app import App
+
+from server.app import SkyjoServer
+from server.config import Limits, Pace, ServerConfig
+from server.ssh import SessionLimits
+from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, skyjo_app_factory
+
+from .sshkit import TIMEOUT, Term, closing, connect, connect_guest, open_terminal
+
+#: Bots move at once; a dropped player's seat waits for them a whole minute.
+TEST_PACE = Pace(bot_delay=0.0, grace_period=60.0, between_rounds=600.0)
+TEST_LIMITS = Limits(max_connections_per_address=64, messages_per_second=5000, message_burst=5000)
+
+DOWN, RIGHT, ENTER, CTRL_S = b"\x1b[B", b"\x1b[C", b"\r", b"\x13"
+
+
+@dataclass
+class RealDoor:
+    server: SkyjoServer
+    door: SSHFrontDoor
+    apps: list[weakref.ref[App[Any]]] = field(default_factory=list)
+
+    @property
+    def port(self) -> int:
+        return self.door.port
+
+
+@contextlib.asynccontextmanager
+async def real_door(data_dir: Path, limits: SessionLimits | None = None) -> AsyncIterator[RealDoor]:
+    """Lobby + SSH front door, always stopped (the door first, as the server does)."""
+    apps: list[weakref.ref[App[Any]]] = []
+    build = functools.partial(skyjo_app_factory, pace="off", lang="en")
+
+    def factory(player_session: PlayerSession) -> App[Any]:
+        app = build(player_session)
+        apps.append(weakref.ref(app))
+        return app
+
+    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, pace=TEST_PACE,
+                          limits=TEST_LIMITS)
+    server = SkyjoServer(config)
+    options = SSHOptions(port=0, gc_policy=None, limits=limits or SessionLimits(stop_timeout=3.0))
+    door = SSHFrontDoor(options, game_app_factory=factory)
+    server.add_front_door(door)
+    await server.start()
+    try:
+        yield RealDoor(server, door, apps)
+    finally:
+        await server.stop()
+
+
+@contextlib.asynccontextmanager
+async def player(
+    port: int, username: str, key: asyncssh.SSHKey | None, size: tuple[int, int] = (80, 24)
+) -> AsyncIterator[Term]:
+    """A player at an 80x24 terminal (``key`` None: a guest)."""
+    if key is None:
+        conn = await connect_guest(port, username)
+    else:
+        conn = await connect(port, username, client_keys=[key])
+    async with closing(conn), open_terminal(conn, term_size=size) as term:
+        yield term
+
+
+async def first_to_show(terms: list[Term], needle: str) -> int:
+    """Index of the terminal whose screen shows ``needle`` first.
+
+    The terminals are read in turn with short timeouts rather than in
+    concurrent tasks: cancelling a read that has just completed would lose
+    what it read (Python 3.11's wait_for).
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + TIMEOUT
+    while loop.time() < deadline:
+        for index, term in enumerate(terms):
+            if needle in term.screen.text:
+                return index
+            with contextlib.suppress(asyncio.TimeoutError):
+                await term.read(0.02)
+    screens = "\n\n".join(term.screen.text for term in terms)
+    raise AssertionError(f"no terminal shows {needle!r}:\n{screens}")
+
+
+async def create_table(host: Term) -> None:
+    """From the lobby: a new table with the default settings; wait in its room."""
+    host.press(b"n")
+    await host.shows("New table")
+    host.press(CTRL_S)
+    await host.shows("You are the host")
+
+
+async def join_first_table(guest: Term, table: str) -> None:
+    """From the lobby: join the first listed table once ``table`` is listed."""
+    await guest.shows(table)
+    guest.press(DOWN + ENTER)
+    await guest.shows("Press r when you are ready")
+
+
+async def turn_up_two_cards(term: Term, name: str) -> None:
+    """The initial flips: the card under the cursor, then the one to its right.
+
+    The client ignores a key pressed while its previous move is still on its
+    way to the server: the second card is pressed again until the prompt
+    moves on (a bounded number of times), as a person would.
+    """
+    await term.shows("Turn up a card of your choice")
+    term.press(ENTER)
+    await term.shows(f"{name} turned up")
+    term.press(RIGHT)
+    for _ in range(5):
+        term.press(ENTER)
+        try:
+            await term.wait_until(lambda text: "Turn up a card" not in text, "the next prompt", 1.0)
+            return
+        except AssertionError:
+            continue
+    raise AssertionError(f"the second card was never turned up:\n{term.screen.text}")
+
+
+async def take_the_discard(term: Term) -> None:
+    """A whole turn: take the discard, put it where the cursor is."""
+    term.press(b"t")
+    await term.shows("Choose the card the")
+    term.press(ENTER)
+    await term.wait_until(lambda text: "Your turn:" not in text, "the end of the turn")
