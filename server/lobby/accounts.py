@@ -46,16 +46,20 @@ async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
         player = await lobby.store.player_by_token(token)
         if player is None:
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")
-        session.welcomed = True
-        return await login(lobby, session, player, token)
-    if name is not None:
+        welcome = await login(lobby, session, player, token)
+    elif name is not None:
         welcome = await _claim(lobby, session, name)
-        session.welcomed = True
-        return welcome
-    if session.identity is None:
+    elif session.identity is not None:
+        welcome = await _identity_login(lobby, session, session.identity)
+    else:
         raise ProtocolError(ErrorCode.BAD_FIELD, "hello needs a name or a token")
-    session.welcomed = True
-    player = await lobby.store.player_by_identity(session.identity)
+    session.welcomed = True  # no await from here to the reply: it is the first message
+    return welcome
+
+
+async def _identity_login(lobby: Lobby, session: Session, identity: str) -> Reply:
+    """A trusted connection's identity logs in as the player it last was, if any."""
+    player = await lobby.store.player_by_identity(identity)
     if player is None:
         return welcome_reply(lobby, session, token=None)
     token = new_token()

@@ -13,10 +13,10 @@ if TYPE_CHECKING:
 
 
 def make_record(game: Game, table: Table) -> dict[str, Any]:
-    """The engine's record of ``game`` (a replay), with the table's name for context.
+    """The engine's record of ``game``: a replay that ``engine.records.replay`` checks.
 
     Call it before seats of people who left are cleared: the record names who
     sat where when the game began.
     """
     seats = [RecordSeat(seat.name, seat.level) for _, seat in table.filled()]
-    return {**game_record(game, seats), "table": table.name}
+    return game_record(game, seats)

@@ -60,7 +60,7 @@ class Session:
     @property
     def in_lobby(self) -> bool:
         """Named and not at a table: receives lobby chat and table-list pushes."""
-        return self.has_name and self.table is None and not self.closed
+        return self.welcomed and self.has_name and self.table is None and not self.closed
 
     # -- sending -------------------------------------------------------------------
 

@@ -15,11 +15,12 @@ ServerFactory = Callable[..., Awaitable[SkyjoServer]]
 
 @pytest.fixture
 async def make_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
-    """Start servers on 127.0.0.1 (data in tmp_path unless given); all stopped after."""
+    """Start servers on 127.0.0.1, each with its own data directory unless given; all stopped after."""
     servers: list[SkyjoServer] = []
 
     async def start(data_dir: Path | None = None, **changes: Any) -> SkyjoServer:
-        server = SkyjoServer(server_config(data_dir or tmp_path, **changes))
+        data_dir = data_dir or tmp_path / f"server-{len(servers)}"
+        server = SkyjoServer(server_config(data_dir, **changes))
         await server.start()
         servers.append(server)
         return server

@@ -22,7 +22,10 @@ WAIT = 20.0
 Chooser = Callable[[dict[str, Any], random.Random], dict[str, Any]]  # seconds any single wait in a test may take before it fails
 
 FAST_PACE = Pace(bot_delay=0.0, grace_period=30.0, between_rounds=0.0)
-TEST_LIMITS = Limits(turn_timer_min=1, max_connections_per_address=64)
+# Test clients play as fast as they can: far above a person's message rate.
+TEST_LIMITS = Limits(
+    turn_timer_min=1, max_connections_per_address=64, messages_per_second=5000, message_burst=5000
+)
 
 
 def server_config(data_dir: Path, **changes: Any) -> ServerConfig:

@@ -83,7 +83,8 @@ async def test_between_rounds_the_next_round_waits_for_everyone_to_be_ready(
 
     server = await make_server(pace=Pace(bot_delay=0, between_rounds=600))
     alice, bob = await connect("Alice", to=server), await connect("Bob", to=server)
-    table = await table_with(alice, seats=2)
+    # The end score is high so that the first round cannot end the game.
+    table = await table_with(alice, seats=2, settings={"end-score": 1000})
     await bob.request("join_table", table_id=table["table_id"])
     await bob.request("ready")
     await alice.request("start_game")
