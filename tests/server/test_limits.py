@@ -1,0 +1,111 @@
+"""Caps and timeouts: no client can make the server hold more than its limits allow."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import replace
+
+import pytest
+
+from server.netclient import ServerConnection, ServerError
+from server.protocol import PROTOCOL_VERSION, FrameDecoder, encode_frame
+
+from .support import TEST_LIMITS, WAIT, Client, table_with
+
+
+async def read_until_closed(reader: asyncio.StreamReader) -> list[dict]:
+    async with asyncio.timeout(WAIT):
+        data = await reader.read()
+    decoder = FrameDecoder()
+    decoder.feed(data)
+    return list(decoder)
+
+
+async def test_connections_are_capped_per_address_and_in_total(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, max_connections_per_address=2))
+    kept = [await asyncio.open_connection("127.0.0.1", server.port) for _ in range(2)]
+    reader, _ = await asyncio.open_connection("127.0.0.1", server.port)
+    assert [m["code"] for m in await read_until_closed(reader)] == ["too_many_from_address"]
+
+    full = await make_server(limits=replace(TEST_LIMITS, max_connections=1))
+    first = await Client.connect(full, "Alice")
+    reader, _ = await asyncio.open_connection("127.0.0.1", full.port)
+    assert [m["code"] for m in await read_until_closed(reader)] == ["server_full"]
+    await first.request("ping")  # the connection already in is untouched
+    await first.close()
+    for _, writer in kept:
+        writer.close()
+
+
+async def test_tables_are_capped(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, max_tables=1))
+    alice, bob = await Client.connect(server, "Alice"), await Client.connect(server, "Bob")
+    await table_with(alice)
+    with pytest.raises(ServerError) as caught:
+        await table_with(bob)
+    assert caught.value.code == "too_many_tables"
+    for client in (alice, bob):
+        await client.close()
+
+
+async def test_a_flooding_client_is_refused_then_disconnected_alone(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, messages_per_second=5, message_burst=5))
+    calm = await Client.connect(server, "Calm")
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"".join(encode_frame({"type": "ping", "id": n}) for n in range(40)))
+    answers = await read_until_closed(reader)
+    codes = [m.get("code") for m in answers]
+    assert codes[:5] == ["hello_first"] * 5  # within the burst: answered
+    assert "rate_limited" in codes[5:-1]
+    assert answers[-1]["type"] == "bye" and answers[-1]["code"] == "rate_limited"
+    assert await calm.request("ping") is not None
+    await calm.close()
+    writer.close()
+
+
+async def test_silent_connections_time_out(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, idle_timeout=0.5, hello_timeout=0.3))
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    assert [m["code"] for m in await read_until_closed(reader)] == ["idle_timeout"]
+    writer.close()
+
+    conn = await ServerConnection.open("127.0.0.1", server.port)
+    await conn.hello(name="Quiet", keepalive=0)  # no pings
+    lost = await asyncio.wait_for(conn.wait_lost(), WAIT)
+    assert lost is not None and lost.code == "idle_timeout"
+    await conn.close()
+
+    # The reference client pings by itself and stays.
+    kept = await ServerConnection.open("127.0.0.1", server.port)
+    await kept.hello(name="Chatty", keepalive=0.05)
+    await asyncio.sleep(1.5)  # three idle timeouts
+    assert not kept.closed
+    await kept.close()
+
+
+def finished(client: Client) -> int:
+    return sum(p["type"] == "game_over" for p in client.pushes)
+
+
+async def test_a_client_that_does_not_read_is_dropped_and_the_table_goes_on(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, output_buffer=32 * 1024))
+    host = await Client.connect(server, "Host")
+    table = await table_with(host, seats=8, bots=("random",) * 7, settings={"end-score": 300})
+    # A watcher that never reads (over a socket pair: its buffers fill after a few
+    # hundred kilobytes, where TCP on loopback would buffer megabytes first).
+    _, writer = await server.open_in_process()
+    writer.write(
+        encode_frame({"type": "hello", "id": 1, "version": PROTOCOL_VERSION, "name": "Sleepy"})
+        + encode_frame({"type": "spectate", "id": 2, "table_id": table["table_id"]})
+    )
+    await host.until(lambda: host.table["spectators"] == 1)
+    await host.request("start_game")
+
+    rng = random.Random(60)
+    await host.play(rng, stop=lambda: host.table["spectators"] == 0 or host.game_over())
+    assert host.table["spectators"] == 0  # the server let the watcher go
+    await host.play(rng)  # and the game goes on to its end
+    assert host.lost is None
+    writer.close()
+    await host.close()
