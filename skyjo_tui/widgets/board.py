@@ -35,12 +35,14 @@ class TableBoard(Vertical):
     TableBoard TableauWidget.current { background: $boost; }
     """
 
-    model: reactive[BoardModel | None] = reactive(None, always_update=True)
-    plan: reactive[TablePlan | None] = reactive(None)
+    # The board draws nothing itself: its children repaint what changed.
+    model: reactive[BoardModel | None] = reactive(None, always_update=True, repaint=False)
+    plan: reactive[TablePlan | None] = reactive(None, repaint=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self._players = 0
+        self._shown: BoardModel | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -86,15 +88,19 @@ class TableBoard(Vertical):
         container = self.query_one("#opponents", Container)
         container.remove_children()
         container.mount_all(TableauWidget(seat, classes="opponent") for seat in model.others)
+        self._shown = None
         own = self.query_one("#own", TableauWidget)
         own.seat = model.own_seat if model.own_seat is not None else -1
         own.display = model.own_seat is not None
 
     def _apply(self, model: BoardModel) -> None:
-        self.query_one("#status", Static).update(model.status)
-        prompt = self.query_one("#prompt", Static)
-        prompt.update(model.prompt)
-        prompt.set_class(model.your_move, "your-move")
+        previous, self._shown = self._shown, model
+        # Updating a Static lays the screen out again: only when its words change.
+        if previous is None or previous.status != model.status:
+            self.query_one("#status", Static).update(model.status)
+        if previous is None or previous.prompt != model.prompt:
+            self.query_one("#prompt", Static).update(model.prompt)
+        self.query_one("#prompt", Static).set_class(model.your_move, "your-move")
         for widget in self.query(TableauWidget):
             seat = widget.seat
             if seat < 0 or seat >= len(model.tableaux):

@@ -9,10 +9,14 @@ the last move a double border (``*12*``), and face-down cards a hatched back.
 
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
 from enum import Enum
+from functools import lru_cache
 from typing import Final
 
+from rich.console import Console
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
@@ -74,6 +78,21 @@ def draw_card(look: CardLook, size: CardSize) -> list[Text]:
     if size.boxed:
         return _boxed(look, size)
     return [_inline(look, size.width)]
+
+
+# Only splits styled text into segments (never prints): shared, stateless.
+_SEGMENTER: Final = Console(file=io.StringIO(), width=1000, color_system="truecolor", legacy_windows=False)
+
+
+def text_segments(text: Text) -> list[Segment]:
+    """One line of text as the segments a Textual ``Strip`` is made of."""
+    return [segment for segment in text.render(_SEGMENTER, end="") if segment.text]
+
+
+@lru_cache(maxsize=4096)
+def card_segments(look: CardLook, size: CardSize) -> tuple[tuple[Segment, ...], ...]:
+    """``draw_card`` as segments, computed once per look and size (a table has few)."""
+    return tuple(tuple(text_segments(line)) for line in draw_card(look, size))
 
 
 def blank(size: CardSize) -> list[Text]:

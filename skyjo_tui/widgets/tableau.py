@@ -8,18 +8,20 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.geometry import Size
 from textual.message import Message
 from textual.reactive import reactive
+from textual.strip import Strip
 from textual.widget import Widget
 
 from server.engine import TableauView
 
 from ..layout import CARD_SIZES, COLUMNS, ROWS, CardSize, tableau_height, tableau_width
-from .card_art import CardLook, Face, blank, draw_card
+from .card_art import CardLook, Face, card_segments, text_segments
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +68,8 @@ class TableauWidget(Widget):
     def __init__(self, seat: int, *, id: str | None = None, classes: str | None = None) -> None:
         super().__init__(id=id, classes=classes)
         self.seat = seat
+        self._key: tuple[object, ...] | None = None
+        self._cache: list[Strip] = []
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return tableau_width(self.card_size)
@@ -103,13 +107,22 @@ class TableauWidget(Widget):
 
     # -- drawing ---------------------------------------------------------------
 
-    def render(self) -> Text:
-        width = tableau_width(self.card_size)
-        lines = [self._name_line(width - 2)]
-        lines.extend(self._card_lines())
-        text = Text("\n").join(Text(" ") + line + Text(" ") for line in lines)
-        text.no_wrap = True
-        return text
+    def render_line(self, y: int) -> Strip:
+        """The line API: lines are built once per change of what is shown."""
+        lines = self._lines()
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width)
+
+    def _lines(self) -> list[Strip]:
+        key = (self.tableau, self.line, self.card_size, self.cursor, self.targets, self.highlight)
+        if key != self._key:
+            self._key = key
+            width = tableau_width(self.card_size)
+            pad = Segment(" ")
+            name = [pad, *text_segments(self._name_line(width - 2)), pad]
+            self._cache = [Strip(name, width)] + [
+                Strip([pad, *segments, pad], width) for segments in self._card_lines()
+            ]
+        return self._cache
 
     def _name_line(self, width: int) -> Text:
         """``»Alice ✓ bot     5 Σ23``: the name gives way first, then the tag."""
@@ -131,27 +144,28 @@ class TableauWidget(Widget):
         text.truncate(width)
         return text
 
-    def _card_lines(self) -> list[Text]:
+    def _card_lines(self) -> list[list[Segment]]:
         card, tableau = self.card_size, self.tableau
-        lines: list[Text] = []
+        gap = Segment(" " * card.gap) if card.gap else None
+        lines: list[list[Segment]] = []
         for row in range(ROWS):
-            drawn = [
-                self._draw(column * ROWS + row, tableau, card) for column in range(COLUMNS)
-            ]
+            drawn = [self._draw(column * ROWS + row, tableau, card) for column in range(COLUMNS)]
             for line_no in range(card.height):
-                line = Text()
+                line: list[Segment] = []
                 for column, card_lines in enumerate(drawn):
-                    if column:
-                        line.append(" " * card.gap)
-                    line.append_text(card_lines[line_no])
+                    if column and gap is not None:
+                        line.append(gap)
+                    line.extend(card_lines[line_no])
                 lines.append(line)
         return lines
 
-    def _draw(self, pos: int, tableau: TableauView | None, card: CardSize) -> list[Text]:
+    def _draw(
+        self, pos: int, tableau: TableauView | None, card: CardSize
+    ) -> tuple[tuple[Segment, ...], ...]:
         if tableau is None:
-            return blank(card)
+            return tuple((Segment(" " * card.width),) for _ in range(card.height))
         if pos // ROWS in tableau.removed_columns:
-            return draw_card(CardLook(Face.GONE), card)
+            return card_segments(CardLook(Face.GONE), card)
         targets = self.targets
         look = CardLook.of(
             tableau.cards[pos],
@@ -159,4 +173,4 @@ class TableauWidget(Widget):
             highlight=pos in self.highlight,
             muted=targets is not None and pos not in targets,
         )
-        return draw_card(look, card)
+        return card_segments(look, card)

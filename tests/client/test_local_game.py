@@ -6,8 +6,13 @@ from collections.abc import Callable
 from typing import Any
 
 from skyjo_tui.app import SkyjoApp
+from textual.widgets import TabbedContent
+
 from skyjo_tui.screens.game_over import GameOverScreen
+from skyjo_tui.screens.home import HomeScreen
+from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.screens.setup import SetupScreen
+from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 
@@ -38,6 +43,21 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         assert max(p.total for p in over.summary.players) >= 10  # the chosen end score
         log = table.query_one(LineLog).lines
         assert any(" drew " in line for line in log) and any("Round 1 begins" in line for line in log)
+
+        await pilot.press("l")  # leave: back home, then the statistics of that game
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
+        await pilot.press("s")
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.query_one("#recent-games").row_count == 1)
+        stats = app.screen
+        assert "1 games" in str(stats.query_one("#my-stats").render())
+        board = stats.query_one("#leaderboard")
+        assert board.row_count == 1 and board.get_row_at(0)[1] == "Player"  # people only; you
+        stats.query_one(TabbedContent).active = "recent"
+        await pilot.pause()
+        stats.query_one("#recent-games").focus()
+        await pilot.press("enter")  # watch it again
+        await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
+        assert app.screen.recording.frames[-1].view.phase == "game_over"
 
 
 async def test_two_key_presses_start_a_local_game(make_app: Callable[..., SkyjoApp]) -> None:
