@@ -86,7 +86,9 @@ _SEGMENTER: Final = Console(file=io.StringIO(), width=1000, color_system="trueco
 
 def text_segments(text: Text) -> list[Segment]:
     """One line of text as the segments a Textual ``Strip`` is made of."""
-    return [segment for segment in text.render(_SEGMENTER, end="") if segment.text]
+    base = _SEGMENTER.get_style(text.style) if text.style else None  # render() leaves it out
+    segments = Segment.apply_style(text.render(_SEGMENTER, end=""), style=base)
+    return [segment for segment in segments if segment.text]
 
 
 @lru_cache(maxsize=4096)
