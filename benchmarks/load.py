@@ -1,0 +1,295 @@
+"""Load on a real ``skyjo-server``: many clients over TCP playing at many tables.
+
+The server runs in its own process (the installed ``skyjo-server``, fresh data
+directory); the clients run in one or more other processes, four people per
+table, every seat a person. Two paces:
+
+    python benchmarks/load.py --clients 1000 --think 2      # people: a move ~2 s into a turn
+    python benchmarks/load.py --clients 200 --think 0       # every client answers at once
+
+Printed: actions acknowledged per second, the time from sending an action to
+its ``game`` push reaching each *other* player at the table (p50/p99), errors,
+and the server's memory (RSS now and peak) and CPU use over the measurement.
+Latencies are measured within one client process on one monotonic clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import os
+import random
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from server.netclient import ConnectionLost, ServerConnection, ServerError  # noqa: E402
+
+SEATS = 4
+TURN_PHASES = ("choose", "drawn")  # one actor at a time: its seq is known in advance
+
+
+@dataclass
+class Tally:
+    """One client process's measurements."""
+
+    acks: int = 0
+    errors: list[str] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # seconds, action -> others' push
+    games: int = 0
+    window: tuple[float, float] = (0.0, 0.0)  # wall-clock start and end of the measurement
+    closing: bool = False  # the run is over: requests cut short are not errors
+
+
+class Seat:
+    """One simulated person: acts on their turn after ``think`` seconds."""
+
+    def __init__(self, conn: ServerConnection, table: Table, think: float, rng: random.Random) -> None:
+        self.conn, self.table, self.think, self.rng = conn, table, think, rng
+        self.latest: dict[str, Any] | None = None
+        self.acting = False
+        self.acked = -1  # the seq of our last acknowledged move: older views are stale
+
+    async def run(self, deadline: float) -> None:
+        try:
+            async for push in self.conn.pushes():
+                if time.monotonic() > deadline:
+                    return
+                await self._on_push(push)
+        except ConnectionLost as exc:
+            if not self.table.tally.closing:
+                self.table.tally.errors.append(f"lost: {exc}")
+
+    async def _on_push(self, push: dict[str, Any]) -> None:
+        kind = push["type"]
+        if kind == "game":
+            self.latest = push
+            if push["seq"] == 0:
+                self.table.sent.clear()  # a new game: its seqs start again
+            sent = self.table.sent.get(push["seq"])
+            if sent is not None and sent[1] is not self:
+                self.table.tally.latencies.append(time.monotonic() - sent[0])
+            if push["seq"] == 0:
+                self.acked = -1
+            self._maybe_act()
+        elif kind == "table":
+            table = push["table"]
+            me = table["seats"][table["your_seat"]]
+            if table["status"] == "between_rounds" and not me["ready"]:
+                await self._request({"type": "ready"})
+        elif kind == "game_over":
+            self.table.tally.games += 1
+            await self._request({"type": "rematch"})
+
+    def _current(self) -> dict[str, Any] | None:
+        """The latest view if it is newer than our last move and has moves for us."""
+        push = self.latest
+        if push is None or push["seq"] < self.acked or not push["view"]["legal_actions"]:
+            return None
+        return push
+
+    def _maybe_act(self) -> None:
+        if not self.acting and self._current() is not None:
+            self.acting = True
+            asyncio.get_running_loop().create_task(self._act_later())
+
+    async def _act_later(self) -> None:
+        try:
+            if self.think:
+                await asyncio.sleep(self.rng.uniform(0.5, 1.5) * self.think)
+            push = self._current()
+            if push is None:
+                return
+            view = push["view"]
+            if view["phase"] in TURN_PHASES:
+                self.table.sent[push["seq"] + 1] = (time.monotonic(), self)
+            await self._request({"type": "act", "action": self.rng.choice(view["legal_actions"])})
+        finally:
+            self.acting = False
+        self._maybe_act()  # a draw leaves a move to make; its push may already be here
+
+    async def _request(self, message: dict[str, Any]) -> None:
+        try:
+            reply = await self.conn.request(message, timeout=30)
+            if message["type"] == "act":
+                self.table.tally.acks += 1
+                self.acked = reply["seq"]
+        except ServerError as exc:
+            if exc.code != "wrong_phase":  # a ready that crossed the next round: harmless
+                self.table.tally.errors.append(f"{message['type']}: {exc}")
+        except (ConnectionLost, TimeoutError) as exc:
+            if not self.table.tally.closing:
+                self.table.tally.errors.append(f"{message['type']}: {exc!r}")
+
+
+class Table:
+    def __init__(self, tally: Tally) -> None:
+        self.tally = tally
+        self.sent: dict[int, tuple[float, Seat]] = {}
+
+
+async def open_table(port: int, number: int, think: float, tally: Tally) -> list[Seat]:
+    table, rng = Table(tally), random.Random(number)
+    conns = []
+    for seat in range(SEATS):
+        conn = await ServerConnection.open("127.0.0.1", port, timeout=60)
+        await conn.hello(name=f"t{number}p{seat}", timeout=60)
+        conns.append(conn)
+    host = conns[0]
+    reply = await host.request({"type": "create_table", "name": f"load {number}", "seats": SEATS}, timeout=60)
+    for conn in conns[1:]:
+        await conn.request({"type": "join_table", "table_id": reply["table"]["table_id"]}, timeout=60)
+        await conn.request({"type": "ready"}, timeout=60)
+    seats = [Seat(conn, table, think, random.Random(rng.random())) for conn in conns]
+    return seats
+
+
+async def client_process(port: int, tables: range, think: float, duration: float, warmup: float) -> Tally:
+    tally = Tally()
+    seats_by_table = []
+    for number in tables:
+        seats_by_table.append(await open_table(port, number, think, tally))
+    start = time.monotonic()
+    deadline = start + warmup + duration
+    runners = [asyncio.create_task(s.run(deadline)) for seats in seats_by_table for s in seats]
+    for seats in seats_by_table:
+        await seats[0].conn.request({"type": "start_game"}, timeout=60)
+    await asyncio.sleep(warmup)
+    tally.acks, tally.latencies, tally.errors = 0, [], []  # measure after the warm-up
+    window_start = time.time()
+    await asyncio.sleep(duration)
+    tally.window = (window_start, time.time())
+    tally.closing = True
+    for runner in runners:
+        runner.cancel()
+    await asyncio.gather(*runners, return_exceptions=True)
+    for seats in seats_by_table:
+        for seat in seats:
+            await seat.conn.close()
+    return tally
+
+
+def run_clients(args: tuple[int, range, float, float, float]) -> Tally:
+    return asyncio.run(client_process(*args))
+
+
+# -- the server process ---------------------------------------------------------------
+
+
+def start_server(data_dir: Path, log: Path, extra: list[str]) -> tuple[subprocess.Popen[bytes], int]:
+    command = [
+        shutil.which("skyjo-server") or str(Path(sys.executable).with_name("skyjo-server")),
+        "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
+        "--max-per-address", "5000", "--max-connections", "5000", "--max-tables", "2000",
+        "--between-rounds", "0", *extra,
+    ]  # fmt: skip
+    process = subprocess.Popen(command, stderr=log.open("w"), stdout=subprocess.DEVNULL,
+                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        text = log.read_text()
+        found = re.search(r"listening on 127\.0\.0\.1:(\d+)", text)
+        if found:
+            return process, int(found.group(1))
+        if process.poll() is not None:
+            raise RuntimeError(f"skyjo-server exited:\n{text}")
+        time.sleep(0.05)
+    raise TimeoutError("skyjo-server did not start")
+
+
+def proc_status(pid: int) -> dict[str, int]:
+    """VmRSS and VmHWM (peak) in KiB."""
+    fields = {}
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        name, _, value = line.partition(":")
+        if name in ("VmRSS", "VmHWM"):
+            fields[name] = int(value.split()[0])
+    return fields
+
+
+def cpu_seconds(pid: int) -> float:
+    parts = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(parts[11]) + int(parts[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--clients", type=int, default=200, help="connected clients (4 per table)")
+    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move (0: at once)")
+    parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
+    parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
+    parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--sync", choices=("full", "normal"), default="full")
+    parser.add_argument("--messages-per-second", type=float, default=None,
+                        help="server's per-client message rate (default: raised to 1000 when --think 0)")
+    args = parser.parse_args()
+
+    tables = max(1, args.clients // SEATS)
+    rate = args.messages_per_second or (1000.0 if args.think == 0 else 20.0)
+    with tempfile.TemporaryDirectory() as tmp:
+        process, port = start_server(Path(tmp) / "data", Path(tmp) / "server.log",
+                                     ["--sync", args.sync, "--messages-per-second", str(rate)])
+        try:
+            samples, tallies = run_and_sample(process.pid, port, tables, args)
+        finally:
+            process.terminate()
+            process.wait(30)
+    report(samples, tallies, tables, args)
+
+
+Sample = tuple[float, float, dict[str, int]]  # wall time, server CPU seconds, memory
+
+
+def run_and_sample(pid: int, port: int, tables: int, args: argparse.Namespace) -> tuple[list[Sample], list[Tally]]:
+    """Run the client processes while sampling the server's CPU and memory."""
+    chunks = [range(i, tables, args.processes) for i in range(args.processes)]
+    jobs = [(port, chunk, args.think, args.duration, args.warmup) for chunk in chunks]
+    samples: list[Sample] = []
+    with multiprocessing.Pool(args.processes) as pool:
+        pending = pool.map_async(run_clients, jobs)
+        while not pending.ready():
+            samples.append((time.time(), cpu_seconds(pid), proc_status(pid)))
+            pending.wait(0.25)
+        return samples, pending.get()
+
+
+def report(samples: list[Sample], tallies: list[Tally], tables: int, args: argparse.Namespace) -> None:
+    start = max(t.window[0] for t in tallies)
+    end = min(t.window[1] for t in tallies)
+    inside = [s for s in samples if start <= s[0] <= end] or samples[-2:]
+    cpu = (inside[-1][1] - inside[0][1]) / max(1e-9, inside[-1][0] - inside[0][0])
+    acks = sum(t.acks for t in tallies)
+    latencies = [x for t in tallies for x in t.latencies]
+    errors = [e for t in tallies for e in t.errors]
+    print(f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
+          f"{args.processes} client processes, {args.duration:.0f} s measured")
+    print(f"actions acknowledged: {acks} ({acks / args.duration:.0f}/s), games finished: "
+          f"{sum(t.games for t in tallies)}")
+    if latencies:
+        print(f"action -> other players' push: p50 {percentile(latencies, 0.5) * 1e3:.1f} ms, "
+              f"p99 {percentile(latencies, 0.99) * 1e3:.1f} ms, max {max(latencies) * 1e3:.1f} ms "
+              f"({len(latencies)} samples, mean {statistics.mean(latencies) * 1e3:.1f} ms)")
+    print(f"server memory: RSS {inside[0][2]['VmRSS'] / 1024:.0f} MiB at the start of the "
+          f"measurement, {inside[-1][2]['VmRSS'] / 1024:.0f} MiB at its end, "
+          f"peak {samples[-1][2]['VmHWM'] / 1024:.0f} MiB")
+    print(f"server CPU: {cpu * 100:.0f}% of one core during the measurement")
+    print(f"errors: {len(errors)}" + (f" (first: {errors[:3]})" if errors else ""))
+
+
+if __name__ == "__main__":
+    main()
