@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
@@ -85,10 +85,3 @@ class ServerConfig:
     def database_path(self) -> Path:
         return self.data_path / DATABASE_NAME
 
-
-def limit_names() -> list[str]:
-    return [f.name for f in fields(Limits)]
-
-
-def pace_names() -> list[str]:
-    return [f.name for f in fields(Pace)]

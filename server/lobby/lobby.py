@@ -23,7 +23,7 @@ from ..store import Store
 from . import accounts, chat, hosting, tables
 from .play import TablePlay
 from .session import Session
-from .table import IN_GAME, Table
+from .table import Table
 
 logger = logging.getLogger(__name__)
 
@@ -221,6 +221,3 @@ class Lobby:
         await self.store.delete_table(table.id)
         self.table_changed(table)
         logger.info("table %s closed (%s)", table.id, reason)
-
-    def in_game(self, table: Table) -> bool:
-        return table.status in IN_GAME
