@@ -21,6 +21,7 @@ from typing import Any, ClassVar
 from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.filter import Monochrome, NoColor
 from textual.message import Message
 
 from server.config import Pace
@@ -117,6 +118,7 @@ class SkyjoApp(App[None]):
             self.prefs = replace(self.prefs, pace=options.pace)
         lang = detect_language(options.lang or self.prefs.lang or None, options.environ)
         self.tr = Translator(lang)
+        self._respect_no_color(options.environ)
         self.session: Session | None = None
         self.local: LocalServer | None = None
         self.table: dict[str, Any] | None = None
@@ -125,6 +127,12 @@ class SkyjoApp(App[None]):
         self._quick_game = False
         self._reconnecting = False
         self.holding_tables = False  # while True, table pushes open no screen
+
+    def _respect_no_color(self, environ: Mapping[str, str]) -> None:
+        """NO_COLOR from the environment we were given (Textual reads only the process's)."""
+        if "NO_COLOR" in environ and not self.no_color:
+            self.no_color = True
+            self._filters.append(NoColor() if self.native_ansi_color else Monochrome())
 
     # -- start and stop ------------------------------------------------------------
 

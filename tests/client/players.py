@@ -35,6 +35,15 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], timeout: flo
         await pilot.pause(STEP_PAUSE)
 
 
+def rows(app: SkyjoApp, screen_type: type, selector: str) -> int:
+    """Rows of the data table ``selector`` on the current screen; -1 until it is there."""
+    screen = app.screen
+    if not isinstance(screen, screen_type):
+        return -1
+    found = screen.query(selector)
+    return found.first().row_count if found else -1
+
+
 def my_move(app: SkyjoApp) -> TableScreen | None:
     """The table screen when it waits for one of our moves."""
     screen = app.screen

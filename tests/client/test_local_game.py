@@ -16,7 +16,7 @@ from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 
-from .players import KeyboardPlayer, MousePlayer, play_to_game_over, wait_for
+from .players import KeyboardPlayer, MousePlayer, play_to_game_over, rows, wait_for
 
 
 async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., SkyjoApp]) -> None:
@@ -47,7 +47,7 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         await pilot.press("l")  # leave: back home, then the statistics of that game
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("s")
-        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.query_one("#recent-games").row_count == 1)
+        await wait_for(pilot, lambda: rows(app, StatsScreen, "#recent-games") == 1)
         stats = app.screen
         assert "1 games" in str(stats.query_one("#my-stats").render())
         board = stats.query_one("#leaderboard")

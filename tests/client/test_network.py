@@ -18,7 +18,7 @@ from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.session import Link
 
-from .players import KeyboardPlayer, my_move, wait_for
+from .players import KeyboardPlayer, my_move, rows, wait_for
 from .relay import Relay
 
 
@@ -91,7 +91,7 @@ async def test_join_play_drop_and_come_back(
     )
     app = make_app(tcp_connector("127.0.0.1", relay.port), name="Alice", server_label="test")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.query_one("#tables").row_count == 1)
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
         await pilot.press("enter")  # join the selected table
         await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
         await pilot.press("r")  # ready
@@ -120,3 +120,48 @@ async def test_join_play_drop_and_come_back(
             await pilot.pause(0.05)
         await wait_for(pilot, lambda: bob.moves > before)
         assert table.view.seat == 1 and created["table"]["table_id"] == app.table["table_id"]
+
+
+async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer
+) -> None:
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 0)
+        await pilot.press("n")  # a new table
+        await wait_for(pilot, lambda: app.screen.query("#timer"))
+        await pilot.click("#timer")
+        await pilot.press("3", "0")
+        await pilot.press("ctrl+s")
+        await wait_for(pilot, lambda: rows(app, RoomScreen, "#seats") == 4)
+        room = app.screen
+        assert isinstance(room, RoomScreen) and room.am_host
+        await pilot.press("b")  # a bot of the level shown
+        await wait_for(pilot, lambda: sum(1 for s in room.table["seats"] if s) == 2)
+        await pilot.press("s")  # start
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        assert "⏱" in status_text(app.screen)
+
+
+async def test_watch_a_game_and_errors_are_said_plainly(make_app: Callable[..., SkyjoApp], server: SkyjoServer) -> None:
+    dan = await ServerConnection.open("127.0.0.1", server.port)  # Dan starts a game, then thinks
+    try:
+        await dan.hello(name="Dan")
+        await dan.request({"type": "create_table", "name": "Dan's table", "seats": 2})
+        await dan.request({"type": "add_bot", "level": "random"})
+        await dan.request({"type": "start_game"})
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+            await pilot.press("k")  # join by code: a code nobody uses
+            await pilot.press(*"ZZZZZZ", "enter")
+            await wait_for(pilot, lambda: any(n.severity == "error" for n in app._notifications))
+            assert isinstance(app.screen, LobbyScreen)  # a message, not a crash
+
+            await pilot.press("w")  # watch the table
+            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+            table = app.screen
+            assert table.view.seat is None and not table.choices.any
+            assert "watching" in str(table.query_one("#prompt").render())
+    finally:
+        await dan.close()

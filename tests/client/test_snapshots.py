@@ -19,7 +19,7 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
 from .conftest import ThreadedServer
-from .players import wait_for
+from .players import rows, wait_for
 from .scenes import game_pushes, moves, round_over, table_map
 
 SnapCompare = Callable[..., bool]
@@ -80,7 +80,7 @@ def test_lobby(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp], ser
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Eve")
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.query_one("#tables").row_count == 3)
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 3)
         await server.run_from_other_loop(chat())
         await wait_for(pilot, lambda: "quick game" in app.screen.query_one(ChatPanel).text)
 
