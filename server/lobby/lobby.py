@@ -58,9 +58,15 @@ class Lobby:
     async def load(self) -> None:
         """Bring back every saved table, as it was (after a restart or a crash)."""
         for saved in await self.store.load_tables():
-            table = Table.from_meta(saved.table_id, saved.meta)
-            self._adopt(table)
-            await table.play.restore(saved)
+            try:
+                table = Table.from_meta(saved.table_id, saved.meta)
+                self._adopt(table)
+                await table.play.restore(saved)
+            except Exception:
+                # Kept in the database untouched: a later version may read it.
+                logger.exception("table %s could not be restored; skipped", saved.table_id)
+                self.tables.pop(saved.table_id, None)
+                continue
             for _, seat in table.filled():
                 if seat.is_person and seat.player_id is not None:
                     self.seated[seat.player_id] = table

@@ -128,3 +128,28 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         await c.close()
     assert processes[1].stop() == 0  # SIGTERM: a clean stop
     assert "everything is saved" in processes[1].log.read_text()
+
+
+async def test_a_table_that_cannot_be_restored_is_kept_aside_and_the_rest_come_back(
+    tmp_path: Path, make_server
+) -> None:
+    import sqlite3
+
+    data = tmp_path / "shared"
+    server = await make_server(data)
+    alice, bob = await Client.connect(server, "Alice"), await Client.connect(server, "Bob")
+    broken = (await alice.request("create_table", name="Broken", seats=2))["table"]
+    kept = (await bob.request("create_table", name="Kept", seats=2))["table"]
+    for c in (alice, bob):
+        await c.close()
+    await server.stop()
+    with sqlite3.connect(data / "skyjo.sqlite3") as db:
+        db.execute("UPDATE tables SET meta = '{\"name\": 1}' WHERE id = ?", (broken["table_id"],))
+
+    again = await make_server(data)
+    assert list(again.lobby.tables) == [kept["table_id"]]
+    bob = await Client.connect(again, token=bob.welcome.token)
+    assert bob.welcome.resumed and bob.welcome.table_id == kept["table_id"]
+    with sqlite3.connect(data / "skyjo.sqlite3") as db:  # nothing was deleted
+        assert db.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 2
+    await bob.close()
