@@ -11,7 +11,6 @@ session).
 
 from __future__ import annotations
 
-import socket
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,6 +27,7 @@ from server.config import Pace
 from server.netclient import ConnectionLost, ServerConnection, ServerError
 
 from . import preferences
+from .errors import describe_error
 from .i18n import Translator, detect_language
 from .local import LocalServer
 from .local_game import LocalSetup
@@ -119,6 +119,8 @@ class SkyjoApp(App[None]):
         lang = detect_language(options.lang or self.prefs.lang or None, options.environ)
         self.tr = Translator(lang)
         self._respect_no_color(options.environ)
+        #: Binding id -> key(s), from the preferences: players may remap any key.
+        self.keymap: dict[str, str] = dict(self.prefs.keys)
         self.session: Session | None = None
         self.local: LocalServer | None = None
         self.table: dict[str, Any] | None = None
@@ -140,16 +142,13 @@ class SkyjoApp(App[None]):
         from .screens.home import HomeScreen
         from .screens.replay import ReplayScreen
 
-        self.set_keymap(dict(self.prefs_keymap()))
+        self.set_keymap(self.keymap)
         if self.options.replay is not None:
             self.push_screen(ReplayScreen.from_file(self.options.replay))
         elif self.options.connect is not None:
             self.go_online(self.options.connect, self.options.server_label, self.options.name)
         else:
             self.push_screen(HomeScreen())
-
-    def prefs_keymap(self) -> Mapping[str, str]:
-        return {}
 
     async def on_unmount(self) -> None:
         if self.session is not None:
@@ -186,21 +185,9 @@ class SkyjoApp(App[None]):
 
     def check_size(self) -> None:
         """Cover the screen with a clear message while the terminal is too small for it."""
-        from .screens.too_small import TooSmallScreen
+        from .screens.too_small import cover_when_too_small
 
-        width, height = self.size
-        stack = self.screen_stack
-        if not stack:
-            return
-        top = stack[-1]
-        if isinstance(top, TooSmallScreen):
-            below = stack[-2] if len(stack) > 1 else None
-            if below is None or _fits(below, width, height):
-                self.pop_screen()
-            else:
-                top.show_size(width, height, _needed(below, width, height))
-        elif not _fits(top, width, height):
-            self.push_screen(TooSmallScreen(width, height, _needed(top, width, height)))
+        cover_when_too_small(self)
 
     # -- going online ------------------------------------------------------------------
 
@@ -363,22 +350,7 @@ class SkyjoApp(App[None]):
             return None
 
     def describe_error(self, exc: BaseException) -> str:
-        """An error in the player's words: never a traceback."""
-        code = getattr(exc, "code", None)
-        message = getattr(exc, "message", "") or str(exc)
-        if isinstance(exc, TimeoutError):
-            return self.tr("error.timeout")
-        if isinstance(exc, ConnectionRefusedError):
-            return self.tr("error.refused")
-        if isinstance(exc, socket.gaierror):
-            return self.tr("error.unknown_host")
-        if isinstance(exc, (ConnectionLost, OSError)) and not code:
-            return self.tr("error.connection", reason=getattr(exc, "strerror", None) or message)
-        if code:
-            translated = self.tr(f"error.code.{code}")
-            if translated != f"error.code.{code}" and self.tr.lang != "en":
-                return translated
-        return message or self.tr("error.unknown")
+        return describe_error(exc, self.tr)
 
     # -- what the session heard --------------------------------------------------------------
 
@@ -427,13 +399,3 @@ def _home_type() -> type:
     from .screens.home import HomeScreen
 
     return HomeScreen
-
-
-def _fits(screen: Any, width: int, height: int) -> bool:
-    fits = getattr(screen, "fits", None)
-    return True if fits is None else bool(fits(width, height))
-
-
-def _needed(screen: Any, width: int, height: int) -> tuple[int, int]:
-    needed = getattr(screen, "needed_size", None)
-    return (80, 24) if needed is None else needed(width, height)

@@ -31,6 +31,7 @@ class Preferences:
     bot_level: str = ""
     last_server: str = ""  # host:port of the last server joined
     tokens: dict[str, str] = field(default_factory=dict)  # server address -> resume token
+    keys: dict[str, str] = field(default_factory=dict)  # binding id -> key(s), e.g. "table.draw": "p"
 
     def with_token(self, server: str, token: str | None) -> Preferences:
         tokens = {k: v for k, v in self.tokens.items() if k != server}
@@ -78,6 +79,7 @@ def _from_dict(data: Any) -> Preferences:
     if values["pace"] not in PACES:
         values["pace"] = DEFAULT_PACE
     values["tokens"] = {str(k): str(v) for k, v in values["tokens"].items()}
+    values["keys"] = {str(k): str(v) for k, v in values["keys"].items()}
     return Preferences(**values)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from server.engine import PlayerView, TableauView
 
@@ -26,6 +27,18 @@ class SeatInfo:
     name: str
     bot: str | None = None  # the bot's level, None for a person
     away: bool = False  # a person who dropped (a bot may be playing for them)
+
+
+def seats_of(table: dict[str, Any]) -> list[SeatInfo]:
+    """The table map's seats as the board names them (empty seats are skipped)."""
+    seats = []
+    for seat in table.get("seats") or []:
+        if seat is None:
+            continue
+        away = seat.get("kind") == "human" and (not seat.get("connected", True) or seat.get("autoplay"))
+        level = seat.get("level") if seat.get("kind") == "bot" else None
+        seats.append(SeatInfo(str(seat.get("name", "?")), level, bool(away)))
+    return seats
 
 
 @dataclass(frozen=True, slots=True)

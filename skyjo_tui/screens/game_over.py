@@ -11,8 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label
 
 from ..summary import RoundSummary
-from ..widgets.results import ResultsTable
 from ..widgets.footer import KeyFooter
+from ..widgets.results import ResultsTable
 from .base import SkyjoModal
 from .round_summary import penalty_line
 

@@ -11,8 +11,8 @@ from textual.containers import Center, Vertical
 from textual.widgets import Label, OptionList
 from textual.widgets.option_list import Option
 
-from ..widgets.logo import Logo
 from ..widgets.footer import KeyFooter
+from ..widgets.logo import Logo
 from .base import SkyjoScreen
 
 #: Menu entries: option id -> the screen action it runs.

@@ -12,9 +12,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label
 
 from ..rules_text import table_brief
-from ..widgets.table_list import TableList
 from ..widgets.chat import ChatPanel
 from ..widgets.footer import KeyFooter
+from ..widgets.table_list import TableList
 from .base import SkyjoScreen
 from .name import PromptScreen
 

@@ -16,8 +16,8 @@ from server.engine import PlayerView
 from ..i18n import Translator
 from ..presenter import SeatInfo
 from ..summary import RoundSummary
-from ..widgets.results import ResultsTable
 from ..widgets.footer import KeyFooter
+from ..widgets.results import ResultsTable
 from .base import SkyjoModal
 
 if TYPE_CHECKING:

@@ -14,8 +14,8 @@ from textual.widgets import Button, Label, Select
 from server.bots import BOT_LEVELS
 
 from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
-from ..widgets.variants import VariantsForm
 from ..widgets.footer import KeyFooter
+from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
 
 

@@ -24,26 +24,15 @@ from ..cursor import Target, move
 from ..layout import plan_table
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
-from ..presenter import SeatInfo, present, seat_name
+from ..presenter import present, seat_name, seats_of
 from ..session import Link, LinkChanged
 from ..summary import RoundTracker, summarize
+from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
+from ..widgets.footer import KeyFooter
 from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
-from ..widgets.footer import KeyFooter
 from .base import SkyjoScreen
-
-
-def seats_of(table: dict[str, Any]) -> list[SeatInfo]:
-    """The table map's seats as the board names them (empty seats are skipped)."""
-    seats = []
-    for seat in table.get("seats") or []:
-        if seat is None:
-            continue
-        away = seat.get("kind") == "human" and (not seat.get("connected", True) or seat.get("autoplay"))
-        level = seat.get("level") if seat.get("kind") == "bot" else None
-        seats.append(SeatInfo(str(seat.get("name", "?")), level, bool(away)))
-    return seats
 
 
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
@@ -79,8 +68,7 @@ class TableScreen(SkyjoScreen[None]):
         self._changed = Touched()
         self._queue = StepQueue()
         self._hold: Timer | None = None
-        self._timer_deadline: float | None = None
-        self._timer_seats: tuple[int, ...] = ()
+        self._turn_timer = TurnTimer()
         self._ticker: Timer | None = None
         self._link_note = ""
         self._acting = False
@@ -131,7 +119,7 @@ class TableScreen(SkyjoScreen[None]):
             return
         view = PlayerView.from_dict(message["view"])
         events_ = [event_from_dict(e) for e in message.get("events") or []]
-        self._set_timer(message.get("timer"), view)
+        self._set_timer(message.get("timer"))
         if not events_:  # a fresh start (joining, coming back): show it as it is now
             self._queue.clear()
             self._cancel_hold()
@@ -211,23 +199,18 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- the timer -----------------------------------------------------------------------
 
-    def _set_timer(self, timer: dict[str, Any] | None, view: PlayerView) -> None:
-        if not timer:
-            self._timer_deadline, self._timer_seats = None, ()
-            if self._ticker is not None:
-                self._ticker.stop()
-                self._ticker = None
-            return
-        self._timer_deadline = time.monotonic() + float(timer.get("remaining", 0))
-        self._timer_seats = tuple(timer.get("seats") or ())
-        if self._ticker is None:
+    def _set_timer(self, timer: dict[str, Any] | None) -> None:
+        """The server's turn timer; a one-second tick redraws it while it runs."""
+        self._turn_timer.set(timer, time.monotonic())
+        if not self._turn_timer.running and self._ticker is not None:
+            self._ticker.stop()
+            self._ticker = None
+        elif self._turn_timer.running and self._ticker is None:
             self._ticker = self.set_interval(1.0, self._redraw)
 
     def _timer_text(self) -> str:
-        if self._timer_deadline is None:
-            return ""
-        left = max(0, round(self._timer_deadline - time.monotonic()))
-        return self.tr("status.timer", seconds=left)
+        left = self._turn_timer.seconds_left(time.monotonic())
+        return "" if left is None else self.tr("status.timer", seconds=left)
 
     # -- drawing ---------------------------------------------------------------------------
 
@@ -251,11 +234,11 @@ class TableScreen(SkyjoScreen[None]):
             self.refresh_bindings()
 
     def _key_label(self, binding_id: str) -> str:
-        for bindings in self._bindings.key_to_bindings.values():
-            for binding in bindings:
-                if binding.id == binding_id:
-                    return self.app.get_key_display(binding)
-        return "?"
+        """The key shown for a binding in the prompt (the player's own, if remapped)."""
+        key = self.skyjo.keymap.get(binding_id) or next(
+            (b.key for _, b in self._bindings if b.id == binding_id), "?"
+        )
+        return self.app.get_key_display(Binding(key.split(",")[0].strip(), ""))
 
     # -- the player's moves ------------------------------------------------------------------
 

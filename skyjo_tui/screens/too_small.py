@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Static
 
@@ -39,3 +39,30 @@ class TooSmallScreen(SkyjoScreen[None]):
         return self.tr(
             "small.message", width=width, height=height, need_width=need_width, need_height=need_height
         )
+
+
+def cover_when_too_small(app: App[Any]) -> None:
+    """Push this screen over one that does not fit the terminal; pop it once it fits."""
+    width, height = app.size
+    stack = app.screen_stack
+    if not stack:
+        return
+    top = stack[-1]
+    if isinstance(top, TooSmallScreen):
+        below = stack[-2] if len(stack) > 1 else None
+        if below is None or _fits(below, width, height):
+            app.pop_screen()
+        else:
+            top.show_size(width, height, _needed(below, width, height))
+    elif not _fits(top, width, height):
+        app.push_screen(TooSmallScreen(width, height, _needed(top, width, height)))
+
+
+def _fits(screen: Any, width: int, height: int) -> bool:
+    fits = getattr(screen, "fits", None)
+    return True if fits is None else bool(fits(width, height))
+
+
+def _needed(screen: Any, width: int, height: int) -> tuple[int, int]:
+    needed = getattr(screen, "needed_size", None)
+    return (80, 24) if needed is None else needed(width, height)

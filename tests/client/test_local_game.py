@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from skyjo_tui.app import SkyjoApp
 from textual.widgets import TabbedContent

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 
 from textual.widgets import Markdown, Select
 
+from skyjo_tui import preferences
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.preferences import Preferences
+from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.settings import SettingsScreen
 
 from .players import wait_for
+from .scenes import game_pushes, table_map
 
 
 def menu_text(app: SkyjoApp) -> str:
@@ -67,3 +72,19 @@ async def test_no_color_from_the_players_environment(make_app: Callable[..., Sky
     assert len(await deck_colours_drawn(make_app())) == 5
     plain = make_app(environ={"NO_COLOR": "1"})
     assert await deck_colours_drawn(plain) == set() and plain.no_color
+
+
+async def test_keys_remapped_in_the_settings_file_are_used_and_shown(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
+    preferences.save(tmp_path / "client", Preferences(keys={"table.draw": "p"}))
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(table_map(2))
+        await app.push_screen(screen)
+        for push in game_pushes(2, 5, lambda game, moves: game.current_player == 0 and game.round.phase.value == "choose"):
+            screen.feed_game(push)
+        await wait_for(pilot, lambda: screen.choices.draw)
+        assert "p draws a card" in str(screen.query_one("#prompt").render())
+        await pilot.press("p")  # no server here: the draw is refused plainly
+        await wait_for(pilot, lambda: any("not connected" in n.message for n in app._notifications))

@@ -1,0 +1,29 @@
+"""Errors in the player's words: never a traceback."""
+
+from __future__ import annotations
+
+import socket
+
+from server.netclient import ConnectionLost
+
+from .i18n import Translator
+
+
+def describe_error(exc: BaseException, tr: Translator) -> str:
+    """What went wrong, said plainly (the server's words, or ours in the player's language)."""
+    code = getattr(exc, "code", None)
+    message = getattr(exc, "message", "") or str(exc)
+    if isinstance(exc, TimeoutError):
+        return tr("error.timeout")
+    if isinstance(exc, ConnectionRefusedError):
+        return tr("error.refused")
+    if isinstance(exc, socket.gaierror):
+        return tr("error.unknown_host")
+    if isinstance(exc, (ConnectionLost, OSError)) and not code:
+        return tr("error.connection", reason=getattr(exc, "strerror", None) or message)
+    if code:
+        key = f"error.code.{code}"
+        # The server's messages are readable English; other languages get ours when we have one.
+        if tr.lang != "en" and tr(key) != key:
+            return tr(key)
+    return message or tr("error.unknown")
