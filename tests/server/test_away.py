@@ -101,3 +101,23 @@ async def test_a_table_waits_for_a_dropped_player_during_the_grace_time(
     assert alice.view["initial_flips_pending"] == [1]
     assert not alice.table["seats"][1]["autoplay"]
     assert all(p["type"] != "game" for p in alice.pushes[pushes:])
+
+
+async def test_someone_kicked_mid_game_is_replaced_by_a_bot_to_the_end(connect) -> None:
+    alice, bob, carol = await connect("Alice"), await connect("Bob"), await connect("Carol")
+    table = await table_with(alice, seats=3, settings={"end-score": 30})
+    for guest in (bob, carol):
+        await guest.request("join_table", table_id=table["table_id"])
+        await guest.request("ready")
+    await alice.request("start_game")
+    await bob.push("game")
+    await alice.request("kick", seat=1)
+    assert (await bob.push("left_table"))["reason"] == "kicked"
+    await alice.until(lambda: alice.table["seats"][1]["autoplay"])
+
+    await asyncio.gather(alice.play(random.Random(12)), carol.play(random.Random(13)))
+    over = await alice.push("game_over")
+    assert over["names"] == ["Alice", "Bob", "Carol"]  # the record names who began the game
+    assert alice.table["seats"][1] is None  # the seat is free for the rematch
+    assert (await bob.request("stats"))["stats"]["games"] == 0  # a forfeit is not counted
+    assert (await carol.request("stats"))["stats"]["games"] == 1
