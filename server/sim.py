@@ -20,6 +20,7 @@ from typing import IO, Any
 from server.bots import BOT_LEVELS
 from server.bots.tournament import GameOutcome, Series, Tally, percentile, run_series
 from server.engine import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, EngineError, Settings
+from server.engine.records import record_line
 
 #: Below this many games a run is quick enough to need no progress bar.
 PROGRESS_FROM = 20
@@ -96,7 +97,7 @@ def format_table(tally: Tally, settings: Settings) -> str:
 def _run(series: Series, games: int, workers: int, out: IO[str] | None, show: bool) -> Tally:
     def keep(outcome: GameOutcome) -> None:
         if out is not None and outcome.record is not None:
-            out.write(json.dumps(outcome.record) + "\n")
+            out.write(record_line(outcome.record) + "\n")
 
     if not (show and games >= PROGRESS_FROM and sys.stderr.isatty()):
         return run_series(series, games, workers, keep)
@@ -155,23 +156,11 @@ def _open_record(
 ) -> IO[str] | None:
     if path is None:
         return None
-    if not _records_available():
-        parser.error("--record: game records are not available in this build")
     try:
         return stack.enter_context(open(path, "w", encoding="utf-8"))
     except OSError as exc:
         parser.error(f"--record: cannot write {path}: {exc.strerror}")
     return None  # not reached: parser.error exits
-
-
-def _records_available() -> bool:
-    try:
-        import server.engine.records  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
 
 
 if __name__ == "__main__":

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from server.engine import Action, Event, Game, GamePhase, Settings, public_event, view_for
+from server.engine.records import Seat, game_record
 
 from . import make_bot
 from .base import Bot
@@ -108,7 +109,6 @@ def _play_round(game: Game, bots: Sequence[Bot], times: list[list[float]]) -> No
 
 
 def _record_of(game: Game, levels: Sequence[str]) -> dict[str, Any]:
-    """The game's record in the format of docs/records.md."""
-    from server.engine.records import game_record
-
-    return game_record(game, [f"bot:{level}" for level in levels])
+    """The game's record (docs/records.md), each seat named after its bot."""
+    seats = [Seat(f"{level} {seat + 1}", level) for seat, level in enumerate(levels)]
+    return game_record(game, seats)

@@ -24,7 +24,10 @@ Column = tuple[int | None, int | None, int | None]
 class Params:
     """The knobs of the model (tuned by self-play against greedy)."""
 
-    replace_share: float = 0.5  # the share of a bad card's excess later turns save, at most
+    # How much of a card's excess over ``target`` later turns are expected to save, at most
+    # (over 1: a bad card early in the round is a cheap target, since turning up cards
+    # first and replacing the bad ones later beats replacing them now; measured by self-play).
+    replace_share: float = 1.3
     replace_turns: float = 3.0  # turns left at which half that share is reached
     target: float = 3.0  # what a bad card is typically replaced with
     fd_per_turn: float = 0.7  # face-down cards a player gets rid of per turn
@@ -53,7 +56,9 @@ def outlook(
     mean = sum(p * v for p, v in zip(p_face_down, VALUES, strict=True))
     share = params.replace_share * turns_left / (turns_left + params.replace_turns)
     cost = tuple(v - share * max(0.0, v - params.target) for v in VALUES)
-    face_down = sum(p * c for p, c in zip(p_face_down, cost, strict=True))
+    # A face-down card is replaced only as a whole unknown, never as the bad card it may be:
+    # turning it up is worth the difference (a bad card shows itself as a target).
+    face_down = mean - share * max(0.0, mean - params.target)
     draw_total = sum(draws) or 1
     p_complete = tuple(
         1.0 - (1.0 - min(0.9, params.offers_per_turn * d / draw_total)) ** turns_left

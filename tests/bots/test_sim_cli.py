@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from server.engine.records import read_records, replay
+
 
 def sim(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
@@ -21,8 +23,10 @@ def sim(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_json_summary_has_one_entry_per_player() -> None:
-    done = sim("--players", "expert,greedy,random", "--games", "6", "--seed", "4",
-               "--set", "end-score=40", "--json")
+    done = sim(
+        "--players", "expert,greedy,random", "--games", "6", "--seed", "4",
+        "--set", "end-score=40", "--json",
+    )  # fmt: skip
     assert done.returncode == 0, done.stderr
     summary = json.loads(done.stdout)
     assert set(summary) == {"games", "seats"}
@@ -69,3 +73,29 @@ def test_help_names_every_option() -> None:
     assert done.returncode == 0
     for option in ("--players", "--games", "--seed", "--set", "--record", "--json"):
         assert option in done.stdout
+
+
+def test_records_replay_through_the_engine(tmp_path: Path) -> None:
+    path = tmp_path / "games.jsonl"
+    done = sim(
+        "--players", "expert,greedy", "--games", "3", "--set", "end-score=30",
+        "--set", "clear-columns=off", "--record", str(path), "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    records = list(read_records(path.read_text().splitlines()))
+    assert len(records) == 3
+    summary = json.loads(done.stdout)
+    for record in records:
+        game = replay(record)  # raises at the first move or score that does not replay
+        assert game.is_over and list(game.winners) == record["winners"]
+        assert {seat["bot"] for seat in record["seats"]} == {"expert", "greedy"}
+        assert record["settings"]["clear-columns"] == "off"
+    expert_seats = [[s["bot"] for s in r["seats"]].index("expert") for r in records]
+    expert_wins = sum(seat in r["winners"] for seat, r in zip(expert_seats, records))
+    assert expert_wins == summary["seats"][0]["wins"]
+
+
+def test_an_unwritable_record_file_exits_2(tmp_path: Path) -> None:
+    done = sim("--games", "1", "--record", str(tmp_path / "missing" / "games.jsonl"))
+    assert done.returncode == 2
+    assert "cannot write" in done.stderr
