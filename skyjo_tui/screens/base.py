@@ -21,6 +21,13 @@ class SkyjoScreenMixin:
 
     app: Any
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # Before anything is composed, so the footer never shows a locale key.
+        tr = _running_translator()
+        if tr is not None:
+            localize_bindings(self, tr)
+
     @property
     def skyjo(self) -> SkyjoApp:
         return cast("SkyjoApp", self.app)
@@ -61,6 +68,14 @@ class SkyjoScreenMixin:
         self.call_after_refresh(self.refresh_bindings)  # type: ignore[attr-defined]
 
 
+def _running_translator() -> Translator | None:
+    """The running app's translator (screens are built while it runs)."""
+    from textual._context import active_app
+
+    app = active_app.get(None)
+    return getattr(app, "tr", None)
+
+
 def localize_bindings(node: Any, tr: Translator) -> None:
     """Show binding descriptions (declared as locale keys) in the player's language.
 
@@ -76,7 +91,8 @@ def localize_bindings(node: Any, tr: Translator) -> None:
             replace(b, description=tr(b.description)) if b.description.startswith("keys.") else b
             for b in declared
         ]
-    node.refresh_bindings()
+    if node.is_attached:
+        node.refresh_bindings()
 
 
 class SkyjoScreen(SkyjoScreenMixin, Screen[ResultType]):

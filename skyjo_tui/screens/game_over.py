@@ -57,7 +57,8 @@ class GameOverScreen(SkyjoModal[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self.query_one(ResultsTable).show(self.summary, self.tr)
+        for results in self.query(ResultsTable).results(ResultsTable):
+            results.show(self.summary, self.tr)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":

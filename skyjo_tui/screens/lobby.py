@@ -42,7 +42,7 @@ class LobbyScreen(SkyjoScreen[None]):
         yield Label(" · ".join(p for p in (tr("lobby.title"), who, where) if p), id="lobby-title")
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-tables"):
-                yield TableList(id="tables")
+                yield TableList(id="tables", tr=tr)
                 yield Label(tr("lobby.no_tables"), id="no-tables", classes="hint")
             yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
         yield KeyFooter()

@@ -81,7 +81,8 @@ class RoundSummaryScreen(SkyjoModal[None]):
 
     def on_mount(self) -> None:
         if self.summary is not None:
-            self.query_one(ResultsTable).show(self.summary, self.tr)
+            for results in self.query(ResultsTable).results(ResultsTable):
+                results.show(self.summary, self.tr)
 
     def _can_ready(self) -> bool:
         summary = self.summary

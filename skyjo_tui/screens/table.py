@@ -186,6 +186,7 @@ class TableScreen(SkyjoScreen[None]):
         if view.phase not in ("round_over", "game_over") and new_round:
             for screen in self.app.screen_stack[::-1]:
                 if isinstance(screen, (RoundSummaryScreen, GameOverScreen)):
+                    screen.pop_until_active()  # dismiss() pops the top screen, whichever it is
                     screen.dismiss()
         if previous is not None and previous.phase == view.phase:
             return

@@ -6,10 +6,12 @@ from textual.widgets import Footer
 
 
 class KeyFooter(Footer):
-    """Textual's ``Footer`` waits for a "bindings changed" signal before it
-    shows anything; a screen may send its first one before the footer has
-    subscribed (children mount in their own time), leaving it blank. This
-    one asks for its keys as soon as it is mounted."""
+    """Textual's ``Footer`` shows nothing until a "bindings changed" signal,
+    and then rebuilds itself after the *current* screen's next refresh. A
+    screen may send its first signal before the footer listens (children mount
+    in their own time), or be pushed while another screen is current, leaving
+    the footer blank. This one builds itself as soon as it is mounted."""
 
     def on_mount(self) -> None:
-        self.bindings_changed(self.screen)
+        self._bindings_ready = True
+        self.call_later(self.recompose)

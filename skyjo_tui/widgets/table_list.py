@@ -8,11 +8,16 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.widgets import DataTable
 
+from ..i18n import Translator
+from ..screens.base import localize_bindings
+
 
 class TableList(DataTable[Text | str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "keys.join_table", id="list.choose"),
     ]
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, id: str | None = None, tr: Translator | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)
+        if tr is not None:
+            localize_bindings(self, tr)
