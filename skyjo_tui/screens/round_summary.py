@@ -72,7 +72,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
                 yield Label(tr("summary.title", round=summary.round), classes="title")
                 yield ResultsTable(id="results")
                 yield Label(penalty_line(summary, tr), id="penalty")
-                yield Label("", id="summary-state")
+                yield Label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
                         yield Button(tr("summary.next"), variant="primary", id="ready", compact=True)
@@ -83,6 +83,14 @@ class RoundSummaryScreen(SkyjoModal[None]):
         if self.summary is not None:
             for results in self.query(ResultsTable).results(ResultsTable):
                 results.show(self.summary, self.tr)
+
+    def _next_round_note(self) -> str:
+        """When the server starts the next round on its own (said once, no ticking clock)."""
+        table = self.table_screen.table
+        seconds = table.get("next_round_in") if table.get("status") == "between_rounds" else None
+        if not self._can_ready() or not seconds:
+            return ""
+        return self.tr("summary.next_in", seconds=round(float(seconds)))
 
     def _can_ready(self) -> bool:
         summary = self.summary

@@ -37,6 +37,16 @@ class SeatLine:
     you: bool = False
 
 
+def shorten(name: str, room: int) -> str:
+    """``name`` in ``room`` cells; a short last word (a number) survives: "Greedy b…2"."""
+    if len(name) <= room:
+        return name
+    head, _, last = name.rpartition(" ")
+    if head and len(last) <= 3 and room >= len(last) + 3:
+        return name[: room - len(last) - 1] + "…" + last
+    return name[: max(0, room - 1)] + "…"
+
+
 class TableauWidget(Widget):
     """Draws a ``TableauView``; posts ``CardChosen`` on a click."""
 
@@ -136,7 +146,7 @@ class TableauWidget(Widget):
         room = width - len(marker) - len(right) - len(closer)
         if len(line.name) + len(tag) > room:
             tag = ""
-        name = line.name if len(line.name) <= room - len(tag) else line.name[: max(1, room - 1)] + "…"
+        name = shorten(line.name, max(1, room - len(tag)))
         text = Text(marker + name + closer, Style(bold=line.you or line.current, reverse=line.current))
         text.append(tag, Style(dim=True, italic=True))
         text.pad_right(max(0, width - text.cell_len - len(right)))

@@ -118,3 +118,11 @@ def test_preferences_survive_a_damaged_file(tmp_path: Path) -> None:
     assert (tmp_path / "client.bad").exists()  # kept aside, not lost
     (tmp_path / preferences.FILE_NAME).write_text(json.dumps({"pace": 3}))
     assert preferences.load(tmp_path) == Preferences()
+
+
+def test_long_names_stay_distinct_when_shortened() -> None:
+    from skyjo_tui.widgets.tableau import shorten
+
+    assert shorten("Greedy bot 1", 10) == "Greedy b…1" != shorten("Greedy bot 2", 10)
+    assert shorten("Alexandria Maximilian", 10) == "Alexandri…"
+    assert shorten("Bob", 10) == "Bob"
