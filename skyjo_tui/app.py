@@ -128,7 +128,8 @@ class SkyjoApp(App[None]):
         self.chat_lines: list[tuple[str, str, str]] = []  # (scope, name, text)
         self._quick_game = False
         self._reconnecting = False
-        self.holding_tables = False  # while True, table pushes open no screen
+        self.holding_tables = False  # while True, table pushes wait in held_pushes
+        self.held_pushes: list[dict[str, Any]] = []
 
     def _respect_no_color(self, environ: Mapping[str, str]) -> None:
         """NO_COLOR from the environment we were given (Textual reads only the process's)."""
@@ -204,6 +205,7 @@ class SkyjoApp(App[None]):
         waiting = ConnectingScreen(label, retry=lambda: self.go_online(connect, label, name))
         await self.push_screen(waiting)
         token = self.prefs.tokens.get(label) if label else None
+        self.hold_tables()  # a seat we come back to opens over the lobby, not over this screen
         try:
             try:
                 welcome = await session.login(name=name, token=token)
@@ -215,10 +217,14 @@ class SkyjoApp(App[None]):
         except (OSError, TimeoutError, ConnectionLost, ServerError) as exc:
             waiting.failed(self.describe_error(exc))
             return
+        finally:
+            held = self.release_tables()
         if label:
             self.save_prefs(self.prefs.with_token(label, welcome.token))
-        if waiting.is_current and not welcome.resumed:
+        if waiting.is_current:
             await self.switch_screen(LobbyScreen())
+        for message in held:
+            self._pushed(message)
 
     async def _ask_name(self, session: Session, needed: NameNeeded, name: str | None) -> Any:
         from .screens.name import NameScreen
@@ -250,6 +256,15 @@ class SkyjoApp(App[None]):
         if session is not None:
             await session.close()
 
+    def hold_tables(self) -> None:
+        """Keep table pushes aside (while logging in) instead of opening screens."""
+        self.holding_tables, self.held_pushes = True, []
+
+    def release_tables(self) -> list[dict[str, Any]]:
+        """Stop holding; the pushes held meanwhile, in order."""
+        held, self.holding_tables, self.held_pushes = self.held_pushes, False, []
+        return held
+
     def session_server_name(self) -> str:
         """The server's own name and version, from its welcome."""
         return self.session.server.name if self.session is not None else ""
@@ -275,7 +290,7 @@ class SkyjoApp(App[None]):
         await self._close_session()
         self.session = Session(self.local_server().connect, self._session_news)
         name = self.prefs.name or default_name(self.options.environ, self.tr)
-        self.holding_tables = True
+        self.hold_tables()
         try:
             welcome = await self.session.login(name=name, token=self.prefs.tokens.get(LOCAL_LABEL))
             self._quick_game = True
@@ -287,7 +302,7 @@ class SkyjoApp(App[None]):
             return False
         finally:
             self.table = None
-            self.holding_tables = False
+            self.release_tables()  # the game left behind is not shown
         return True
 
     @work(exclusive=True, group="login")
@@ -320,19 +335,16 @@ class SkyjoApp(App[None]):
         await self._close_session()
         if self.options.connect is not None:
             self.exit()
-        else:
-            self.return_to_base()
-            if len(self.screen_stack) > 1 and not isinstance(self.screen, _home_type()):
-                self.pop_screen()
+            return
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, _home_type()):
+            self.pop_screen()
 
     def return_to_base(self) -> None:
-        """Back to the first screen: the home screen, or the lobby of a server."""
-        from .screens.too_small import TooSmallScreen
+        """Back to the lobby when online, else to the first screen (home)."""
+        from .screens.lobby import LobbyScreen
 
-        while len(self.screen_stack) > 2:
+        while len(self.screen_stack) > 2 and not isinstance(self.screen, LobbyScreen):
             self.pop_screen()
-        if isinstance(self.screen, TooSmallScreen):
-            return
         self.check_size()
 
     # -- requests --------------------------------------------------------------------------

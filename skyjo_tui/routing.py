@@ -28,7 +28,8 @@ def find_screen(app: SkyjoApp, kind: type[S]) -> S | None:
 
 def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
     kind = message.get("type")
-    if app.holding_tables and kind in ("table", "game", "game_over"):
+    if app.holding_tables and kind in ("table", "game", "game_over", "left_table"):
+        app.held_pushes.append(message)
         return
     if kind == "tables":
         _tables(app, message.get("tables") or [])

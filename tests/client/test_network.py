@@ -165,3 +165,24 @@ async def test_watch_a_game_and_errors_are_said_plainly(make_app: Callable[..., 
             assert "watching" in str(table.query_one("#prompt").render())
     finally:
         await dan.close()
+
+
+async def test_come_back_to_the_seat_after_quitting(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    await bob.conn.request({"type": "create_table", "name": "Bob's table", "seats": 2})
+    first = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    async with first.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: rows(first, LobbyScreen, "#tables") == 1)
+        await pilot.press("enter", "r")
+        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])))
+        await bob.conn.request({"type": "start_game"})
+        await wait_for(pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.view is not None)
+    # The app is closed; its resume token was saved: the next start returns to the seat.
+    again = make_app(tcp_connector("127.0.0.1", server.port), server_label="test")
+    async with again.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.view is not None)
+        assert again.screen.view.seat == 1
+        assert [type(s).__name__ for s in again.screen_stack[1:]] == ["LobbyScreen", "TableScreen"]
+        await pilot.press("q", "y")  # leave the game: back to the lobby
+        await wait_for(pilot, lambda: isinstance(again.screen, LobbyScreen))
