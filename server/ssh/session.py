@@ -36,6 +36,7 @@ from .driver import (
     SSHDriver,
 )
 from .limits import ConnectionRegistry, InputBudget
+from .sharing import share_parsed_css, use_lazy_render_caches
 from .channels import cap_environment
 from .hardening import (
     clear_instance_keyed_caches,
@@ -324,6 +325,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         if not isinstance(app, App):
             raise TypeError(f"app_factory returned {type(app).__name__}, not a textual App")
         errors = harden_app(app)
+        share_parsed_css(app)
         configure_terminal(app, self._term_type, terminal.env)
         app.driver_class = functools.partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
         return app, errors
@@ -395,6 +397,7 @@ class AppSessionManager:
         messages: SessionMessages | None = None,
     ) -> None:
         install_stdio_guard()
+        use_lazy_render_caches()
         self.app_factory = app_factory
         self.limits = limits or SessionLimits()
         self.messages = messages or SessionMessages()

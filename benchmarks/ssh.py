@@ -1,0 +1,331 @@
+"""The SSH front door under load: N players at 80x24, each pressing keys.
+
+    python benchmarks/ssh.py [--sessions N] [--keys K] [--wave W] [--idle S]
+
+A child process runs the real server (lobby + SSH front door, the real
+Textual client per session) on 127.0.0.1; this process runs N asyncssh
+clients, each with its own key, a PTY at 80x24 and its own name.
+
+Reported:
+- memory per session: the server's RSS with N sessions each at a game against
+  a bot, minus its RSS after one warm-up session came and went, divided by N;
+- connect to first frame: from opening the TCP connection to the first screen
+  showing the lobby (players arrive ``--wave`` at a time);
+- key to frame: from a key press to the first output it causes, with every
+  session at its own game against a bot, moving the card cursor about once a
+  second (jittered);
+- idle CPU: the server's CPU time over ``--idle`` seconds with every session
+  connected and nobody typing;
+- the garbage collector: collections and their longest pause while measuring.
+
+Targets (issue 5): 200 sessions at <= 5 MiB each, first frame median < 150 ms,
+key to frame p50 < 10 ms and p99 < 50 ms, no CPU when idle.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import ctypes
+import gc
+import json
+import os
+import random
+import re
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import asyncssh
+
+READY_TEXT = "Lobby · "
+"""Text on the lobby screen: the first frame is complete when it appears."""
+ARROWS = (b"\x1b[C", b"\x1b[D")
+"""Right, left: the card cursor on the table, a small change of the screen."""
+TO_THE_TABLE = (
+    (b"n", "New table"),
+    (b"\x13", "You are the host"),  # ctrl+s: create it with the default rules
+    (b"b", "bot"),  # add a bot
+    (b"s", "Turn up a card"),  # start: the game is on
+)
+"""Keys from the lobby to a game against a bot, each with the text it brings up."""
+TIMEOUT = 60.0
+ANSI = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b.")
+PAGE = 4096
+
+
+# --------------------------------------------------------------------------
+# the server process
+# --------------------------------------------------------------------------
+
+
+class GCWatch:
+    """Counts collections and their pauses per generation (gc.callbacks)."""
+
+    def __init__(self) -> None:
+        self.pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+        self._started = 0.0
+        gc.callbacks.append(self._callback)
+
+    def _callback(self, phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.pauses[info["generation"]].append(time.perf_counter() - self._started)
+
+    def report(self) -> dict[str, Any]:
+        pauses, self.pauses = self.pauses, {0: [], 1: [], 2: []}
+        return {
+            str(gen): [len(p), max(p, default=0.0) * 1000, sum(p) * 1000]
+            for gen, p in pauses.items()
+        }
+
+
+async def serve(data_dir: Path, capacity: int) -> None:
+    """Run lobby + front door; answer "stats" lines on stdin with JSON."""
+    from server.app import SkyjoServer
+    from server.config import Limits, ServerConfig
+    from server.ssh import SessionLimits
+    from server.ssh.frontdoor import SSHOptions, start_ssh_front_door
+
+    limits = Limits(max_connections=capacity * 2, max_connections_per_address=capacity * 2)
+    server = SkyjoServer(ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, limits=limits))
+    await server.start()
+    ssh_limits = SessionLimits(
+        max_sessions=capacity, max_connections=capacity, max_connections_per_address=capacity
+    )
+    door = await start_ssh_front_door(server, SSHOptions(port=0, limits=ssh_limits))
+    assert door is not None
+    watch = GCWatch()
+    print(json.dumps({"port": door.port, "pid": os.getpid()}), flush=True)
+    loop = asyncio.get_running_loop()
+    try:
+        while line := await loop.run_in_executor(None, sys.stdin.readline):
+            if line.strip() == "stats":
+                print(json.dumps({"gc": watch.report()}), flush=True)
+            elif line.strip() == "trim":  # what the sessions really hold
+                gc.collect()
+                ctypes.CDLL("libc.so.6").malloc_trim(0)
+                print(json.dumps({"trimmed": True}), flush=True)
+    finally:
+        await door.close()
+        await server.stop()
+
+
+# --------------------------------------------------------------------------
+# measuring the server from outside
+# --------------------------------------------------------------------------
+
+
+def rss_bytes(pid: int) -> int:
+    with open(f"/proc/{pid}/statm") as file:
+        return int(file.read().split()[1]) * PAGE
+
+
+def cpu_seconds(pid: int) -> float:
+    with open(f"/proc/{pid}/stat") as file:
+        fields = file.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class ServerProcess:
+    proc: asyncio.subprocess.Process
+    port: int
+    pid: int
+
+    async def ask(self, command: str) -> dict[str, Any]:
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(command.encode() + b"\n")
+        await self.proc.stdin.drain()
+        return json.loads(await asyncio.wait_for(self.proc.stdout.readline(), TIMEOUT))
+
+
+@contextlib.asynccontextmanager
+async def server_process(capacity: int) -> AsyncIterator[ServerProcess]:
+    with tempfile.TemporaryDirectory(prefix="skyjo-ssh-bench-") as data_dir:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, __file__, "--serve", data_dir, "--sessions", str(capacity),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        )
+        try:
+            assert proc.stdout is not None
+            hello = json.loads(await asyncio.wait_for(proc.stdout.readline(), TIMEOUT))
+            yield ServerProcess(proc, hello["port"], hello["pid"])
+        finally:
+            if proc.stdin is not None:
+                proc.stdin.close()
+            try:
+                await asyncio.wait_for(proc.wait(), TIMEOUT)
+            except asyncio.TimeoutError:
+                proc.kill()
+                await proc.wait()
+
+
+# --------------------------------------------------------------------------
+# the players
+# --------------------------------------------------------------------------
+
+
+@dataclass
+class Player:
+    name: str
+    key: asyncssh.SSHKey
+    conn: asyncssh.SSHClientConnection | None = None
+    proc: Any = None
+    output: str = ""
+    first_output: float = 0.0
+    first_frame: float = 0.0
+    key_to_frame: list[float] = field(default_factory=list)
+
+    async def connect(self, port: int) -> None:
+        started = time.perf_counter()
+        self.conn = await asyncssh.connect(
+            "127.0.0.1", port, username=self.name, client_keys=[self.key],
+            known_hosts=None, agent_path=None, config=None,
+        )
+        self.proc = await self.conn.create_process(
+            term_type="xterm-256color", term_size=(80, 24), encoding=None
+        )
+        await self._read_until("")
+        self.first_output = time.perf_counter() - started
+        await self._read_until(READY_TEXT)
+        self.first_frame = time.perf_counter() - started
+
+    async def _read_until(self, needle: str) -> None:
+        async with asyncio.timeout(TIMEOUT):
+            while needle not in self.output or not self.output:
+                chunk = await self.proc.stdout.read(65536)
+                if not chunk:
+                    raise ConnectionError(f"{self.name}: session ended")
+                self.output += strip_ansi(chunk.decode("utf-8", "replace"))
+
+    async def sit_down(self) -> None:
+        """From the lobby to a game against a bot."""
+        for key, text in TO_THE_TABLE:
+            self.output = ""
+            self.proc.stdin.write(key)
+            await self._read_until(text)
+
+    async def press_keys(self, count: int, rng: random.Random) -> None:
+        """Press ``count`` keys about a second apart; time each to its frame."""
+        for index in range(count):
+            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            await self.drain()
+            started = time.perf_counter()
+            self.proc.stdin.write(ARROWS[index % 2])
+            await asyncio.wait_for(self.proc.stdout.read(65536), TIMEOUT)
+            self.key_to_frame.append(time.perf_counter() - started)
+
+    async def drain(self) -> None:
+        """Consume output already waiting (so it is not taken for the next frame)."""
+        while True:
+            try:
+                chunk = await asyncio.wait_for(self.proc.stdout.read(65536), 0.001)
+            except asyncio.TimeoutError:
+                return
+            if not chunk:
+                raise ConnectionError(f"{self.name}: session ended")
+
+    async def close(self) -> None:
+        if self.conn is not None:
+            self.conn.close()
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.conn.wait_closed(), TIMEOUT)
+
+
+def strip_ansi(text: str) -> str:
+    return ANSI.sub("", text)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+async def bench(sessions: int, keys: int, wave: int, idle: float) -> None:
+    rng = random.Random(5)
+    players = [Player(f"p{i}", asyncssh.generate_private_key("ssh-ed25519"))
+               for i in range(sessions + 1)]
+    warmup, players = players[0], players[1:]
+    async with server_process(sessions + 1) as server:
+        await warmup.connect(server.port)  # imports and caches: not per session
+        await warmup.sit_down()
+        await warmup.close()
+        await asyncio.sleep(1.0)
+        await server.ask("trim")
+        rss_before = rss_bytes(server.pid)
+        try:
+            for start in range(0, sessions, wave):
+                await asyncio.gather(*(p.connect(server.port) for p in players[start:start + wave]))
+            await asyncio.sleep(1.0)
+            await asyncio.gather(*(p.drain() for p in players))
+            rss_lobby = rss_bytes(server.pid)
+            for start in range(0, sessions, wave):
+                await asyncio.gather(*(p.sit_down() for p in players[start:start + wave]))
+            await asyncio.sleep(1.0)
+            await asyncio.gather(*(p.drain() for p in players))
+            rss_after = rss_bytes(server.pid)
+            await server.ask("trim")
+            rss_trimmed = rss_bytes(server.pid)
+
+            cpu_before = cpu_seconds(server.pid)
+            await asyncio.sleep(idle)
+            idle_cpu = (cpu_seconds(server.pid) - cpu_before) / idle
+
+            await server.ask("stats")  # reset the GC counters
+            await asyncio.gather(*(p.press_keys(keys, rng) for p in players))
+            gc_stats = (await server.ask("stats"))["gc"]
+        finally:
+            await asyncio.gather(*(p.close() for p in players))
+
+    first = [p.first_frame for p in players]
+    first_output = [p.first_output for p in players]
+    latency = [t for p in players for t in p.key_to_frame]
+    def per_session(rss: int) -> str:
+        return f"{(rss - rss_before) / sessions / 2**20:.2f} MiB per session"
+
+    print(f"SSH sessions: {sessions} at 80x24 (opened {wave} at a time), {keys} keys each")
+    print(f"server RSS: {rss_before / 2**20:.1f} MiB with no session (after a warm-up one)")
+    print(f"  everyone in the lobby: {rss_lobby / 2**20:.1f} MiB, {per_session(rss_lobby)}")
+    print(f"  everyone at a game against a bot: {rss_after / 2**20:.1f} MiB, "
+          f"{per_session(rss_after)}; after a full GC and malloc_trim: "
+          f"{rss_trimmed / 2**20:.1f} MiB, {per_session(rss_trimmed)}")
+    print(f"connect to first output (the connecting screen): median "
+          f"{ms(statistics.median(first_output))}, p99 {ms(percentile(first_output, 0.99))}")
+    print(f"connect to the lobby on screen: median {ms(statistics.median(first))}, "
+          f"p99 {ms(percentile(first, 0.99))}, max {ms(max(first))}")
+    print(f"key to frame ({len(latency)} keys): p50 {ms(percentile(latency, 0.5))}, "
+          f"p99 {ms(percentile(latency, 0.99))}, max {ms(max(latency))}")
+    print(f"idle CPU over {idle:.0f} s: {idle_cpu * 100:.2f} % of one core")
+    for gen, (count, longest, total) in gc_stats.items():
+        print(f"GC generation {gen} while typing: {count} collections, longest "
+              f"{longest:.1f} ms, total {total:.1f} ms")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--sessions", type=int, default=50)
+    parser.add_argument("--keys", type=int, default=10, help="keys each session presses")
+    parser.add_argument("--wave", type=int, default=1, help="sessions opened at once")
+    parser.add_argument("--idle", type=float, default=5.0, help="seconds to measure idle CPU")
+    parser.add_argument("--serve", metavar="DATA_DIR", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        asyncio.run(serve(Path(args.serve), args.sessions))
+    else:
+        asyncio.run(bench(args.sessions, args.keys, args.wave, args.idle))
+
+
+if __name__ == "__main__":
+    main()
