@@ -301,10 +301,10 @@ def _positive(text: str) -> int:
 # --------------------------------------------------------------------------
 
 
-def _messages(options: SSHOptions) -> SessionMessages:
+def _messages(lobby_username: str, port: int) -> SessionMessages:
     """Refusal messages that show the exact command to type."""
-    port = "" if options.port in (22, 0) else f"-p {options.port} "
-    command = f"ssh {port}{options.lobby_username}@<host>"
+    port_option = "" if port == 22 else f"-p {port} "
+    command = f"ssh {port_option}{lobby_username}@<host>"
     return SessionMessages(
         no_pty=(
             "Skyjo is a full-screen game and needs a terminal.\r\n"
@@ -351,7 +351,7 @@ class SSHFrontDoor:
         manager = AppSessionManager(
             _session_app_factory(server, self._game_app_factory),
             limits=options.limits,
-            messages=_messages(options),
+            messages=_messages(options.lobby_username, options.port),
         )
         authorized = self._authorized
 
@@ -370,6 +370,7 @@ class SSHFrontDoor:
             **dict(options.asyncssh_options),
         )
         self.manager = manager
+        manager.messages = _messages(options.lobby_username, self.port)  # the real port
         logger.info(
             "SSH front door on port %d (%s); host key %s",
             self.port,

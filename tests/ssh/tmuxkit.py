@@ -13,12 +13,14 @@ import itertools
 import os
 import shlex
 import shutil
+import tempfile
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 TMUX = shutil.which("tmux")
 SSH = shutil.which("ssh")
 TIMEOUT = 10.0
+EXIT_MARK = "[command exited: "
 _names = itertools.count()
 
 
@@ -38,12 +40,13 @@ def openssh_command(port: int, user: str, key_file: Path | None, *extra: str) ->
 
 
 class TmuxPane:
-    def __init__(self, socket_name: str) -> None:
+    def __init__(self, socket_name: str, config: Path) -> None:
         self.socket_name = socket_name
+        self.config = config
 
     async def tmux(self, *args: str) -> str:
         proc = await asyncio.create_subprocess_exec(
-            TMUX or "tmux", "-L", self.socket_name, "-f", "/dev/null", *args,
+            TMUX or "tmux", "-L", self.socket_name, "-f", str(self.config), *args,
             stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
         )
         out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
@@ -51,54 +54,66 @@ class TmuxPane:
             raise RuntimeError(f"tmux {args[0]} failed: {err.decode().strip()}")
         return out.decode()
 
-    async def screen(self) -> str:
-        return await self.tmux("capture-pane", "-p", "-t", "play")
+    async def screen(self, history: bool = False) -> str:
+        """The visible screen (with ``history``: and the lines scrolled off it)."""
+        return await self.tmux("capture-pane", "-p", "-t", "play", *(["-S", "-"] if history else []))
 
     async def keys(self, *keys: str) -> None:
         await self.tmux("send-keys", "-t", "play", *keys)
 
-    async def wait_for(self, needle: str, timeout: float = TIMEOUT) -> str:
+    async def wait_for(self, needle: str, timeout: float = TIMEOUT, history: bool = False) -> str:
         """The screen, once it shows ``needle``."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            screen = await self.screen()
+            screen = await self.screen(history)
             if needle in screen:
                 return screen
             if loop.time() > deadline:
                 raise AssertionError(f"{needle!r} not on the tmux screen:\n{screen}")
             await asyncio.sleep(0.1)
 
-    async def wait_for_exit(self, timeout: float = TIMEOUT) -> str:
-        """The pane's last screen, once its command (ssh) has exited."""
+    async def wait_gone(self, needle: str, timeout: float = TIMEOUT) -> str:
+        """The screen, once ``needle`` has left it."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
-            dead = await self.tmux("display-message", "-p", "-t", "play", "#{pane_dead}")
-            if dead.strip() == "1":
-                return await self.screen()
+            screen = await self.screen()
+            if needle not in screen:
+                return screen
             if loop.time() > deadline:
-                raise AssertionError(f"ssh did not exit:\n{await self.screen()}")
+                raise AssertionError(f"{needle!r} still on the tmux screen:\n{screen}")
             await asyncio.sleep(0.1)
+
+    async def wait_for_exit(self, timeout: float = TIMEOUT) -> tuple[int, str]:
+        """The exit status of the pane's command (ssh) and its last screen."""
+        screen = await self.wait_for(EXIT_MARK, timeout, history=True)
+        status = screen.rsplit(EXIT_MARK, 1)[1].split("]", 1)[0]
+        return int(status), screen
 
 
 @contextlib.asynccontextmanager
 async def tmux_pane(command: Sequence[str], size: tuple[int, int] = (80, 24),
                     env: dict[str, str] | None = None) -> AsyncIterator[TmuxPane]:
     """Run ``command`` in a fresh detached tmux server; the pane stays after it exits."""
-    pane = TmuxPane(f"skyjo-test-{os.getpid()}-{next(_names)}")
-    width, height = size
-    shell_command = " ".join(shlex.quote(part) for part in command)
-    for name, value in (env or {}).items():
-        shell_command = f"{name}={shlex.quote(value)} {shell_command}"
-    await pane.tmux("new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height),
-                    shell_command)
-    try:
-        await pane.tmux("set-option", "-t", "play", "remain-on-exit", "on")
-        yield pane
-    finally:
-        with contextlib.suppress(Exception):
-            await pane.tmux("kill-server")
+    with tempfile.TemporaryDirectory(prefix="skyjo-tmux-") as folder:
+        # In the server's configuration, so that it holds before the command
+        # runs: a command that exits at once still leaves its pane to read.
+        config = Path(folder) / "tmux.conf"
+        config.write_text("set -g remain-on-exit on\n")
+        pane = TmuxPane(f"skyjo-test-{os.getpid()}-{next(_names)}", config)
+        width, height = size
+        shell_command = " ".join(shlex.quote(part) for part in command)
+        for name, value in (env or {}).items():
+            shell_command = f"{name}={shlex.quote(value)} {shell_command}"
+        shell_command = f'{shell_command}; echo "{EXIT_MARK}$?]"'
+        await pane.tmux("new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height),
+                        shell_command)
+        try:
+            yield pane
+        finally:
+            with contextlib.suppress(Exception):
+                await pane.tmux("kill-server")
 
 
 def write_private_key(key_pem: bytes, path: Path) -> Path:
