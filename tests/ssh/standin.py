@@ -95,6 +95,7 @@ async def stand_in_door(
     *,
     limits: SessionLimits | None = None,
     authorized_keys: Path | None = None,
+    **asyncssh_options: Any,
 ) -> AsyncIterator[StandInDoor]:
     """A front door on 127.0.0.1:0 serving ``WhoAmIApp``; always closed."""
     lobby = StandInLobby(data_dir)
@@ -110,6 +111,7 @@ async def stand_in_door(
         authorized_keys=authorized_keys,
         limits=limits or SessionLimits(stop_timeout=2.0),
         gc_policy=None,  # process-wide; not for tests
+        asyncssh_options=asyncssh_options,
     )
     door = await start_ssh_front_door(lobby, options, game_app_factory=factory)
     assert door is not None

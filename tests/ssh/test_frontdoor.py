@@ -366,3 +366,17 @@ async def test_no_ssh_starts_nothing(tmp_path: Path) -> None:
     lobby = StandInLobby(tmp_path)
     assert await start_ssh_front_door(lobby, parse("--no-ssh")) is None
     assert list(tmp_path.iterdir()) == []  # not even a host key
+
+
+async def test_a_client_that_never_logs_in_is_dropped(tmp_path: Path) -> None:
+    async with stand_in_door(tmp_path, login_timeout=0.3) as door:
+        reader, writer = await asyncio.open_connection("127.0.0.1", door.port)
+        try:
+            banner = await asyncio.wait_for(reader.readline(), TIMEOUT)
+            assert banner.startswith(b"SSH-2.0-")
+            # Say nothing more: the server gives up on its own.
+            rest = await asyncio.wait_for(reader.read(), TIMEOUT)
+            assert isinstance(rest, bytes)  # end of stream, not our timeout
+        finally:
+            writer.close()
+        await poll_until(lambda: door.door.manager.connections.total == 0, "connection released")

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import signal
 from pathlib import Path
 
 import asyncssh
 import pytest
 
 from .realdoor import real_door
+from .sshkit import TIMEOUT, poll_until
 from .standin import stand_in_door
 from .tmuxkit import SSH, TMUX, TmuxPane, openssh_command, tmux_pane, write_private_key
 
@@ -86,3 +89,23 @@ async def press_until_gone(pane: TmuxPane, key: str, text: str, tries: int = 5) 
         except AssertionError:
             continue
     raise AssertionError(f"{text!r} stayed on screen:\n{await pane.screen()}")
+
+
+async def test_a_client_that_vanishes_is_noticed_by_keepalives(
+    tmp_path: Path, key_file: tuple[asyncssh.SSHKey, Path]
+) -> None:
+    async with stand_in_door(tmp_path, keepalive_interval=0.2, keepalive_count_max=2) as door:
+        ssh = await asyncio.create_subprocess_exec(
+            *openssh_command(door.port, "skyjo", key_file[1]),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        try:
+            await poll_until(lambda: len(door.apps) == 1 and door.apps[0].is_running, "the app")
+            ssh.send_signal(signal.SIGSTOP)  # the laptop lid closes: no answer, no goodbye
+            await poll_until(lambda: door.door.manager.connections.total == 0,
+                             "the connection dropped", timeout=5.0)
+            assert not door.apps[0].is_running
+        finally:
+            ssh.kill()
+            await asyncio.wait_for(ssh.wait(), TIMEOUT)

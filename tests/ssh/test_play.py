@@ -135,3 +135,35 @@ async def test_finished_apps_are_freed(door: RealDoor, keys: dict[str, asyncssh.
         gc.collect()
     alive = [ref() for ref in door.apps if ref() is not None]
     assert alive == [], f"{len(alive)} finished apps are still alive"
+
+
+async def test_skyjo_server_command_line_with_the_ssh_plugin(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """How the lead wires it: the plugin in ``server.cli.FRONT_DOOR_PLUGINS``."""
+    from server import cli
+    from server.app import SkyjoServer
+    from server.ssh.frontdoor import SSH_FRONT_DOOR_PLUGIN, SSHFrontDoor
+
+    monkeypatch.setattr(cli, "FRONT_DOOR_PLUGINS", [SSH_FRONT_DOOR_PLUGIN])
+    # The GC policy is process-wide: keep it out of the test process.
+    monkeypatch.setattr("server.ssh.connection._gc_policy_applied", True)
+    argv = ["--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path), "--ssh-port", "0"]
+    args = cli.build_parser().parse_args(argv)
+    server = SkyjoServer(cli.config_from_args(args))
+    for _, attach in cli.FRONT_DOOR_PLUGINS:
+        attach(server, args)
+    door = next(d for d in server.front_doors if isinstance(d, SSHFrontDoor))
+    await server.start()
+    try:
+        async with player(door.port, "alice", keys["alice"]) as alice:
+            await alice.shows("Lobby · alice")
+    finally:
+        await server.stop()
+    assert (tmp_path / "ssh_host_ed25519_key").exists()
+
+    args = cli.build_parser().parse_args([*argv, "--no-ssh"])
+    server = SkyjoServer(cli.config_from_args(args))
+    for _, attach in cli.FRONT_DOOR_PLUGINS:
+        attach(server, args)
+    assert not any(isinstance(d, SSHFrontDoor) for d in server.front_doors)
