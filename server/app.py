@@ -18,10 +18,11 @@ import asyncio
 import contextlib
 import logging
 import socket
+import time
 from collections import Counter
 from typing import Any, Protocol
 
-from .config import ServerConfig
+from .config import Limits, ServerConfig
 from .lobby import Lobby, Session
 from .protocol import (
     BadFrame,
@@ -177,20 +178,20 @@ class SkyjoServer:
         limits = self.config.limits
         session = Session(writer, limits, identity=identity, address=address)
         decoder = FrameDecoder(limits.max_frame)
+        clock = Deadlines(limits)
         self.lobby.connected(session)
         try:
             while not session.closed:
-                timeout = limits.idle_timeout if session.welcomed else limits.hello_timeout
                 try:
-                    data = await asyncio.wait_for(reader.read(READ_CHUNK), timeout)
+                    data = await asyncio.wait_for(reader.read(READ_CHUNK), clock.remaining())
                 except TimeoutError:
-                    session.close(ErrorCode.IDLE_TIMEOUT, "no message for too long")
+                    session.close(ErrorCode.IDLE_TIMEOUT, clock.why())
                     break
                 if not data:
                     break
                 decoder.feed(data)
                 for item in decoder:
-                    await self._receive(session, item)
+                    await self._receive(session, item, clock)
                     if session.closed:
                         break
         except (ConnectionError, OSError):
@@ -201,14 +202,12 @@ class SkyjoServer:
                 session.closed = True
                 writer.close()
 
-    async def _receive(self, session: Session, item: Any) -> None:
-        """One decoded frame from a client: checked, rate-limited, then handled."""
-        if isinstance(item, BadFrame):
-            if item.fatal:
-                session.close(item.error.code, item.error.message)
-            else:
-                session.send(error(None, item.error.code, item.error.message))
-            return
+    async def _receive(self, session: Session, item: Any, clock: Deadlines) -> None:
+        """One frame from a client: rate-limited, checked, then handled.
+
+        The rate limit comes first, so that a stream of garbage costs the
+        client its allowance like any other message.
+        """
         re = item.get("id") if isinstance(item, dict) and type(item.get("id")) is int else None
         if not session.messages.take():
             if session.messages.refused > self.config.limits.message_burst:
@@ -216,12 +215,46 @@ class SkyjoServer:
             else:
                 session.send(error(re, ErrorCode.RATE_LIMITED, "too many messages: dropped"))
             return
+        if isinstance(item, BadFrame):
+            if item.fatal:
+                session.close(item.error.code, item.error.message)
+            else:
+                session.send(error(None, item.error.code, item.error.message))
+            return
         try:
             message = check_message(item, sender="client")
         except ProtocolError as exc:
             session.send(error(re, exc.code, exc.message))
             return
         await self.lobby.handle(session, message)
+        clock.heard(session.welcomed)
+
+
+class Deadlines:
+    """When a connection is closed for silence.
+
+    Until it is welcomed, a connection has ``hello_timeout`` seconds from the
+    moment it opened, whatever it sends meanwhile; afterwards it may stay
+    silent ``idle_timeout`` seconds after its last valid request. Bytes alone
+    (a frame sent one byte at a time, garbage) never count as being heard.
+    """
+
+    def __init__(self, limits: Limits) -> None:
+        self._limits = limits
+        self._welcomed = False
+        self._deadline = time.monotonic() + limits.hello_timeout
+
+    def heard(self, welcomed: bool) -> None:
+        """A valid request was handled."""
+        if welcomed:
+            self._welcomed = True
+            self._deadline = time.monotonic() + self._limits.idle_timeout
+
+    def remaining(self) -> float:
+        return max(0.0, self._deadline - time.monotonic())
+
+    def why(self) -> str:
+        return "no message for too long" if self._welcomed else "no hello in time"
 
 
 __all__ = ["FrontDoor", "SkyjoServer", "TcpFrontDoor"]

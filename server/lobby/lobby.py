@@ -24,6 +24,7 @@ from . import accounts, chat, hosting, tables
 from .play import TablePlay
 from .session import Session
 from .table import Table
+from .thinking import BotThinker
 
 logger = logging.getLogger(__name__)
 
@@ -51,6 +52,7 @@ class Lobby:
         self.tables: dict[str, Table] = {}
         self.seated: dict[int, Table] = {}  # player id -> the table where they hold a seat
         self.names_lock = asyncio.Lock()
+        self.thinker = BotThinker()
         self._list_push: asyncio.TimerHandle | None = None
 
     # -- lifecycle -------------------------------------------------------------------
@@ -81,9 +83,10 @@ class Lobby:
             session.close(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
         for table in list(self.tables.values()):
             await table.play.stop_driver()
+        self.thinker.close()
 
     def _adopt(self, table: Table) -> None:
-        table.play = TablePlay(table, self.store, self.config.pace, self)
+        table.play = TablePlay(table, self.store, self.config.pace, self, self.thinker)
         self.tables[table.id] = table
 
     def new_table_id(self) -> str:

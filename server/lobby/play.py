@@ -22,12 +22,23 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BOT_LEVELS, Bot, make_bot
 from ..config import Pace
-from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
+from ..engine import (
+    Action,
+    Event,
+    Game,
+    GamePhase,
+    IllegalAction,
+    Phase,
+    PlayerView,
+    public_event,
+    view_for,
+)
 from ..engine.events import RoundScored
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .records import make_record
 from .table import IN_GAME, Seat, Table
+from .thinking import BotThinker
 
 if TYPE_CHECKING:
     from .session import Session
@@ -56,13 +67,17 @@ class TableHost(Protocol):
 
 
 class TablePlay:
-    def __init__(self, table: Table, store: Store, pace: Pace, host: TableHost) -> None:
+    def __init__(
+        self, table: Table, store: Store, pace: Pace, host: TableHost, thinker: BotThinker
+    ) -> None:
         self.table = table
         self.store = store
         self.pace = pace
         self.host = host
+        self.thinker = thinker
         self.game: Game | None = None
         self.bots: dict[int, Bot] = {}
+        self._unheard: dict[int, list[Event]] = {}  # id(bot) -> what it missed while thinking
         self.lock = asyncio.Lock()
         self.turn_started = time.monotonic()
         self.last_progress = time.monotonic()
@@ -169,20 +184,18 @@ class TablePlay:
         A stand-in watches the whole round from its start, so when it must play
         for someone (timer, away, left) it knows what a bot of its level knows.
         """
+        return {index: self._new_bot(index) for index, _ in self.table.filled()}
+
+    def _new_bot(self, index: int) -> Bot:
+        """The bot for seat ``index``, told everything public since the round began."""
         assert self.game is not None
         table, seed = self.table, f"{self.table.id}/{self.table.games_played}"
-        standin = standin_level(self.pace)
-        bots = {
-            index: make_bot(seat.level or standin, index, seed, table.settings)
-            for index, seat in table.filled()
-        }
+        bot = make_bot(self._seat(index).level or standin_level(self.pace), index, seed, table.settings)
         events = [self.game.round.start_event()]
         for _, moved in self.game.history[-1].moves:
             events.extend(moved)
-        public = [public_event(e) for e in events]
-        for bot in bots.values():
-            bot.observe(public)
-        return bots
+        bot.observe([public_event(e) for e in events])
+        return bot
 
     # -- moves -----------------------------------------------------------------------
 
@@ -224,7 +237,10 @@ class TablePlay:
     def _tell_bots(self, events: list[Event]) -> None:
         public = [public_event(e) for e in events]
         for bot in self.bots.values():
-            bot.observe(public)
+            if id(bot) in self._unheard:  # thinking in a thread: told once it is done
+                self._unheard[id(bot)].extend(public)
+            else:
+                bot.observe(public)
 
     def _push_game(self, events: list[Event]) -> None:
         assert self.game is not None
@@ -415,25 +431,56 @@ class TablePlay:
             return max(self.turn_started + self.table.turn_timer, paced)
         return None
 
+    def _bot_due(self, index: int) -> bool:
+        """A bot should move for seat ``index`` now."""
+        when = self._move_time(index) if index in self._acting_seats() else None
+        return when is not None and when <= time.monotonic()
+
     def _make_move(self, index: int) -> Step:
+        """A bot's move for seat ``index``.
+
+        The bot thinks without the table's lock, so during the initial flips
+        people flip meanwhile instead of waiting for it; events it misses
+        while thinking are told to it afterwards (a bot is not thread-safe).
+        Its move is played only if it is still due and still legal.
+        """
+
         async def step() -> None:
             async with self.lock:
-                when = self._move_time(index) if index in self._acting_seats() else None
-                if when is None or when > time.monotonic():
+                if not self._bot_due(index):
                     return  # someone moved first
-                await self._commit(self._bot_choice(index))
+                assert self.game is not None
+                game, bot, view = self.game, self.bots[index], view_for(self.game, index)
+                self._unheard[id(bot)] = []
+            action = await self._think(index, bot, view)
+            async with self.lock:
+                unheard = self._unheard.pop(id(bot), [])
+                if self.game is not game or self.bots.get(index) is not bot:
+                    return  # a new game began meanwhile
+                if action is None:  # it failed: a fresh bot takes the seat over
+                    self.bots[index] = self._new_bot(index)
+                else:
+                    bot.observe(unheard)
+                if not self._bot_due(index):
+                    return
+                action = action or view_for(game, index).legal_actions[0]
+                if game.round.is_legal(action):
+                    await self._commit(action)
 
         return step
 
-    def _bot_choice(self, index: int) -> Action:
-        assert self.game is not None
-        view = view_for(self.game, index)
+    async def _think(self, index: int, bot: Bot, view: PlayerView) -> Action | None:
+        """The bot's choice, thought off the event loop; None if it failed or took too long."""
         try:
-            action = self.bots[index].choose(view)
-        except Exception:
-            logger.exception("table %s: bot for seat %d failed", self.table.id, index)
-            return view.legal_actions[0]
-        return action if action in view.legal_actions else view.legal_actions[0]
+            action = await self.thinker.choose(bot, view)
+        except Exception as exc:
+            why = "took too long" if isinstance(exc, TimeoutError) else "failed"
+            logger.error("table %s: bot for seat %d %s", self.table.id, index, why, exc_info=exc)
+            return None
+        if action not in view.legal_actions:
+            logger.error("table %s: bot for seat %d chose %s, not legal", self.table.id, index, action)
+            return None
+        return action
 
     # -- restoring after a restart ------------------------------------------------------------
 

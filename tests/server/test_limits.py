@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from dataclasses import replace
 
 import pytest
 
 from server.netclient import ServerConnection, ServerError
-from server.protocol import PROTOCOL_VERSION, FrameDecoder, encode_frame
+from server.protocol import PROTOCOL_VERSION, FrameDecoder, encode_frame, frame
 
 from .support import TEST_LIMITS, WAIT, Client, table_with
 
@@ -109,3 +110,52 @@ async def test_a_client_that_does_not_read_is_dropped_and_the_table_goes_on(make
     assert host.lost is None
     writer.close()
     await host.close()
+
+
+async def test_talking_without_saying_hello_or_trickling_bytes_does_not_keep_a_connection(
+    make_server,
+) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, idle_timeout=0.5, hello_timeout=0.5))
+    # Requests that are not hello are answered, but the hello deadline still runs.
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    pinging = asyncio.create_task(send_until_closed(writer, lambda n: encode_frame({"type": "ping", "id": n})))
+    answers = await read_until_closed(reader)
+    assert answers[0]["code"] == "hello_first"
+    assert answers[-1]["type"] == "bye" and answers[-1]["code"] == "idle_timeout"
+    await pinging
+
+    # Once welcomed, a frame sent one byte at a time is not a message either.
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    hello = {"type": "hello", "id": 1, "version": PROTOCOL_VERSION, "name": "Trickle"}
+    writer.write(encode_frame(hello))
+    body = encode_frame({"type": "chat", "id": 2, "text": "x" * 200})
+    trickling = asyncio.create_task(send_until_closed(writer, lambda n: body[n % len(body) : n % len(body) + 1]))
+    answers = await read_until_closed(reader)
+    assert [m["type"] for m in answers] == ["ok", "bye"] and answers[-1]["code"] == "idle_timeout"
+    await trickling
+
+
+async def send_until_closed(writer: asyncio.StreamWriter, data: Callable[[int], bytes]) -> None:
+    """Send ``data(n)`` ten times a second until the server closes (at most WAIT seconds)."""
+    for n in range(int(WAIT * 10)):
+        if writer.is_closing() or writer.transport.get_write_buffer_size():
+            break
+        writer.write(data(n))
+        try:
+            await asyncio.wait_for(writer.drain(), WAIT)
+        except ConnectionError:
+            break
+        await asyncio.sleep(0.1)
+    writer.close()
+
+
+async def test_garbage_frames_use_up_the_rate_limit_like_any_message(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, messages_per_second=5, message_burst=5))
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"".join(frame(b"\xc1") for _ in range(40)))  # 40 bodies that are not msgpack
+    answers = await read_until_closed(reader)
+    codes = [m["code"] for m in answers]
+    assert codes[:5] == ["bad_frame"] * 5
+    assert "rate_limited" in codes[5:-1] and len(answers) < 40
+    assert answers[-1]["type"] == "bye" and answers[-1]["code"] == "rate_limited"
+    writer.close()
