@@ -35,6 +35,7 @@ class Limits:
     chat_max_length: int = 300
     chat_burst: int = 5  # chat lines at once, refilled at chat_per_second
     chat_per_second: float = 0.5
+    max_mutes: int = 200  # players one player may mute (each is stored)
     name_max_length: int = 20
     turn_timer_min: int = 5
     turn_timer_max: int = 600
@@ -47,6 +48,7 @@ class Limits:
             "message_burst": self.message_burst,
             "idle_timeout": self.idle_timeout,
             "chat_max_length": self.chat_max_length,
+            "max_mutes": self.max_mutes,
             "name_max_length": self.name_max_length,
             "turn_timer_min": self.turn_timer_min,
             "turn_timer_max": self.turn_timer_max,

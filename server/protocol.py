@@ -31,6 +31,7 @@ PROTOCOL_VERSION: Final = 1
 DEFAULT_MAX_FRAME: Final = 64 * 1024
 HEADER: Final = struct.Struct(">I")
 HEADER_SIZE: Final = HEADER.size
+MAX_ERROR_TEXT: Final = 200  # characters of an error's message
 
 
 class ErrorCode(str, Enum):
@@ -73,6 +74,7 @@ class ErrorCode(str, Enum):
     # Chat.
     CHAT_TOO_LONG = "chat_too_long"
     BAD_TEXT = "bad_text"
+    TOO_MANY_MUTES = "too_many_mutes"
     # Connection-level reasons, mostly in ``bye``.
     SERVER_FULL = "server_full"
     TOO_MANY_FROM_ADDRESS = "too_many_from_address"
@@ -94,11 +96,14 @@ class ProtocolError(Exception):
 
 # -- the message catalogue -----------------------------------------------------
 
-# Wire types of fields. "int" never accepts a bool; "number" is int or float.
+# Wire types of fields. "int" is a signed 64-bit whole number (msgpack also
+# carries unsigned ones up to 2**64 - 1, which SQLite cannot hold), never a
+# bool; "number" is int or float.
 STR, INT, BOOL, MAP, LIST, NUMBER = "str", "int", "bool", "map", "list", "number"
+INT_MIN, INT_MAX = -(2**63), 2**63 - 1
 _CHECKS: Final = {
     STR: lambda v: isinstance(v, str),
-    INT: lambda v: type(v) is int,
+    INT: lambda v: type(v) is int and INT_MIN <= v <= INT_MAX,
     BOOL: lambda v: type(v) is bool,
     MAP: lambda v: isinstance(v, dict),
     LIST: lambda v: isinstance(v, list),
@@ -254,7 +259,19 @@ def ok(re: int | None, **fields: Any) -> dict[str, Any]:
 
 
 def error(re: int | None, code: ErrorCode, message: str) -> dict[str, Any]:
-    return {"type": "error", "re": re, "code": code.value, "message": message}
+    return {"type": "error", "re": re, "code": code.value, "message": clip(message)}
+
+
+def clip(message: str, limit: int = MAX_ERROR_TEXT) -> str:
+    """An error's text stays short even when it quotes what the client sent.
+
+    The middle goes: messages start by saying what is wrong and end by saying
+    what is allowed, and a long quote sits in between.
+    """
+    if len(message) <= limit:
+        return message
+    head = (limit - 1) // 2
+    return message[:head] + "…" + message[-(limit - 1 - head) :]
 
 
 def bye(code: ErrorCode, message: str) -> dict[str, Any]:

@@ -227,6 +227,9 @@ class Store:
     async def player_by_token(self, token: str) -> PlayerRow | None:
         return await self.run(lambda c: _player(c, "token_hash = ?", hash_token(token)))
 
+    async def player_by_id(self, player_id: int) -> PlayerRow | None:
+        return await self.run(lambda c: _player(c, "id = ?", player_id))
+
     async def player_by_name_key(self, name_key: str) -> PlayerRow | None:
         return await self.run(lambda c: _player(c, "name_key = ?", name_key))
 

@@ -54,11 +54,18 @@ async def mute(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
     target, muted = message["player_id"], message.get("muted", True)
     if target == session.player_id:
         raise ProtocolError(ErrorCode.BAD_FIELD, "you cannot mute yourself")
+    if muted and target not in session.muted:
+        # Every mute is stored: only real players, and not without end.
+        most = lobby.limits.max_mutes
+        if len(session.muted) >= most:
+            raise ProtocolError(ErrorCode.TOO_MANY_MUTES, f"you may mute at most {most} players")
+        if await lobby.store.player_by_id(target) is None:
+            raise ProtocolError(ErrorCode.NOT_FOUND, "no such player")
+    await lobby.store.set_mute(session.player_id, target, muted)
     if muted:
         session.muted.add(target)
     else:
         session.muted.discard(target)
-    await lobby.store.set_mute(session.player_id, target, muted)
     return {"muted": sorted(session.muted)}
 
 

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from server.netclient import ServerError
 
-from .support import Client, table_with
+from .support import TEST_LIMITS, Client, table_with
 
 
 def heard(client: Client) -> list[tuple[str, str, str]]:
@@ -70,3 +72,22 @@ async def test_a_muted_player_is_not_heard_even_after_reconnecting(connect) -> N
     await bob.request("chat", text="now you can")
     await alice.push("chat")
     assert heard(alice) == [("lobby", "Bob", "now you can")]
+
+
+async def test_only_real_players_are_muted_and_not_without_end(make_server) -> None:
+    server = await make_server(limits=replace(TEST_LIMITS, max_mutes=2))
+    alice, bob, carol, dave = [await Client.connect(server, n) for n in ("Alice", "Bob", "Carol", "Dave")]
+    with pytest.raises(ServerError) as caught:
+        await alice.request("mute", player_id=dave.welcome.player_id + 1000)
+    assert caught.value.code == "not_found"
+    for other in (bob, carol):
+        await alice.request("mute", player_id=other.welcome.player_id)
+    with pytest.raises(ServerError) as caught:
+        await alice.request("mute", player_id=dave.welcome.player_id)
+    assert caught.value.code == "too_many_mutes"
+    again = await alice.request("mute", player_id=bob.welcome.player_id)  # already muted: fine
+    assert again["muted"] == sorted([bob.welcome.player_id, carol.welcome.player_id])
+    await alice.request("mute", player_id=bob.welcome.player_id, muted=False)
+    await alice.request("mute", player_id=dave.welcome.player_id)
+    for client in (alice, bob, carol, dave):
+        await client.close()

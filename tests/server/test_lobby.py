@@ -185,3 +185,13 @@ async def test_when_the_host_leaves_the_next_person_hosts_and_an_empty_table_clo
     closed = await carol.push("left_table")
     assert closed["reason"] == "closed"
     assert (await carol.request("list_tables"))["tables"] == []
+
+
+async def test_numbers_beyond_64_bits_and_long_values_get_short_clear_errors(connect) -> None:
+    alice = await connect("Alice")
+    message = await refused("bad_field", alice, "game_record", game_id=2**64 - 1)
+    assert "game_id" in message
+    await refused("bad_field", alice, "mute", player_id=2**63)
+    message = await refused("bad_settings", alice, "create_table", name="t", seats=2, settings={"starter": "x" * 5000})
+    assert "starter" in message and len(message) <= 200
+    assert (await alice.request("ping")) is not None  # and the connection goes on
