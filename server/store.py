@@ -54,12 +54,14 @@ CREATE TABLE IF NOT EXISTS mutes (
 CREATE TABLE IF NOT EXISTS tables (
     id TEXT PRIMARY KEY,
     meta TEXT NOT NULL,                 -- seats, settings, status (JSON)
-    snapshot TEXT                       -- Game.to_dict() at the start of the current round
+    snapshot TEXT,                      -- Game.to_dict() at the start of the current round
+    snapshot_at REAL                    -- when the snapshot was taken (unix time)
 );
 CREATE TABLE IF NOT EXISTS table_actions (
     table_id TEXT NOT NULL,
     seq INTEGER NOT NULL,               -- the game update this action produced
     action TEXT NOT NULL,               -- Action.to_dict(), applied after the snapshot
+    at REAL,                            -- when it was played (unix time): timers resume
     PRIMARY KEY (table_id, seq)
 );
 CREATE TABLE IF NOT EXISTS games (
@@ -93,12 +95,24 @@ class PlayerRow:
     reserved_by: str | None
 
 
+#: Columns added after the first release: (table, column, type), added when missing.
+ADDED_COLUMNS = (("tables", "snapshot_at", "REAL"), ("table_actions", "at", "REAL"))
+
+
+@dataclass(frozen=True, slots=True)
+class LoggedAction:
+    seq: int
+    action: dict[str, Any]  # Action.to_dict()
+    at: float | None  # unix time it was played (None in databases from before it was kept)
+
+
 @dataclass(frozen=True, slots=True)
 class SavedTable:
     table_id: str
     meta: dict[str, Any]
     snapshot: dict[str, Any] | None
-    actions: list[tuple[int, dict[str, Any]]]  # (seq, action) after the snapshot
+    snapshot_at: float | None
+    actions: list[LoggedAction]  # played after the snapshot, in order
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,6 +177,7 @@ class Store:
         conn.execute(f"PRAGMA synchronous={'FULL' if self.sync == 'full' else 'NORMAL'}")
         conn.execute("PRAGMA foreign_keys=ON")
         conn.executescript(SCHEMA)
+        _add_missing_columns(conn)
         return conn
 
     def _serve(self, ready: asyncio.Future[None]) -> None:
@@ -324,27 +339,31 @@ class Store:
         await self.run(save)
 
     async def save_snapshot(
-        self, table_id: str, meta: dict[str, Any], snapshot: dict[str, Any]
+        self, table_id: str, meta: dict[str, Any], snapshot: dict[str, Any], at: float
     ) -> None:
-        """A new game or round: the game so far replaces the logged actions."""
+        """A new game or round (at unix time ``at``): the game so far replaces the logged actions."""
         meta_text, snapshot_text = json.dumps(meta), json.dumps(snapshot)
 
         def save(conn: sqlite3.Connection) -> None:
             conn.execute(
-                "INSERT INTO tables (id, meta, snapshot) VALUES (?, ?, ?) ON CONFLICT (id) "
-                "DO UPDATE SET meta = excluded.meta, snapshot = excluded.snapshot",
-                (table_id, meta_text, snapshot_text),
+                "INSERT INTO tables (id, meta, snapshot, snapshot_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (id) DO UPDATE SET meta = excluded.meta, "
+                "snapshot = excluded.snapshot, snapshot_at = excluded.snapshot_at",
+                (table_id, meta_text, snapshot_text, at),
             )
             conn.execute("DELETE FROM table_actions WHERE table_id = ?", (table_id,))
 
         await self.run(save)
 
-    async def append_action(self, table_id: str, seq: int, action: dict[str, Any]) -> None:
+    async def append_action(
+        self, table_id: str, seq: int, action: dict[str, Any], at: float
+    ) -> None:
+        """Log a move played at unix time ``at``; returns once it is on disk."""
         text = json.dumps(action)
         await self.run(
             lambda c: c.execute(
-                "INSERT INTO table_actions (table_id, seq, action) VALUES (?, ?, ?)",
-                (table_id, seq, text),
+                "INSERT INTO table_actions (table_id, seq, action, at) VALUES (?, ?, ?, ?)",
+                (table_id, seq, text, at),
             )
         )
 
@@ -449,18 +468,27 @@ def _player(conn: sqlite3.Connection, where: str, value: Any) -> PlayerRow | Non
     return None if row is None else PlayerRow(row[0], row[1], row[2])
 
 
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    """Bring a database made by an earlier version up to this schema."""
+    for table, column, kind in ADDED_COLUMNS:
+        present = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+        if column not in present:
+            conn.execute(f"ALTER TABLE {table} ADD COLUMN {column} {kind}")
+
+
 def _load_tables(conn: sqlite3.Connection) -> list[SavedTable]:
     saved = []
-    for table_id, meta, snapshot in conn.execute("SELECT id, meta, snapshot FROM tables"):
+    rows = conn.execute("SELECT id, meta, snapshot, snapshot_at FROM tables").fetchall()
+    for table_id, meta, snapshot, snapshot_at in rows:
         actions = [
-            (seq, json.loads(action))
-            for seq, action in conn.execute(
-                "SELECT seq, action FROM table_actions WHERE table_id = ? ORDER BY seq",
+            LoggedAction(seq, json.loads(action), at)
+            for seq, action, at in conn.execute(
+                "SELECT seq, action, at FROM table_actions WHERE table_id = ? ORDER BY seq",
                 (table_id,),
             )
         ]
         snapshot_data = None if snapshot is None else json.loads(snapshot)
-        saved.append(SavedTable(table_id, json.loads(meta), snapshot_data, actions))
+        saved.append(SavedTable(table_id, json.loads(meta), snapshot_data, snapshot_at, actions))
     return saved
 
 

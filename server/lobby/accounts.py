@@ -111,14 +111,14 @@ async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -
     session.player_id, session.name = player.id, player.name
     session.muted = await lobby.store.mutes_of(player.id)
     lobby.by_player[player.id] = session
-    resumed = lobby.return_to_seat(session)
+    resumed = lobby.return_to_table(session)
     return welcome_reply(lobby, session, token, resumed=resumed)
 
 
 def welcome_reply(
     lobby: Lobby, session: Session, token: str | None, *, resumed: bool = False
 ) -> Reply:
-    table = session.table if session.seat is not None else None
+    table = session.table
     return {
         "player_id": session.player_id,
         "name": session.name,

@@ -93,7 +93,7 @@ async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
     assert session.seat is not None
     seat = _seat_at(table, session.seat)
     seat.ready = bool(message.get("ready", True))
-    table.push_table()
+    await _changed(lobby, table)
     table.play.wake()
     return {}
 
@@ -108,7 +108,7 @@ async def rematch(lobby: Lobby, session: Session, message: dict[str, Any]) -> Re
     if all(s.rematch for s in present) and len(table.filled()) >= lobby.MIN_SEATS:
         await table.play.start_game()
     else:
-        table.push_table()
+        await _changed(lobby, table)
     return {}
 
 

@@ -51,6 +51,7 @@ class Lobby:
         self.by_player: dict[int, Session] = {}
         self.tables: dict[str, Table] = {}
         self.seated: dict[int, Table] = {}  # player id -> the table where they hold a seat
+        self.watching: dict[int, Table] = {}  # player id -> the table they watch, even while away
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
         self._list_push: asyncio.TimerHandle | None = None
@@ -72,6 +73,7 @@ class Lobby:
             for _, seat in table.filled():
                 if seat.is_person and seat.player_id is not None:
                     self.seated[seat.player_id] = table
+            self.watching.update(dict.fromkeys(table.watcher_ids, table))
             table.play.start_driver()
         logger.info("restored %d tables", len(self.tables))
 
@@ -132,8 +134,42 @@ class Lobby:
         table.play.presence_changed()
         self.table_changed(table)
 
-    def return_to_seat(self, session: Session) -> bool:
-        """A person coming back to the seat they hold: True when there was one."""
+    def return_to_table(self, session: Session) -> bool:
+        """A person coming back to the seat they hold, or to the table they watched.
+
+        True when they were returned; the ``table`` and ``game`` pushes are sent.
+        """
+        assert session.player_id is not None
+        if self._return_to_seat(session):
+            return True
+        table = self.watching.get(session.player_id)
+        if table is None or self.tables.get(table.id) is not table:
+            return False
+        self.watch(session, table)
+        return True
+
+    def watch(self, session: Session, table: Table) -> None:
+        """``session`` watches ``table`` from now on: it gets the table and the game."""
+        table.spectators.add(session)
+        session.table, session.seat = table, None
+        table.push_table()
+        table.play.send_state(session)
+        table.play.presence_changed()
+        self.table_changed(table)
+
+    async def set_watching(self, player_id: int, table: Table | None) -> None:
+        """Remember (durably) which table a player watches, so they come back to it."""
+        old = self.watching.pop(player_id, None)
+        changed = [t for t in (old, table) if t is not None and t.id in self.tables]
+        if old is not None:
+            old.watcher_ids.discard(player_id)
+        if table is not None:
+            self.watching[player_id] = table
+            table.watcher_ids.add(player_id)
+        for each in {t.id: t for t in changed}.values():
+            await self.store.save_table(each.id, each.to_meta())
+
+    def _return_to_seat(self, session: Session) -> bool:
         assert session.player_id is not None
         table = self.seated.get(session.player_id)
         index = None if table is None else table.seat_of(session.player_id)
@@ -225,6 +261,9 @@ class Lobby:
         for _, seat in table.filled():
             if seat.player_id is not None and self.seated.get(seat.player_id) is table:
                 del self.seated[seat.player_id]
+        for player_id in table.watcher_ids:
+            if self.watching.get(player_id) is table:
+                del self.watching[player_id]
         table.spectators.clear()
         await table.play.stop_driver()
         await self.store.delete_table(table.id)

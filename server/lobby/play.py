@@ -49,6 +49,11 @@ Step = Callable[[], Awaitable[None]]
 ERROR_BACKOFF = 1.0  # seconds the driver rests after a failed step
 
 
+def starts_a_turn(events: list[Event]) -> bool:
+    """Whether these events start a turn (or the initial flips): the turn timer restarts."""
+    return any(e.TYPE in ("turn_began", "round_started") for e in events)
+
+
 def standin_level(pace: Pace) -> str:
     """The bot that plays for a person: the configured level, else greedy (good and quick)."""
     if pace.standin_level in BOT_LEVELS:
@@ -173,7 +178,7 @@ class TablePlay:
             table.status = PLAYING
             table.game_id = None
             self.next_round_at = None
-            await self.store.save_snapshot(table.id, table.to_meta(), self.game.to_dict())
+            await self.store.save_snapshot(table.id, table.to_meta(), self.game.to_dict(), time.time())
             self._after_update([self.game.round.start_event()])
         table.push_table()
         self.host.table_changed(table)
@@ -214,7 +219,7 @@ class TablePlay:
             raise IllegalAction(f"{action}: the round is over")
         game.round.check(action)  # the engine's reason when the move is illegal
         seq = self.seq() + 1
-        await self.store.append_action(self.table.id, seq, action.to_dict())
+        await self.store.append_action(self.table.id, seq, action.to_dict(), time.time())
         events = game.apply(action)
         self._after_update(events)
         if game.is_over:
@@ -226,7 +231,7 @@ class TablePlay:
         assert self.game is not None
         now = time.monotonic()
         self.last_progress = now
-        if any(e.TYPE in ("turn_began", "round_started") for e in events):
+        if starts_a_turn(events):
             self.turn_started = now
         self._tell_bots(events)
         self._push_game(events)
@@ -292,7 +297,10 @@ class TablePlay:
             events = game.next_round()
             self.table.status = PLAYING
             self.next_round_at = None
-            await self.store.save_snapshot(self.table.id, self.table.to_meta(), game.to_dict())
+            for seat in self.table.people():
+                seat.ready = False  # ready is asked again at the end of this round
+            meta, snapshot = self.table.to_meta(), game.to_dict()
+            await self.store.save_snapshot(self.table.id, meta, snapshot, time.time())
             self._after_update(events)
         self.table.push_table()
 
@@ -485,25 +493,37 @@ class TablePlay:
     # -- restoring after a restart ------------------------------------------------------------
 
     async def restore(self, saved: SavedTable) -> None:
-        """Rebuild the game from its snapshot and logged moves, as it was."""
+        """Rebuild the game from its snapshot and logged moves, as it was.
+
+        The clocks resume too: the turn timer and the pause between rounds
+        count from when the move that started them was played, not from now.
+        """
         table, now = self.table, time.monotonic()
-        for _, seat in table.filled():
-            if seat.kind != "bot":
-                seat.away_since = now
+        for seat in table.people():
+            seat.away_since = now
         self.empty_since = now
         if saved.snapshot is None:
             if table.status in IN_GAME:
                 table.status = WAITING
             return
-        game = Game.from_dict(saved.snapshot)
-        for _, action in saved.actions:
-            game.apply(Action.from_dict(action))
-        self.game = game
+        self.game = game = Game.from_dict(saved.snapshot)
+        turn_at = last_at = saved.snapshot_at
+        for logged in saved.actions:
+            if starts_a_turn(game.apply(Action.from_dict(logged.action))):
+                turn_at = logged.at
+            last_at = logged.at
+        self.turn_started, self.last_progress = _monotonic(turn_at), _monotonic(last_at)
         self.bots = self._build_bots()
         if game.phase is GamePhase.BETWEEN_ROUNDS:
             table.status = BETWEEN_ROUNDS
-            self.next_round_at = now + self.pace.between_rounds
+            self.next_round_at = self.last_progress + self.pace.between_rounds
         elif game.phase is GamePhase.PLAYING:
             table.status = PLAYING
         elif table.status != FINISHED:
             await self.finish()  # killed after the last move, before the game was stored
+
+
+def _monotonic(at: float | None) -> float:
+    """The monotonic time of unix time ``at`` (now when unknown; never later than now)."""
+    now = time.monotonic()
+    return now if at is None else now - max(0.0, time.time() - at)

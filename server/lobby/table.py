@@ -75,6 +75,8 @@ class Seat:
             "player_id": self.player_id,
             "level": self.level,
             "left": self.left,
+            "ready": self.ready,
+            "rematch": self.rematch,
         }
 
     @classmethod
@@ -85,6 +87,8 @@ class Seat:
             player_id=data.get("player_id"),
             level=data.get("level"),
             left=bool(data.get("left")),
+            ready=bool(data.get("ready")),
+            rematch=bool(data.get("rematch")),
         )
 
 
@@ -111,6 +115,7 @@ class Table:
         self.host_id: int | None = None
         self.status = WAITING
         self.spectators: set[Session] = set()
+        self.watcher_ids: set[int] = set()  # players watching, connected or not (they come back)
         self.game_id: int | None = None  # the last finished game, once stored
         self.games_played = 0
         self.created = time.time()
@@ -219,6 +224,7 @@ class Table:
             "host_id": self.host_id,
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
+            "watchers": sorted(self.watcher_ids),
             "game_id": self.game_id,
             "games_played": self.games_played,
             "created": self.created,
@@ -239,6 +245,7 @@ class Table:
         table.host_id = meta["host_id"]
         table.status = meta["status"]
         table.game_id = meta.get("game_id")
+        table.watcher_ids = set(meta.get("watchers", []))
         table.games_played = meta.get("games_played", 0)
         table.created = meta.get("created", table.created)
         return table

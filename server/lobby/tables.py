@@ -102,12 +102,9 @@ async def join_table(lobby: Lobby, session: Session, message: dict[str, Any]) ->
 async def spectate(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
     _not_at_a_table(session)
     table = lobby.find_table(message)
-    table.spectators.add(session)
-    session.table, session.seat = table, None
-    table.push_table()
-    table.play.send_state(session)
-    table.play.presence_changed()
-    lobby.table_changed(table)
+    assert session.player_id is not None
+    await lobby.set_watching(session.player_id, table)
+    lobby.watch(session, table)
     return {"table": table.to_wire(None)}
 
 
@@ -116,7 +113,9 @@ async def leave_table(lobby: Lobby, session: Session, message: dict[str, Any]) -
     if table is None:
         raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
     if session.seat is None:
+        assert session.player_id is not None
         lobby.detach(session)
+        await lobby.set_watching(session.player_id, None)
         return {}
     await vacate(lobby, table, session.seat)
     return {}

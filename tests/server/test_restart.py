@@ -9,7 +9,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,11 +24,11 @@ SERVER = Path(sys.executable).with_name("skyjo-server")
 class ServerProcess:
     """``skyjo-server`` in a subprocess, its log in a file."""
 
-    def __init__(self, data_dir: Path, log: Path) -> None:
+    def __init__(self, data_dir: Path, log: Path, between_rounds: int = 0) -> None:
         self.log = log
         self.process = subprocess.Popen(
             [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
-             "--bot-delay", "0", "--grace", "600", "--between-rounds", "0"],
+             "--bot-delay", "0", "--grace", "600", "--between-rounds", str(between_rounds)],
             stderr=log.open("w"),
             stdout=subprocess.DEVNULL,
         )
@@ -75,7 +75,7 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
     data = tmp_path / "data"
     processes.append(ServerProcess(data, tmp_path / "first.log"))
     alice, bob = await client(processes[0].port, "Alice"), await client(processes[0].port, "Bob")
-    table = (await alice.request("create_table", name="Durable", seats=3))["table"]
+    table = (await alice.request("create_table", name="Durable", seats=3, turn_timer=600))["table"]
     await alice.request("add_bot", level="greedy")
     await bob.request("join_table", table_id=table["table_id"])
     await bob.request("ready")
@@ -98,7 +98,7 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
     await bob.until(lambda: bob.game["seq"] == alice.game["seq"])
     bob_playing.cancel()
     before = {"alice": alice.game, "bob": bob.game, "table": alice.table}
-    tokens = alice.welcome.token, bob.welcome.token
+    tokens, killed_after = (alice.welcome.token, bob.welcome.token), time.time()
 
     processes[0].kill()
     await alice.until(lambda: alice.lost is not None)
@@ -106,7 +106,7 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         await c.close()
 
     processes.append(ServerProcess(data, tmp_path / "second.log"))
-    port = processes[1].port
+    port, back_from = processes[1].port, time.time()
     alice = await client(port, token=tokens[0])
     bob = await client(port, token=tokens[1])
     assert alice.welcome.resumed and alice.welcome.table_id == table["table_id"]
@@ -117,6 +117,10 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         assert state["view"] == old["view"]  # every card, the drawn card, the legal moves
     assert [s["name"] for s in alice.table["seats"]] == [s["name"] for s in before["table"]["seats"]]
     assert alice.view["drawn_card"] is not None
+    # Alice's turn timer went on counting: it was not given a fresh 600 seconds.
+    timer, old_timer = alice.game["timer"], before["alice"]["timer"]
+    assert timer["seats"] == old_timer["seats"] == [0]
+    assert timer["remaining"] <= old_timer["remaining"] - (back_from - killed_after) + 0.1
 
     # The game plays on to its end, and is stored with everyone's statistics.
     await asyncio.gather(alice.play(random.Random(23)), bob.play(random.Random(24)))
@@ -128,6 +132,63 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         await c.close()
     assert processes[1].stop() == 0  # SIGTERM: a clean stop
     assert "everything is saved" in processes[1].log.read_text()
+
+
+async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_ready_players(
+    tmp_path: Path, processes: list[ServerProcess]
+) -> None:
+    data = tmp_path / "data"
+    processes.append(ServerProcess(data, tmp_path / "first.log", between_rounds=600))
+    port = processes[0].port
+    alice, bob, carol = [await client(port, name) for name in ("Alice", "Bob", "Carol")]
+    settings = {"end-score": 1000}  # one round cannot end the game
+    table = (await alice.request("create_table", name="Rounds", seats=3, settings=settings))["table"]
+    await alice.request("add_bot", level="greedy")
+    await bob.request("join_table", table_id=table["table_id"])
+    await bob.request("ready")
+    await carol.request("spectate", table_id=table["table_id"])
+    await alice.request("start_game")
+
+    def round_over(c: Client) -> Callable[[], bool]:
+        return lambda: c.table["status"] == "between_rounds"
+
+    await asyncio.gather(
+        *(c.play(random.Random(n), stop=round_over(c), ready=False) for n, c in enumerate((alice, bob)))
+    )
+    await bob.request("ready")
+    await alice.until(lambda: alice.table["seats"][2]["ready"])
+    before, killed_after = alice.table, time.time()
+    summary = {c.welcome.name: c.game for c in (alice, bob, carol)}
+    tokens = [c.welcome.token for c in (alice, bob, carol)]
+    processes[0].kill()
+    for c in (alice, bob, carol):
+        await c.until(lambda c=c: c.lost is not None)
+        await c.close()
+
+    processes.append(ServerProcess(data, tmp_path / "second.log", between_rounds=600))
+    port, back_from = processes[1].port, time.time()
+    alice, bob, carol = [await client(port, token=token) for token in tokens]
+    # The watcher is back at the table she watched, with the public view.
+    assert carol.welcome.resumed and carol.welcome.table_id == table["table_id"]
+    for c in (alice, bob, carol):
+        state = await c.push("game")
+        assert state["view"] == summary[c.welcome.name]["view"]  # the round's summary
+    await carol.until(lambda: carol.table is not None)
+    assert carol.table["your_seat"] is None and carol.view["seat"] is None
+    await alice.until(lambda: alice.table["seats"][2]["connected"] and alice.table["spectators"] == 1)
+    now = alice.table
+    assert now["status"] == "between_rounds"
+    assert [(s["kind"], s["name"], s["level"]) for s in now["seats"]] == [
+        (s["kind"], s["name"], s["level"]) for s in before["seats"]
+    ]
+    assert [s["ready"] for s in now["seats"]] == [False, True, True]  # Bob said ready, the bot is
+    assert now["next_round_in"] <= before["next_round_in"] - (back_from - killed_after) + 0.1
+
+    await alice.request("ready")  # the last one: the next round begins for all three
+    for c in (alice, bob, carol):
+        await c.until(lambda c=c: c.game["view"]["round"] == 2)
+    for c in (alice, bob, carol):
+        await c.close()
 
 
 async def test_a_table_that_cannot_be_restored_is_kept_aside_and_the_rest_come_back(
