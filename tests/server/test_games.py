@@ -7,6 +7,7 @@ import random
 from collections.abc import Callable
 
 from server.engine.records import replay
+from server.store import PlayerResult
 
 from .support import Client, table_with
 
@@ -50,6 +51,8 @@ async def test_two_people_and_two_bots_play_a_whole_game_that_is_stored(connect)
     assert stats["name"] == "Bob" and stats["games"] == 1
     assert stats["wins"] == (1 if 3 in over[0]["winners"] else 0)
     assert stats["rounds"] == len(record["rounds"])
+    bobs_scores = [r["final_scores"][3] for r in record["rounds"]]  # after the closer's penalty
+    assert stats["mean_round_score"] == round(sum(bobs_scores) / len(bobs_scores), 2)
     board = (await carol.request("leaderboard"))["entries"]
     assert sorted(e["name"] for e in board) == ["Alice", "Bob"]  # bots and watchers have none
     games = (await carol.request("recent_games"))["games"]
@@ -106,3 +109,29 @@ async def test_between_rounds_the_next_round_waits_for_everyone_to_be_ready(
     assert bob.table["status"] == "between_rounds"  # Bob is not ready yet
     await bob.request("ready")
     await alice.until(lambda: alice.table["status"] == "playing" and alice.view["round"] == 2)
+
+
+async def test_a_shared_win_counts_for_every_winner_in_statistics_and_leaderboard(
+    server, connect
+) -> None:
+    alice, bob, carol = await connect("Alice"), await connect("Bob"), await connect("Carol")
+    ids = [c.welcome.player_id for c in (alice, bob, carol)]
+    # Two stored games (the same path as a finished table): Alice and Bob share
+    # the first win, Carol wins the second alone.
+    tie = [PlayerResult(ids[0], True, [10, 5]), PlayerResult(ids[1], True, [3, 12]),
+           PlayerResult(ids[2], False, [20, 30])]
+    await server.store.finish_game(
+        "t", ["Alice", "Bob", "Carol"], [15, 15, 50], [0, 1], {}, tie, table_id="t", meta={}
+    )
+    alone = [PlayerResult(ids[0], False, [40]), PlayerResult(ids[2], True, [-4])]
+    await server.store.finish_game(
+        "t", ["Alice", "Carol"], [40, -4], [1], {}, alone, table_id="t", meta={}
+    )
+    stats = {c.welcome.name: (await c.request("stats"))["stats"] for c in (alice, bob, carol)}
+    assert [(s["games"], s["wins"], s["rounds"]) for s in stats.values()] == [(2, 1, 3), (1, 1, 2), (2, 1, 3)]
+    assert [s["mean_round_score"] for s in stats.values()] == [round(55 / 3, 2), 7.5, round(46 / 3, 2)]
+    board = (await alice.request("leaderboard"))["entries"]
+    # Equal wins: the better win rate first, then more games, then the lower mean round score.
+    assert [(e["rank"], e["name"], e["wins"], e["win_rate"]) for e in board] == [
+        (1, "Bob", 1, 1.0), (2, "Carol", 1, 0.5), (3, "Alice", 1, 0.5)
+    ]
