@@ -38,7 +38,7 @@ import sys
 import tempfile
 import time
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -87,11 +87,11 @@ class GCWatch:
         }
 
 
-async def serve(data_dir: Path, capacity: int) -> None:
+async def serve(data_dir: Path, capacity: int, gc_thresholds: str) -> None:
     """Run lobby + front door; answer "stats" lines on stdin with JSON."""
     from server.app import SkyjoServer
     from server.config import Limits, ServerConfig
-    from server.ssh import SessionLimits
+    from server.ssh import GCPolicy, SessionLimits
     from server.ssh.frontdoor import SSHOptions, start_ssh_front_door
 
     limits = Limits(max_connections=capacity * 2, max_connections_per_address=capacity * 2)
@@ -100,7 +100,11 @@ async def serve(data_dir: Path, capacity: int) -> None:
     ssh_limits = SessionLimits(
         max_sessions=capacity, max_connections=capacity, max_connections_per_address=capacity
     )
-    door = await start_ssh_front_door(server, SSHOptions(port=0, limits=ssh_limits))
+    options = SSHOptions(port=0, limits=ssh_limits)
+    if gc_thresholds:
+        a, b, c = (int(n) for n in gc_thresholds.split(","))
+        options = replace(options, gc_policy=GCPolicy(thresholds=(a, b, c)))
+    door = await start_ssh_front_door(server, options)
     assert door is not None
     watch = GCWatch()
     print(json.dumps({"port": door.port, "pid": os.getpid()}), flush=True)
@@ -148,10 +152,11 @@ class ServerProcess:
 
 
 @contextlib.asynccontextmanager
-async def server_process(capacity: int) -> AsyncIterator[ServerProcess]:
+async def server_process(capacity: int, gc_thresholds: str) -> AsyncIterator[ServerProcess]:
     with tempfile.TemporaryDirectory(prefix="skyjo-ssh-bench-") as data_dir:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--serve", data_dir, "--sessions", str(capacity),
+            "--gc", gc_thresholds,
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         )
         try:
@@ -253,18 +258,19 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-async def bench(sessions: int, keys: int, wave: int, idle: float) -> None:
+async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds: str) -> None:
     rng = random.Random(5)
     players = [Player(f"p{i}", asyncssh.generate_private_key("ssh-ed25519"))
                for i in range(sessions + 1)]
     warmup, players = players[0], players[1:]
-    async with server_process(sessions + 1) as server:
+    async with server_process(sessions + 1, gc_thresholds) as server:
         await warmup.connect(server.port)  # imports and caches: not per session
         await warmup.sit_down()
         await warmup.close()
         await asyncio.sleep(1.0)
         await server.ask("trim")
         rss_before = rss_bytes(server.pid)
+        await server.ask("stats")  # reset the GC counters
         try:
             for start in range(0, sessions, wave):
                 await asyncio.gather(*(p.connect(server.port) for p in players[start:start + wave]))
@@ -276,6 +282,7 @@ async def bench(sessions: int, keys: int, wave: int, idle: float) -> None:
             await asyncio.sleep(1.0)
             await asyncio.gather(*(p.drain() for p in players))
             rss_after = rss_bytes(server.pid)
+            gc_arriving = (await server.ask("stats"))["gc"]
             await server.ask("trim")
             rss_trimmed = rss_bytes(server.pid)
 
@@ -284,7 +291,9 @@ async def bench(sessions: int, keys: int, wave: int, idle: float) -> None:
             idle_cpu = (cpu_seconds(server.pid) - cpu_before) / idle
 
             await server.ask("stats")  # reset the GC counters
+            typing_started = time.perf_counter()
             await asyncio.gather(*(p.press_keys(keys, rng) for p in players))
+            typing_time = time.perf_counter() - typing_started
             gc_stats = (await server.ask("stats"))["gc"]
         finally:
             await asyncio.gather(*(p.close() for p in players))
@@ -308,9 +317,11 @@ async def bench(sessions: int, keys: int, wave: int, idle: float) -> None:
     print(f"key to frame ({len(latency)} keys): p50 {ms(percentile(latency, 0.5))}, "
           f"p99 {ms(percentile(latency, 0.99))}, max {ms(max(latency))}")
     print(f"idle CPU over {idle:.0f} s: {idle_cpu * 100:.2f} % of one core")
-    for gen, (count, longest, total) in gc_stats.items():
-        print(f"GC generation {gen} while typing: {count} collections, longest "
-              f"{longest:.1f} ms, total {total:.1f} ms")
+    for phase, stats in (("while players arrive and sit down", gc_arriving),
+                         (f"while typing ({typing_time:.0f} s)", gc_stats)):
+        print(f"GC {phase}: " + "; ".join(
+            f"gen {gen}: {count} collections, longest {longest:.1f} ms"
+            for gen, (count, longest, _total) in stats.items()))
 
 
 def main() -> None:
@@ -319,12 +330,14 @@ def main() -> None:
     parser.add_argument("--keys", type=int, default=10, help="keys each session presses")
     parser.add_argument("--wave", type=int, default=1, help="sessions opened at once")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds to measure idle CPU")
+    parser.add_argument("--gc", default="", metavar="T0,T1,T2",
+                        help="GC thresholds for the server (default: the front door's policy)")
     parser.add_argument("--serve", metavar="DATA_DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(Path(args.serve), args.sessions))
+        asyncio.run(serve(Path(args.serve), args.sessions, args.gc))
     else:
-        asyncio.run(bench(args.sessions, args.keys, args.wave, args.idle))
+        asyncio.run(bench(args.sessions, args.keys, args.wave, args.idle, args.gc))
 
 
 if __name__ == "__main__":

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextvars
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Final, Protocol
+from typing import Any, Final, Protocol, TypeVar
 
 import asyncssh
 from textual.app import App
@@ -40,6 +41,7 @@ from .session import AppSessionManager, SessionInfo, SessionLimits, SessionMessa
 logger = logging.getLogger(__name__)
 
 DEFAULT_SSH_PORT = 2222
+T = TypeVar("T")
 
 
 class InProcessServer(Protocol):
@@ -185,13 +187,26 @@ def _session_app_factory(
         identity = server.player.identity
 
         async def connect() -> ServerConnection:
-            reader, writer = await skyjo_server.open_in_process(identity=identity)
+            reader, writer = await _outside_the_app(skyjo_server.open_in_process(identity))
             return ServerConnection.from_streams(reader, writer)
 
         environ = MappingProxyType({**info.env, "TERM": info.term_type})
         return game_app_factory(PlayerSession(server.player, connect, environ, info))
 
     return build
+
+
+async def _outside_the_app(opening: Coroutine[Any, Any, T]) -> T:
+    """Run ``opening`` in an empty context, not in the calling app's.
+
+    ``connect()`` is called by the app, whose context holds Textual's context
+    variables (the active app, the active message pump).  Every task the
+    lobby server starts while opening the connection, and every task those
+    start (a table's game loop, which outlives the player's session), would
+    copy that context and keep the finished app alive as long as they run.
+    """
+    task = asyncio.get_running_loop().create_task(opening, context=contextvars.Context())
+    return await task
 
 
 # --------------------------------------------------------------------------

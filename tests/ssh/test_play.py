@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import gc
 from collections.abc import Callable
@@ -9,6 +10,8 @@ from pathlib import Path
 
 import asyncssh
 import pytest
+
+from server.netclient import ServerConnection
 
 from .realdoor import (
     RealDoor,
@@ -135,6 +138,35 @@ async def test_finished_apps_are_freed(door: RealDoor, keys: dict[str, asyncssh.
         gc.collect()
     alive = [ref() for ref in door.apps if ref() is not None]
     assert alive == [], f"{len(alive)} finished apps are still alive"
+
+
+async def test_an_app_is_freed_while_its_game_plays_on(
+    door: RealDoor, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    """The table outlives the player who dropped; it must not keep their app."""
+    async with player(door.port, "alice", keys["alice"]) as alice:
+        await alice.shows("Lobby · alice")
+        await create_table(alice)
+        alice.press(b"b")
+        await alice.shows("bot")
+        alice.press(b"s")
+        await turn_up_two_cards(alice, "alice")
+        alice.proc.channel.get_connection().abort()
+    manager = door.door.manager
+    assert manager is not None
+    await poll_until(lambda: not manager.sessions, "the session ended")
+    for _ in range(5):  # finalizers run on the loop between collections
+        gc.collect()
+        await asyncio.sleep(0.02)
+    assert [ref() for ref in door.apps] == [None]
+
+    watcher = await ServerConnection.open("127.0.0.1", door.server.port)
+    try:
+        await watcher.hello(name="watcher")
+        tables = (await watcher.request({"type": "list_tables"}))["tables"]
+    finally:
+        await watcher.close()
+    assert [t["status"] for t in tables] == ["playing"]  # her seat waits for her
 
 
 async def test_skyjo_server_command_line_with_the_ssh_plugin(
