@@ -89,7 +89,8 @@ def format_table(tally: Tally, settings: Settings) -> str:
         mean_ms = 1000 * sum(times) / len(times) if times else 0.0
         lines.append(
             f"{number:<5}{entry.bot:<10}{entry.wins:>7}{entry.wins / tally.games:>10.1%}"
-            f"{entry.mean_round_score():>11.2f}{mean_ms:>9.2f}{1000 * percentile(times, 0.99):>8.1f}"
+            f"{entry.mean_round_score():>11.2f}{mean_ms:>9.2f}"
+            f"{1000 * percentile(times, 0.99):>8.1f}"
         )
     return "\n".join(lines)
 

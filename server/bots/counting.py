@@ -68,7 +68,8 @@ class CardCounter:
             self.known_pile = counts_of(self.discards[:-1])
             self.discards = self.discards[-1:]
         elif isinstance(event, CardDrawn) and self.known_pile is not None:
-            self.known_pile[event.value - LOWEST] = max(0, self.known_pile[event.value - LOWEST] - 1)
+            index = event.value - LOWEST
+            self.known_pile[index] = max(0, self.known_pile[index] - 1)
 
     def sync(self, view: PlayerView) -> None:
         """Start afresh from the view when events were missed (e.g. a bot seated mid-round)."""

@@ -69,10 +69,15 @@ def outlook(
 
 def column_cost(column: Column, o: Outlook) -> float:
     """The expected final cost of one live column."""
+    # Written out case by case: this is the bots' innermost loop.
     a, b, c = column
-    known = [v for v in column if v is not None]
-    hidden = 3 - len(known)
-    base = sum(o.cost[v - LOWEST] for v in known) + hidden * o.face_down
+    cost, hidden, base = o.cost, 0, 0.0
+    for v in column:
+        if v is None:
+            hidden += 1
+        else:
+            base += cost[v - LOWEST]
+    base += hidden * o.face_down
     if not o.clear_columns or hidden >= 2:
         return base
     if hidden == 0:
@@ -82,8 +87,8 @@ def column_cost(column: Column, o: Outlook) -> float:
         if pair is None or base <= 0:
             return base
         return base * (1.0 - o.p_complete[pair - LOWEST])
-    x, y = known
-    if x != y:
+    x, y = (b, c) if a is None else (a, c) if b is None else (a, b)
+    if x != y or x is None:
         return base
     revealed = o.p_face_down[x - LOWEST]  # the hidden card matches: the column goes for sure
     if base <= 0:

@@ -56,7 +56,8 @@ def test_a_game_replays_exactly_from_its_seed() -> None:
 def test_a_finished_game_reports_scores_and_winners() -> None:
     result = play_game(["expert", "greedy"], Settings(end_score=50), seed=3)
     assert max(result.totals) >= 50
-    assert result.winners == tuple(p for p, t in enumerate(result.totals) if t == min(result.totals))
+    lowest = min(result.totals)
+    assert result.winners == tuple(p for p, t in enumerate(result.totals) if t == lowest)
     assert tuple(map(sum, zip(*result.round_scores))) == result.totals
     assert all(len(times) > 0 for times in result.decision_times)
 
