@@ -1,10 +1,8 @@
 """A table's game: every move through the engine, stored, then told to everyone.
 
-``TablePlay`` owns the engine's ``Game``, the table's bots and one driver task.
-People's moves arrive through ``act``; the driver makes everything that happens
-on its own: bots' moves (paced so people can follow), a bot playing for a seat
-whose turn timer ran out or whose player is away past the grace time, the
-next round, and closing an abandoned table.
+``TablePlay`` owns the engine's ``Game``, the table's bots (``thinking``) and
+its driver (``driver``: what happens without anyone asking). People's moves
+arrive through ``act``, bots' moves through ``bot_move``.
 
 Order of a move, under the table's lock: the engine checks it, the store
 commits it, the engine applies it, the pushes go out. So a move is durable
@@ -17,36 +15,23 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..bots import BOT_LEVELS, Bot, make_bot
+from ..bots import BOT_LEVELS
 from ..config import Pace
-from ..engine import (
-    Action,
-    Event,
-    Game,
-    GamePhase,
-    IllegalAction,
-    Phase,
-    PlayerView,
-    public_event,
-    view_for,
-)
+from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
 from ..engine.events import RoundScored
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
+from .driver import TableDriver
 from .records import make_record
 from .table import IN_GAME, Seat, Table
-from .thinking import BotThinker
+from .thinking import BotThinker, TableBots
 
 if TYPE_CHECKING:
     from .session import Session
 
 logger = logging.getLogger(__name__)
-
-Step = Callable[[], Awaitable[None]]
-ERROR_BACKOFF = 1.0  # seconds the driver rests after a failed step
 
 
 def starts_a_turn(events: list[Event]) -> bool:
@@ -79,45 +64,28 @@ class TablePlay:
         self.store = store
         self.pace = pace
         self.host = host
-        self.thinker = thinker
         self.game: Game | None = None
-        self.bots: dict[int, Bot] = {}
-        self._unheard: dict[int, list[Event]] = {}  # id(bot) -> what it missed while thinking
-        self.lock = asyncio.Lock()
+        self.bots = TableBots(thinker, standin_level(pace), label=table.id)
+        self.lock = asyncio.Lock()  # one change of the game at a time
         self.turn_started = time.monotonic()
         self.last_progress = time.monotonic()
         self.next_round_at: float | None = None
-        self.empty_since: float | None = None
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
-        self.closed = False
+        self.driver = TableDriver(self)
 
-    # -- lifecycle -------------------------------------------------------------------
+    # -- lifecycle (the driver does the work) ---------------------------------------
 
     def start_driver(self) -> None:
-        self._task = asyncio.get_running_loop().create_task(
-            self._drive(), name=f"table-{self.table.id}"
-        )
+        self.driver.start()
 
     async def stop_driver(self) -> None:
-        self.closed = True
-        self.wake()
-        if self._task is not None and self._task is not asyncio.current_task():
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-        self._task = None
+        await self.driver.stop()
 
     def wake(self) -> None:
         """Something changed: the driver looks again at what is due."""
-        self._wake.set()
+        self.driver.wake()
 
     def presence_changed(self) -> None:
-        """Someone came or went: an empty table starts counting towards its closing."""
-        if self.table.anyone_here():
-            self.empty_since = None
-        elif self.empty_since is None:
-            self.empty_since = time.monotonic()
-        self.wake()
+        self.driver.presence_changed()
 
     # -- queries ---------------------------------------------------------------------
 
@@ -141,7 +109,7 @@ class TablePlay:
         limit = self.table.turn_timer
         if not limit or self.game is None or self.table.status != PLAYING:
             return None
-        seats = [i for i in self._acting_seats() if not self._seat(i).plays_itself]
+        seats = [i for i in self.acting_seats() if not self._seat(i).plays_itself]
         if not seats:
             return None
         remaining = max(0.0, self.turn_started + limit - time.monotonic())
@@ -152,7 +120,7 @@ class TablePlay:
         assert seat is not None
         return seat
 
-    def _acting_seats(self) -> list[int]:
+    def acting_seats(self) -> list[int]:
         """Who may move now: everyone still flipping, or the current player."""
         assert self.game is not None
         round_ = self.game.round
@@ -172,7 +140,7 @@ class TablePlay:
             players = len(table.filled())
             self.game = Game(players, table.settings, seed=secrets.randbits(48))
             table.games_played += 1
-            self.bots = self._build_bots()
+            self._deal_bots()
             for _, seat in table.filled():
                 seat.ready = seat.rematch = False
             table.status = PLAYING
@@ -183,24 +151,11 @@ class TablePlay:
         table.push_table()
         self.host.table_changed(table)
 
-    def _build_bots(self) -> dict[int, Bot]:
-        """A bot for every seat: bot seats play with theirs; people's stand by.
-
-        A stand-in watches the whole round from its start, so when it must play
-        for someone (timer, away, left) it knows what a bot of its level knows.
-        """
-        return {index: self._new_bot(index) for index, _ in self.table.filled()}
-
-    def _new_bot(self, index: int) -> Bot:
-        """The bot for seat ``index``, told everything public since the round began."""
+    def _deal_bots(self) -> None:
         assert self.game is not None
-        table, seed = self.table, f"{self.table.id}/{self.table.games_played}"
-        bot = make_bot(self._seat(index).level or standin_level(self.pace), index, seed, table.settings)
-        events = [self.game.round.start_event()]
-        for _, moved in self.game.history[-1].moves:
-            events.extend(moved)
-        bot.observe([public_event(e) for e in events])
-        return bot
+        levels = {index: seat.level for index, seat in self.table.filled()}
+        seed = f"{self.table.id}/{self.table.games_played}"
+        self.bots.deal(self.game, levels, seed, self.table.settings)
 
     # -- moves -----------------------------------------------------------------------
 
@@ -233,19 +188,11 @@ class TablePlay:
         self.last_progress = now
         if starts_a_turn(events):
             self.turn_started = now
-        self._tell_bots(events)
+        self.bots.tell(events)
         self._push_game(events)
         if self.game.phase is GamePhase.BETWEEN_ROUNDS and self.table.status == PLAYING:
             self._between_rounds()
         self.wake()
-
-    def _tell_bots(self, events: list[Event]) -> None:
-        public = [public_event(e) for e in events]
-        for bot in self.bots.values():
-            if id(bot) in self._unheard:  # thinking in a thread: told once it is done
-                self._unheard[id(bot)].extend(public)
-            else:
-                bot.observe(public)
 
     def _push_game(self, events: list[Event]) -> None:
         assert self.game is not None
@@ -355,82 +302,9 @@ class TablePlay:
         assert self.game is not None
         return [e for log in self.game.history for _, events in log.moves for e in events]
 
-    # -- the driver ------------------------------------------------------------------------
+    # -- bots' moves -------------------------------------------------------------------
 
-    async def _drive(self) -> None:
-        while not self.closed:
-            self._wake.clear()
-            due = self._next_due(time.monotonic())
-            if due is None:
-                await self._wake.wait()
-                continue
-            when, step = due
-            delay = when - time.monotonic()
-            if delay > 0:
-                try:
-                    await asyncio.wait_for(self._wake.wait(), delay)
-                    continue  # something changed first: look again
-                except TimeoutError:
-                    pass
-            try:
-                await step()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                logger.exception("table %s: an automatic step failed", self.table.id)
-                await asyncio.sleep(ERROR_BACKOFF)
-
-    def _next_due(self, now: float) -> tuple[float, Step] | None:
-        """The earliest thing this table does on its own, and when."""
-        table = self.table
-        due: list[tuple[float, Step]] = []
-        if not table.anyone_here():
-            return self._closing_due()
-        if table.status in IN_GAME:
-            due.extend(self._grace_due())
-        if table.status == PLAYING:
-            due.extend(self._moves_due())
-        if table.status == BETWEEN_ROUNDS:
-            when = now if self.everyone_ready() else (self.next_round_at or now)
-            due.append((when, self.next_round))
-        return min(due, key=lambda item: item[0]) if due else None
-
-    def _closing_due(self) -> tuple[float, Step] | None:
-        """Nobody is here: nothing moves, and the table closes after a while."""
-        if self.empty_since is None:
-            self.empty_since = time.monotonic()
-        wait = self.pace.abandon_after if self.table.status in IN_GAME else self.pace.empty_table
-        return self.empty_since + wait, self._close_abandoned
-
-    async def _close_abandoned(self) -> None:
-        if not self.table.anyone_here():
-            await self.host.close_table(self.table, "closed")
-
-    def _grace_due(self) -> list[tuple[float, Step]]:
-        return [
-            (seat.away_since + self.pace.grace_period, self._make_autoplay(index))
-            for index, seat in self.table.filled()
-            if seat.is_person and not seat.autoplay and seat.away_since is not None
-        ]
-
-    def _make_autoplay(self, index: int) -> Step:
-        async def step() -> None:
-            seat = self._seat(index)
-            if seat.session is None and not seat.autoplay:
-                seat.autoplay = True
-                self.table.push_table()
-
-        return step
-
-    def _moves_due(self) -> list[tuple[float, Step]]:
-        due = []
-        for index in self._acting_seats():
-            when = self._move_time(index)
-            if when is not None:
-                due.append((when, self._make_move(index)))
-        return due
-
-    def _move_time(self, index: int) -> float | None:
+    def bot_move_time(self, index: int) -> float | None:
         """When a bot makes this seat's next move (None: wait for the person)."""
         seat, paced = self._seat(index), self.last_progress + self.pace.bot_delay
         if seat.plays_itself:
@@ -440,55 +314,29 @@ class TablePlay:
         return None
 
     def _bot_due(self, index: int) -> bool:
-        """A bot should move for seat ``index`` now."""
-        when = self._move_time(index) if index in self._acting_seats() else None
+        when = self.bot_move_time(index) if index in self.acting_seats() else None
         return when is not None and when <= time.monotonic()
 
-    def _make_move(self, index: int) -> Step:
-        """A bot's move for seat ``index``.
+    async def bot_move(self, index: int) -> None:
+        """A bot's move for seat ``index``, if one is due (the driver calls this).
 
         The bot thinks without the table's lock, so during the initial flips
-        people flip meanwhile instead of waiting for it; events it misses
-        while thinking are told to it afterwards (a bot is not thread-safe).
-        Its move is played only if it is still due and still legal.
+        people flip meanwhile instead of waiting for it. Its move is played
+        only if it is still due and still legal once it has thought.
         """
-
-        async def step() -> None:
-            async with self.lock:
-                if not self._bot_due(index):
-                    return  # someone moved first
-                assert self.game is not None
-                game, bot, view = self.game, self.bots[index], view_for(self.game, index)
-                self._unheard[id(bot)] = []
-            action = await self._think(index, bot, view)
-            async with self.lock:
-                unheard = self._unheard.pop(id(bot), [])
-                if self.game is not game or self.bots.get(index) is not bot:
-                    return  # a new game began meanwhile
-                if action is None:  # it failed: a fresh bot takes the seat over
-                    self.bots[index] = self._new_bot(index)
-                else:
-                    bot.observe(unheard)
-                if not self._bot_due(index):
-                    return
-                action = action or view_for(game, index).legal_actions[0]
-                if game.round.is_legal(action):
-                    await self._commit(action)
-
-        return step
-
-    async def _think(self, index: int, bot: Bot, view: PlayerView) -> Action | None:
-        """The bot's choice, thought off the event loop; None if it failed or took too long."""
-        try:
-            action = await self.thinker.choose(bot, view)
-        except Exception as exc:
-            why = "took too long" if isinstance(exc, TimeoutError) else "failed"
-            logger.error("table %s: bot for seat %d %s", self.table.id, index, why, exc_info=exc)
-            return None
-        if action not in view.legal_actions:
-            logger.error("table %s: bot for seat %d chose %s, not legal", self.table.id, index, action)
-            return None
-        return action
+        async with self.lock:
+            if self.game is None or not self._bot_due(index):
+                return  # someone moved first
+            game, view = self.game, view_for(self.game, index)
+        bot, action = await self.bots.think(index, view)
+        async with self.lock:
+            if self.game is not game or not self.bots.thought(game, index, bot, action is None):
+                return  # a new game began meanwhile
+            if not self._bot_due(index):
+                return
+            action = action or view_for(game, index).legal_actions[0]
+            if game.round.is_legal(action):
+                await self._commit(action)
 
     # -- restoring after a restart ------------------------------------------------------------
 
@@ -501,7 +349,7 @@ class TablePlay:
         table, now = self.table, time.monotonic()
         for seat in table.people():
             seat.away_since = now
-        self.empty_since = now
+        self.presence_changed()
         if saved.snapshot is None:
             if table.status in IN_GAME:
                 table.status = WAITING
@@ -513,7 +361,7 @@ class TablePlay:
                 turn_at = logged.at
             last_at = logged.at
         self.turn_started, self.last_progress = _monotonic(turn_at), _monotonic(last_at)
-        self.bots = self._build_bots()
+        self._deal_bots()
         if game.phase is GamePhase.BETWEEN_ROUNDS:
             table.status = BETWEEN_ROUNDS
             self.next_round_at = self.last_progress + self.pace.between_rounds

@@ -1,4 +1,4 @@
-"""Bots think in worker threads, so the event loop never waits on them.
+"""A table's bots, and their thinking in worker threads so the event loop never waits.
 
 A bot's decision is plain CPU work: a few milliseconds for the expert on
 average, but over a hundred in some positions on a busy machine. Run on the
@@ -14,11 +14,14 @@ finishes on its own) and the caller falls back to a safe move.
 from __future__ import annotations
 
 import asyncio
+import logging
 from concurrent.futures import ThreadPoolExecutor
 from typing import Final
 
-from ..bots import Bot
-from ..engine import Action, PlayerView
+from ..bots import Bot, make_bot
+from ..engine import Action, Event, Game, PlayerView, Settings, public_event
+
+logger = logging.getLogger(__name__)
 
 BOT_THREADS: Final = 2
 TIME_LIMIT: Final = 10.0  # seconds a bot may think before its move is played for it
@@ -49,3 +52,76 @@ class BotThinker:
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
+
+
+class TableBots:
+    """A bot for every seat of a game: bot seats play with theirs; people's stand by.
+
+    A stand-in watches the whole round from its start, so when it must play
+    for someone (timer, away, left) it knows what a bot of its level knows.
+    While a bot thinks in a thread, the events it would be told wait for it.
+    """
+
+    def __init__(self, thinker: BotThinker, standin: str, label: str) -> None:
+        self.thinker = thinker
+        self.standin = standin  # the level that plays for people
+        self.label = label  # the table, in logs
+        self.by_seat: dict[int, Bot] = {}
+        self._levels: dict[int, str] = {}
+        self._seed, self._settings = "", Settings()
+        self._unheard: dict[int, list[Event]] = {}  # id(bot) -> what it missed while thinking
+
+    def deal(self, game: Game, levels: dict[int, str | None], seed: str, settings: Settings) -> None:
+        """New bots for a new game (or a game restored): ``levels`` by seat, None for people."""
+        self._seed, self._settings = seed, settings
+        self._levels = {seat: level or self.standin for seat, level in levels.items()}
+        self.by_seat = {seat: self._new_bot(game, seat) for seat in levels}
+
+    def _new_bot(self, game: Game, seat: int) -> Bot:
+        """The bot for ``seat``, told everything public since the round began."""
+        bot = make_bot(self._levels[seat], seat, self._seed, self._settings)
+        events = [game.round.start_event()]
+        for _, moved in game.history[-1].moves:
+            events.extend(moved)
+        bot.observe([public_event(e) for e in events])
+        return bot
+
+    def tell(self, events: list[Event]) -> None:
+        public = [public_event(e) for e in events]
+        for bot in self.by_seat.values():
+            if id(bot) in self._unheard:  # thinking in a thread: told once it is done
+                self._unheard[id(bot)].extend(public)
+            else:
+                bot.observe(public)
+
+    async def think(self, seat: int, view: PlayerView) -> tuple[Bot, Action | None]:
+        """The seat's bot and its move, thought off the event loop (None: it failed).
+
+        Call ``thought`` afterwards, under the same lock as ``tell``.
+        """
+        bot = self.by_seat[seat]
+        self._unheard[id(bot)] = []
+        try:
+            action = await self.thinker.choose(bot, view)
+        except Exception as exc:
+            why = "took too long" if isinstance(exc, TimeoutError) else "failed"
+            logger.error("table %s: bot for seat %d %s", self.label, seat, why, exc_info=exc)
+            return bot, None
+        if action not in view.legal_actions:
+            logger.error("table %s: bot for seat %d chose %s, not legal", self.label, seat, action)
+            return bot, None
+        return bot, action
+
+    def thought(self, game: Game, seat: int, bot: Bot, failed: bool) -> bool:
+        """After ``think``: the bot hears what it missed (a failed one is replaced).
+
+        False when the game's bots were dealt again meanwhile (the move is moot).
+        """
+        unheard = self._unheard.pop(id(bot), [])
+        if self.by_seat.get(seat) is not bot:
+            return False
+        if failed:
+            self.by_seat[seat] = self._new_bot(game, seat)
+        else:
+            bot.observe(unheard)
+        return True
