@@ -1,37 +1,21 @@
 """SQLite persistence: players, SSH names, tables in play, finished games, statistics.
 
-One writer thread owns the one connection. Callers submit small operations
-(functions of a ``sqlite3.Connection``) and await their results; the thread
-runs whatever is queued in a single transaction and commits once (group
-commit), so many tables' actions share one fsync. With WAL and
-``synchronous=FULL`` a result is only delivered after its commit is on disk:
-an acknowledged action survives a SIGKILL and a power cut. Each operation runs
-inside its own savepoint, so one failing operation spoils no other.
-
-Keeping SQLite off the event loop matters: a FULL commit costs about 0.3 ms of
-fsync here, which the loop would otherwise spend blocked for every action.
+The schema and the operations the server needs; ``database.Database`` runs
+them in its writer thread, off the event loop, each committed before it
+returns.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import json
-import logging
-import queue
 import sqlite3
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-logger = logging.getLogger(__name__)
-
-T = TypeVar("T")
-Operation = Callable[[sqlite3.Connection], Any]
-MAX_BATCH = 512
+from .database import Database, StoreClosed
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -124,118 +108,14 @@ class PlayerResult:
     round_scores: list[int]
 
 
-class StoreClosed(RuntimeError):
-    pass
+class Store(Database):
+    """Everything the server keeps, reached through the operations below.
 
-
-class Store:
-    """The database, reached through ``await store.run(op)`` or the helpers below."""
+    Each awaits its commit (see ``Database``): an operation that returned is on disk.
+    """
 
     def __init__(self, path: Path, sync: str = "full") -> None:
-        self.path = path
-        self.sync = sync
-        self._queue: queue.SimpleQueue[tuple[Operation, asyncio.Future[Any]] | None] = (
-            queue.SimpleQueue()
-        )
-        self._thread: threading.Thread | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self.commits = 0  # how many transactions were committed (for benchmarks)
-
-    # -- lifecycle ----------------------------------------------------------------
-
-    async def open(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = self._loop.create_future()
-        self._thread = threading.Thread(
-            target=self._serve, args=(ready,), name="skyjo-store", daemon=True
-        )
-        self._thread.start()
-        await ready
-
-    async def close(self) -> None:
-        """Finish every queued operation, then close the database."""
-        if self._thread is None:
-            return
-        self._queue.put(None)
-        await asyncio.to_thread(self._thread.join)
-        self._thread = None
-
-    async def run(self, operation: Callable[[sqlite3.Connection], T]) -> T:
-        """Run ``operation`` in the writer thread; its result once committed."""
-        if self._thread is None or self._loop is None:
-            raise StoreClosed("the store is closed")
-        future: asyncio.Future[T] = self._loop.create_future()
-        self._queue.put((operation, future))
-        return await future
-
-    # -- the writer thread ----------------------------------------------------------
-
-    def _connect(self) -> sqlite3.Connection:
-        conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={'FULL' if self.sync == 'full' else 'NORMAL'}")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.executescript(SCHEMA)
-        _add_missing_columns(conn)
-        return conn
-
-    def _serve(self, ready: asyncio.Future[None]) -> None:
-        assert self._loop is not None
-        try:
-            conn = self._connect()
-        except Exception as exc:  # surfaced to open()'s caller
-            self._loop.call_soon_threadsafe(_settle, ready, None, exc)
-            return
-        self._loop.call_soon_threadsafe(_settle, ready, None, None)
-        try:
-            while self._serve_batch(conn):
-                pass
-        finally:
-            conn.close()
-
-    def _serve_batch(self, conn: sqlite3.Connection) -> bool:
-        """Run one batch in one transaction; False once asked to stop."""
-        batch, stop = self._take_batch()
-        if batch:
-            outcomes = self._run_batch(conn, batch)
-            assert self._loop is not None
-            for (_, future), (result, error) in zip(batch, outcomes, strict=True):
-                self._loop.call_soon_threadsafe(_settle, future, result, error)
-        return not stop
-
-    def _take_batch(self) -> tuple[list[tuple[Operation, asyncio.Future[Any]]], bool]:
-        item = self._queue.get()
-        if item is None:
-            return [], True
-        batch = [item]
-        while len(batch) < MAX_BATCH:
-            try:
-                item = self._queue.get_nowait()
-            except queue.Empty:
-                break
-            if item is None:
-                self._queue.put(None)  # stop after this batch
-                break
-            batch.append(item)
-        return batch, False
-
-    def _run_batch(
-        self, conn: sqlite3.Connection, batch: list[tuple[Operation, asyncio.Future[Any]]]
-    ) -> list[tuple[Any, BaseException | None]]:
-        outcomes: list[tuple[Any, BaseException | None]] = []
-        try:
-            conn.execute("BEGIN IMMEDIATE")
-            for operation, _ in batch:
-                outcomes.append(_in_savepoint(conn, operation))
-            conn.execute("COMMIT")
-            self.commits += 1
-        except sqlite3.Error as exc:  # the commit itself failed: nothing is stored
-            logger.exception("database commit failed")
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            return [(None, exc)] * len(batch)
-        return outcomes
+        super().__init__(path, sync, SCHEMA, _add_missing_columns)
 
     # -- players ------------------------------------------------------------------
 
@@ -437,28 +317,7 @@ class Store:
         return await self.run(read)
 
 
-# -- helpers run in the writer thread ---------------------------------------------------
-
-
-def _settle(future: asyncio.Future[Any], result: Any, error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is not None:
-        future.set_exception(error)
-    else:
-        future.set_result(result)
-
-
-def _in_savepoint(conn: sqlite3.Connection, operation: Operation) -> tuple[Any, Exception | None]:
-    conn.execute("SAVEPOINT op")
-    try:
-        result = operation(conn)
-    except Exception as exc:  # handed to the caller; the other operations go on
-        conn.execute("ROLLBACK TO op")
-        conn.execute("RELEASE op")
-        return None, exc
-    conn.execute("RELEASE op")
-    return result, None
+# -- the SQL, run in the writer thread ---------------------------------------------------
 
 
 def _player(conn: sqlite3.Connection, where: str, value: Any) -> PlayerRow | None:
@@ -558,3 +417,6 @@ def _recent_games(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
         }
         for game_id, finished, table_name, names, totals, winners in rows
     ]
+
+
+__all__ = ["LoggedAction", "PlayerResult", "PlayerRow", "SavedTable", "Store", "StoreClosed"]
