@@ -31,7 +31,6 @@ FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = []
 
 
 def build_parser() -> argparse.ArgumentParser:
-    limits, pace = Limits(), Pace()
     parser = argparse.ArgumentParser(
         prog="skyjo-server",
         description="Host Skyjo tables: players connect with `skyjo --connect HOST[:PORT]`.",
@@ -48,6 +47,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="full: every move survives a power cut; normal: survives a crash, faster",
     )
     parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
+    _add_limits(parser, Limits())
+    _add_pace(parser, Pace())
+    for add_arguments, _ in FRONT_DOOR_PLUGINS:
+        add_arguments(parser)
+    return parser
+
+
+def _add_limits(parser: argparse.ArgumentParser, limits: Limits) -> None:
     group = parser.add_argument_group("limits")
     group.add_argument("--max-connections", type=int, default=limits.max_connections)
     group.add_argument(
@@ -70,6 +77,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=limits.output_buffer,
         help="bytes queued to a slow client before it is dropped",
     )
+
+
+def _add_pace(parser: argparse.ArgumentParser, pace: Pace) -> None:
     group = parser.add_argument_group("pace")
     group.add_argument(
         "--bot-delay", type=float, default=pace.bot_delay, help="seconds between bot moves"
@@ -86,9 +96,6 @@ def build_parser() -> argparse.ArgumentParser:
         default=pace.between_rounds,
         help="seconds before the next round starts if not everyone is ready",
     )
-    for add_arguments, _ in FRONT_DOOR_PLUGINS:
-        add_arguments(parser)
-    return parser
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
