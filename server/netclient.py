@@ -43,6 +43,10 @@ READ_CHUNK = 65536
 # The server's frame limit protects the server; its own frames (a stored game's
 # record) may be larger, so the client accepts up to this.
 CLIENT_MAX_FRAME = 16 * 1024 * 1024
+# Pushes wait in a queue until ``pushes()`` takes them. A whole game is a few
+# hundred; a consumer this far behind is stuck, and the connection is dropped
+# rather than the queue growing without end (the server does the same to us).
+MAX_QUEUED_PUSHES = 10_000
 
 
 class ServerError(Exception):
@@ -114,7 +118,8 @@ class ServerConnection:
         self._decoder = FrameDecoder(max_frame)
         self._ids = itertools.count(1)
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self._pushes: asyncio.Queue[Any] = asyncio.Queue()
+        self._pushes: asyncio.Queue[Any] = asyncio.Queue()  # bounded by the check in _read_loop
+        self.max_queued_pushes = MAX_QUEUED_PUSHES
         self._lost: ConnectionLost | None = None
         self._closing = False
         self._keepalive: asyncio.Task[None] | None = None
@@ -311,6 +316,10 @@ class ServerConnection:
                     self._dispatch(item)
                 if self._decoder.failed:
                     self._drop("the server sent an oversized frame")
+                    return
+                if self._pushes.qsize() > self.max_queued_pushes:
+                    self._drop("too many pushes were left unread")
+                    self._writer.transport.abort()
                     return
         except (ConnectionError, OSError) as exc:
             self._drop(f"connection error: {exc}")

@@ -159,3 +159,19 @@ async def test_garbage_frames_use_up_the_rate_limit_like_any_message(make_server
     assert "rate_limited" in codes[5:-1] and len(answers) < 40
     assert answers[-1]["type"] == "bye" and answers[-1]["code"] == "rate_limited"
     writer.close()
+
+
+async def test_a_client_that_leaves_its_pushes_unread_lets_go_instead_of_hoarding(
+    server, connect
+) -> None:
+    host = await connect("Host")
+    table = await table_with(host, seats=4, bots=("random",) * 3, settings={"end-score": 300})
+    lazy = await ServerConnection.open("127.0.0.1", server.port)
+    lazy.max_queued_pushes = 20  # nobody iterates pushes() on this connection
+    await lazy.hello(name="Lazy", keepalive=0)
+    await lazy.request({"type": "spectate", "table_id": table["table_id"]})
+    await host.request("start_game")
+    await host.play(random.Random(61), stop=lambda: lazy.closed)
+    assert lazy.lost is not None and "unread" in lazy.lost.message
+    assert lazy.pending_pushes() < 100  # the limit, plus what one read brought at most
+    await lazy.close()
