@@ -252,11 +252,11 @@ class Lobby:
         self.seated.pop(player_id, None)
 
     async def close_table(self, table: Table, reason: str) -> None:
-        """Close a table: everyone at it is told and goes back to the lobby."""
+        """Close a table: once it is deleted, everyone at it is told and goes back to the lobby."""
         if self.tables.pop(table.id, None) is None:
             return
-        for session in table.sessions():
-            session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+        present = table.sessions()
+        for session in present:
             session.table, session.seat = None, None
         for _, seat in table.filled():
             if seat.player_id is not None and self.seated.get(seat.player_id) is table:
@@ -267,5 +267,7 @@ class Lobby:
         table.spectators.clear()
         await table.play.stop_driver()
         await self.store.delete_table(table.id)
+        for session in present:
+            session.send({"type": "left_table", "table_id": table.id, "reason": reason})
         self.table_changed(table)
         logger.info("table %s closed (%s)", table.id, reason)
