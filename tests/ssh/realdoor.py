@@ -11,6 +11,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
+import gc
+import inspect
 import weakref
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
@@ -143,3 +145,37 @@ async def take_the_discard(term: Term) -> None:
     await term.shows("Choose the card the")
     term.press(ENTER)
     await term.wait_until(lambda text: "Your turn:" not in text, "the end of the turn")
+
+
+def holders(obj: object, depth: int = 4) -> str:
+    """Who keeps ``obj`` alive: referrer chains, for a failing assertion's message."""
+    lines: list[str] = []
+    seen = {id(lines)}
+
+    def walk(target: object, level: int) -> None:
+        if level >= depth:
+            return
+        for referrer in gc.get_referrers(target):
+            if id(referrer) in seen or inspect.isframe(referrer):
+                continue
+            seen.add(id(referrer))
+            lines.append("  " * level + f"{type(referrer).__name__}: {str(referrer)[:100]!r}")
+            walk(referrer, level + 1)
+
+    seen.add(id(seen))
+    walk(obj, 0)
+    return "\n".join(lines[:60])
+
+
+async def wait_collected(refs: list[weakref.ref[Any]], timeout: float = 3.0) -> None:
+    """Collect garbage until every referent is gone (finalizers may need the
+    loop to run in between); on failure, say what keeps the first one alive."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while loop.time() < deadline:
+        gc.collect()
+        if all(ref() is None for ref in refs):
+            return
+        await asyncio.sleep(0.05)
+    alive = [ref() for ref in refs if ref() is not None]
+    raise AssertionError(f"{len(alive)} finished apps are still alive:\n{holders(alive[0])}")
