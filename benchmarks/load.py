@@ -6,6 +6,11 @@ table, every seat a person. Two paces:
 
     python benchmarks/load.py --clients 1000 --think 2      # people: a move ~2 s into a turn
     python benchmarks/load.py --clients 200 --think 0       # every client answers at once
+    python benchmarks/load.py --clients 400 --bot-tables 25 # and tables of one person + 3 experts
+
+Bot tables (``--bot-tables``): one person and three expert bots each, the bots
+moving at the server's pace (0.8 s). Their person is not measured; they are
+there so that bots think on the server while the people's tables are timed.
 
 Printed: actions acknowledged per second, the time from sending an action to
 its ``game`` push reaching each *other* player at the table (p50/p99), errors,
@@ -138,27 +143,34 @@ class Table:
         self.sent: dict[int, tuple[float, Seat]] = {}
 
 
-async def open_table(port: int, number: int, think: float, tally: Tally) -> list[Seat]:
+async def open_table(port: int, number: int, think: float, tally: Tally, bots: bool = False) -> list[Seat]:
+    """A table of SEATS people, or (``bots``) of one person and expert bots."""
     table, rng = Table(tally), random.Random(number)
     conns = []
-    for seat in range(SEATS):
+    for seat in range(1 if bots else SEATS):
         conn = await ServerConnection.open("127.0.0.1", port, timeout=60)
-        await conn.hello(name=f"t{number}p{seat}", timeout=60)
+        await conn.hello(name=f"{'b' if bots else 't'}{number}p{seat}", timeout=60)
         conns.append(conn)
     host = conns[0]
     reply = await host.request({"type": "create_table", "name": f"load {number}", "seats": SEATS}, timeout=60)
     for conn in conns[1:]:
         await conn.request({"type": "join_table", "table_id": reply["table"]["table_id"]}, timeout=60)
         await conn.request({"type": "ready"}, timeout=60)
+    for _ in range(SEATS - len(conns)):
+        await host.request({"type": "add_bot", "level": "expert"}, timeout=60)
     seats = [Seat(conn, table, think, random.Random(rng.random())) for conn in conns]
     return seats
 
 
-async def client_process(port: int, tables: range, think: float, duration: float, warmup: float) -> Tally:
-    tally = Tally()
+async def client_process(
+    port: int, tables: range, bot_tables: range, think: float, duration: float, warmup: float
+) -> Tally:
+    tally, bot_tally = Tally(), Tally()  # the bot tables' person is not measured
     seats_by_table = []
     for number in tables:
         seats_by_table.append(await open_table(port, number, think, tally))
+    for number in bot_tables:
+        seats_by_table.append(await open_table(port, number, think, bot_tally, bots=True))
     start = time.monotonic()
     deadline = start + warmup + duration
     runners = [asyncio.create_task(s.run(deadline)) for seats in seats_by_table for s in seats]
@@ -166,10 +178,12 @@ async def client_process(port: int, tables: range, think: float, duration: float
         await seats[0].conn.request({"type": "start_game"}, timeout=60)
     await asyncio.sleep(warmup)
     tally.acks, tally.latencies, tally.errors = 0, [], []  # measure after the warm-up
+    bot_tally.errors = []
     window_start = time.time()
     await asyncio.sleep(duration)
     tally.window = (window_start, time.time())
-    tally.closing = True
+    tally.closing = bot_tally.closing = True
+    tally.errors += bot_tally.errors
     for runner in runners:
         runner.cancel()
     await asyncio.gather(*runners, return_exceptions=True)
@@ -179,7 +193,7 @@ async def client_process(port: int, tables: range, think: float, duration: float
     return tally
 
 
-def run_clients(args: tuple[int, range, float, float, float]) -> Tally:
+def run_clients(args: tuple[int, range, range, float, float, float]) -> Tally:
     return asyncio.run(client_process(*args))
 
 
@@ -234,6 +248,8 @@ def main() -> None:
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
     parser.add_argument("--processes", type=int, default=2, help="client processes")
+    parser.add_argument("--bot-tables", type=int, default=0,
+                        help="extra tables of one person and three expert bots (not measured)")
     parser.add_argument("--sync", choices=("full", "normal"), default="full")
     parser.add_argument("--messages-per-second", type=float, default=None,
                         help="server's per-client message rate (default: raised to 1000 when --think 0)")
@@ -258,7 +274,12 @@ Sample = tuple[float, float, dict[str, int]]  # wall time, server CPU seconds, m
 def run_and_sample(pid: int, port: int, tables: int, args: argparse.Namespace) -> tuple[list[Sample], list[Tally]]:
     """Run the client processes while sampling the server's CPU and memory."""
     chunks = [range(i, tables, args.processes) for i in range(args.processes)]
-    jobs = [(port, chunk, args.think, args.duration, args.warmup) for chunk in chunks]
+    bot_end = tables + args.bot_tables
+    bot_chunks = [range(tables + i, bot_end, args.processes) for i in range(args.processes)]
+    jobs = [
+        (port, chunk, bots, args.think, args.duration, args.warmup)
+        for chunk, bots in zip(chunks, bot_chunks, strict=True)
+    ]
     samples: list[Sample] = []
     with multiprocessing.Pool(args.processes) as pool:
         pending = pool.map_async(run_clients, jobs)
@@ -278,6 +299,8 @@ def report(samples: list[Sample], tallies: list[Tally], tables: int, args: argpa
     errors = [e for t in tallies for e in t.errors]
     print(f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
           f"{args.processes} client processes, {args.duration:.0f} s measured")
+    if args.bot_tables:
+        print(f"and {args.bot_tables} tables of one person and {SEATS - 1} expert bots (not measured)")
     print(f"actions acknowledged: {acks} ({acks / args.duration:.0f}/s), games finished: "
           f"{sum(t.games for t in tallies)}")
     if latencies:
