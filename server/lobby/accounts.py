@@ -68,7 +68,7 @@ async def _identity_login(lobby: Lobby, session: Session, identity: str) -> Repl
 
 
 async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    if session.seat is not None:
+    if session.table is not None:  # seated or watching: the table knows you by this name
         raise ProtocolError(ErrorCode.WRONG_PHASE, "leave your table to change your name")
     return await _claim(lobby, session, message["name"])
 

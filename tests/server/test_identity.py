@@ -57,6 +57,17 @@ async def test_a_key_may_ask_for_a_free_name_and_rename_later(in_process) -> Non
     assert (await client.conn.hello(name="Bob")).name == "Bob"
     renamed = await client.conn.set_name("Robert")
     assert renamed.name == "Robert"
+    # Not while at a table, even watching: the table knows you by your name.
+    host = await in_process(KEY_A)
+    await host.conn.hello(name="Alice")
+    table = (await host.request("create_table", name="Alice's", seats=2))["table"]
+    await client.request("spectate", table_id=table["table_id"])
+    with pytest.raises(ServerError) as caught:
+        await client.conn.set_name("Bobby")
+    assert caught.value.code == "wrong_phase"
+    await client.request("leave_table")
+    assert (await client.conn.set_name("Bobby")).name == "Bobby"
+    await client.request("set_name", name="Robert")
     await client.close()
     assert (await (await in_process(KEY_B)).conn.hello()).name == "Robert"
 
