@@ -154,6 +154,17 @@ class Client:
         return moves
 
 
+async def same_update(*clients: Client, timeout: float = WAIT) -> None:
+    """Wait until every client holds the same latest game update.
+
+    Each client's ``until`` wakes only on its own pushes, and the last push
+    may reach any of them last, so this one looks every few milliseconds.
+    """
+    async with asyncio.timeout(timeout):
+        while len({c.game["seq"] if c.game else None for c in clients}) > 1:
+            await asyncio.sleep(0.005)
+
+
 async def table_with(
     host: Client, *, seats: int = 4, bots: tuple[str, ...] = (), **options: Any
 ) -> dict[str, Any]:

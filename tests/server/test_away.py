@@ -7,7 +7,7 @@ import random
 
 from server.config import Pace
 
-from .support import Client, table_with
+from .support import Client, same_update, table_with
 
 MOVES = ("card_drawn", "discard_taken", "card_exchanged", "drawn_card_discarded")
 
@@ -75,7 +75,7 @@ async def test_a_dropped_player_keeps_the_seat_and_comes_back_to_the_full_view(
     await alice.until(lambda: alice.table["seats"][seat]["connected"])
     # Bob's view is the table's current state: the same cards Alice sees face up.
     # (The game stops at a person's turn, so both reach the same update.)
-    await bob.until(lambda: bob.game["seq"] == alice.game["seq"])
+    await same_update(alice, bob)
     for key in ("tableaux", "discard_top", "pile_size", "current_player", "totals"):
         assert bob.view[key] == alice.view[key]
     # And he plays on to the end from his seat.

@@ -39,7 +39,8 @@ async def test_illegal_and_out_of_turn_moves_are_refused_and_change_nothing(conn
     await bob.request("ready")
     await carol.request("spectate", table_id=table["table_id"])
     await alice.request("start_game")
-    await alice.until(lambda: alice.game is not None and bob.game is not None and carol.game is not None)
+    for client in (alice, bob, carol):
+        await client.until(lambda client=client: client.game is not None)
 
     await alice.conn.act({"kind": "flip", "pos": 0})
     await bob.until(lambda: bob.game["seq"] == 1)

@@ -16,7 +16,7 @@ import pytest
 
 from server.netclient import ServerConnection
 
-from .support import WAIT, Client
+from .support import WAIT, Client, same_update
 
 SERVER = Path(sys.executable).with_name("skyjo-server")
 
@@ -95,7 +95,7 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
 
     bob_playing = asyncio.create_task(bob.play(random.Random(22), stop=alice_holds_a_card))
     await alice.play(random.Random(21), stop=alice_holds_a_card, choose=draw_when_late)
-    await bob.until(lambda: bob.game["seq"] == alice.game["seq"])
+    await same_update(alice, bob)
     bob_playing.cancel()
     before = {"alice": alice.game, "bob": bob.game, "table": alice.table}
     tokens, killed_after = (alice.welcome.token, bob.welcome.token), time.time()

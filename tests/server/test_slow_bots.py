@@ -21,7 +21,7 @@ from server.engine import Action, PlayerView
 
 from .support import WAIT, table_with
 
-STALL = 5.0  # seconds a stalled bot waits for the test before it gives up by itself
+STALL = 15.0  # seconds a stalled bot waits for the test before it gives up by itself
 
 
 class StallingBot(RandomBot):
