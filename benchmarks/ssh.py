@@ -30,6 +30,7 @@ import contextlib
 import ctypes
 import gc
 import json
+import logging
 import os
 import random
 import re
@@ -94,6 +95,9 @@ async def serve(data_dir: Path, capacity: int, gc_thresholds: str) -> None:
     from server.ssh import GCPolicy, SessionLimits
     from server.ssh.frontdoor import SSHOptions, start_ssh_front_door
 
+    if os.environ.get("SKYJO_BENCH_LOG"):
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+        logging.getLogger("server.ssh.gcpolicy").setLevel(logging.DEBUG)
     limits = Limits(max_connections=capacity * 2, max_connections_per_address=capacity * 2)
     server = SkyjoServer(ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, limits=limits))
     await server.start()
@@ -114,7 +118,11 @@ async def serve(data_dir: Path, capacity: int, gc_thresholds: str) -> None:
             if line.strip() == "stats":
                 print(json.dumps({"gc": watch.report()}), flush=True)
             elif line.strip() == "trim":  # what the sessions really hold
+                frozen = gc.get_freeze_count()
+                gc.unfreeze()  # the policy's frozen heap holds garbage until a thaw
                 gc.collect()
+                if frozen:
+                    gc.freeze()
                 ctypes.CDLL("libc.so.6").malloc_trim(0)
                 print(json.dumps({"trimmed": True}), flush=True)
     finally:
@@ -286,6 +294,7 @@ async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds:
             await server.ask("trim")
             rss_trimmed = rss_bytes(server.pid)
 
+            await asyncio.sleep(2.0)  # let the last frames and timers finish
             cpu_before = cpu_seconds(server.pid)
             await asyncio.sleep(idle)
             idle_cpu = (cpu_seconds(server.pid) - cpu_before) / idle
@@ -295,6 +304,12 @@ async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds:
             await asyncio.gather(*(p.press_keys(keys, rng) for p in players))
             typing_time = time.perf_counter() - typing_started
             gc_stats = (await server.ask("stats"))["gc"]
+
+            leaving = players[: max(sessions // 3, min(sessions, 16))]
+            await asyncio.gather(*(p.close() for p in leaving))
+            await asyncio.sleep(3.0)
+            gc_leaving = (await server.ask("stats"))["gc"]
+            rss_left = rss_bytes(server.pid)
         finally:
             await asyncio.gather(*(p.close() for p in players))
 
@@ -308,7 +323,7 @@ async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds:
     print(f"server RSS: {rss_before / 2**20:.1f} MiB with no session (after a warm-up one)")
     print(f"  everyone in the lobby: {rss_lobby / 2**20:.1f} MiB, {per_session(rss_lobby)}")
     print(f"  everyone at a game against a bot: {rss_after / 2**20:.1f} MiB, "
-          f"{per_session(rss_after)}; after a full GC and malloc_trim: "
+          f"{per_session(rss_after)}; after a full collection (frozen heap too) and malloc_trim: "
           f"{rss_trimmed / 2**20:.1f} MiB, {per_session(rss_trimmed)}")
     print(f"connect to first output (the connecting screen): median "
           f"{ms(statistics.median(first_output))}, p99 {ms(percentile(first_output, 0.99))}")
@@ -317,8 +332,10 @@ async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds:
     print(f"key to frame ({len(latency)} keys): p50 {ms(percentile(latency, 0.5))}, "
           f"p99 {ms(percentile(latency, 0.99))}, max {ms(max(latency))}")
     print(f"idle CPU over {idle:.0f} s: {idle_cpu * 100:.2f} % of one core")
+    print(f"after {len(leaving)} players left: {rss_left / 2**20:.1f} MiB")
     for phase, stats in (("while players arrive and sit down", gc_arriving),
-                         (f"while typing ({typing_time:.0f} s)", gc_stats)):
+                         (f"while typing ({typing_time:.0f} s)", gc_stats),
+                         (f"as {len(leaving)} players leave", gc_leaving)):
         print(f"GC {phase}: " + "; ".join(
             f"gen {gen}: {count} collections, longest {longest:.1f} ms"
             for gen, (count, longest, _total) in stats.items()))

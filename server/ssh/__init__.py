@@ -18,7 +18,8 @@ Public API::
 
 from .connection import SECURE_DEFAULTS, SSHAppServer, create_app_server
 from .driver import ChannelTerminal, SessionXTermParser, SSHDriver, clamp_size
-from .hardening import GCPolicy, detect_color_system
+from .gcpolicy import GCPolicy, GCScheduler
+from .hardening import detect_color_system
 from .limits import ConnectionRegistry, InputBudget
 from .session import (
     AppFactory,
@@ -36,6 +37,7 @@ __all__ = [
     "ChannelTerminal",
     "ConnectionRegistry",
     "GCPolicy",
+    "GCScheduler",
     "InputBudget",
     "SECURE_DEFAULTS",
     "SSHAppServer",

@@ -16,7 +16,7 @@ from typing import Any, Final
 
 import asyncssh
 
-from .hardening import DEFAULT_GC_POLICY, GCPolicy
+from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy, GCScheduler
 from .session import AppSessionManager
 
 logger = logging.getLogger(__name__)
@@ -158,8 +158,9 @@ async def create_app_server(
 
     ``options`` go to asyncssh (``server_host_keys``, ``login_timeout``...)
     over ``SECURE_DEFAULTS``.  Forces ``line_editor=False`` (asyncssh's line
-    editor would echo input and rewrite every byte of output) and applies
-    ``gc_policy`` once per process (pass None to leave the GC alone, e.g. in
+    editor would echo input and rewrite every byte of output), applies
+    ``gc_policy`` once per process and lets the manager settle and thaw the
+    heap as sessions come and go (pass None to leave the GC alone, e.g. in
     tests).
     """
     for forbidden in _FORBIDDEN_OPTIONS:
@@ -169,9 +170,12 @@ async def create_app_server(
         raise ValueError("line_editor must be False for Textual apps")
     options = {**SECURE_DEFAULTS, **options, "line_editor": False}
     global _gc_policy_applied
-    if gc_policy is not None and not _gc_policy_applied:
-        gc_policy.apply()
-        _gc_policy_applied = True
+    if gc_policy is not None:
+        if not _gc_policy_applied:
+            gc_policy.apply()
+            _gc_policy_applied = True
+        manager.gc_scheduler = GCScheduler(gc_policy)
+        manager.gc_scheduler.start()
     factory = server_factory or functools.partial(SSHAppServer, manager)
     return await asyncssh.create_server(factory, host, port, **options)
 

@@ -33,7 +33,7 @@ from textual.app import App
 from ..config import ServerConfig
 from ..netclient import ServerConnection
 from .connection import SSHAppServer, create_app_server
-from .hardening import DEFAULT_GC_POLICY, GCPolicy
+from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy
 from .hostkey import HOST_KEY_FILENAME, fingerprint, load_or_create_host_key
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
 from .session import AppSessionManager, SessionInfo, SessionLimits, SessionMessages

@@ -13,20 +13,20 @@ process-wide side effect so that an SSH session can only affect itself:
   (pty TERM / env COLORTERM / NO_COLOR), not from the server's environment.
 * ``clear_instance_keyed_caches`` - method ``lru_cache``s keyed on ``self`` keep
   objects of finished apps alive.
-* ``GCPolicy`` - the cyclic GC stops every session at once.
+
+The garbage collector, which pauses every session at once, has its own
+module: ``gcpolicy``.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import io
 import logging
 import sys
 import types
 from collections.abc import Callable, Coroutine, Generator, Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any, Final, Literal, TypeVar
 
 from rich.console import Console
@@ -322,52 +322,3 @@ def clear_instance_keyed_caches() -> None:
         cache_clear = getattr(cached, "cache_clear", None)
         if cache_clear is not None:
             cache_clear()
-
-
-# --------------------------------------------------------------------------
-# garbage collector policy
-# --------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GCPolicy:
-    """How the cyclic garbage collector runs in the SSH server process.
-
-    Why: CPython's cyclic GC is stop-the-world for the whole interpreter, so a
-    collection pauses *every* session at once.  Textual allocates many small,
-    short-lived objects per frame (segments, strips, messages), so with the
-    default gen0 threshold of 700 young collections run constantly, and each
-    full collection walks every object of every session plus the big
-    import-time heap (Textual, Rich, asyncssh, CSS).
-
-    * ``thresholds``: raise gen0 so young collections are ~70x rarer (each
-      one is still cheap: it only scans young objects).
-    * ``freeze_at_start``: ``gc.collect(); gc.freeze()`` once at server start
-      moves the import-time heap to the permanent generation, so full
-      collections only walk session objects.  Deliberately NOT done after
-      each app starts: frozen objects are never collected, and Textual apps
-      are full of reference cycles, so freezing apps would leak every one.
-    """
-
-    thresholds: tuple[int, int, int] = (50_000, 20, 20)
-    freeze_at_start: bool = True
-
-    def apply(self) -> Callable[[], None]:
-        """Apply process-wide; return a function that undoes it (for tests)."""
-        previous = gc.get_threshold()
-        if self.freeze_at_start:
-            gc.collect()
-            gc.freeze()
-        gc.set_threshold(*self.thresholds)
-        logger.info("gc policy: thresholds %s, frozen %d objects",
-                    self.thresholds, gc.get_freeze_count())
-
-        def undo() -> None:
-            gc.set_threshold(*previous)
-            if self.freeze_at_start:
-                gc.unfreeze()
-
-        return undo
-
-
-DEFAULT_GC_POLICY: Final = GCPolicy()

@@ -35,6 +35,7 @@ from .driver import (
     ChannelTerminal,
     SSHDriver,
 )
+from .gcpolicy import GCScheduler
 from .limits import ConnectionRegistry, InputBudget
 from .sharing import share_parsed_css, use_lazy_render_caches
 from .channels import cap_environment
@@ -405,6 +406,8 @@ class AppSessionManager:
         self._sessions: dict[int, AppSession] = {}
         self._tasks: set[asyncio.Task[None]] = set()
         self._closing = False
+        self.gc_scheduler: GCScheduler | None = None
+        """Set by ``create_app_server`` when it applies a GC policy."""
         self.connections: ConnectionRegistry[asyncssh.SSHServerConnection] = ConnectionRegistry(
             self.limits.max_connections, self.limits.max_connections_per_address
         )
@@ -450,6 +453,8 @@ class AppSessionManager:
             await asyncio.gather(*tasks, return_exceptions=True)
         for connection in self.connections:
             connection.disconnect(asyncssh.DISC_BY_APPLICATION, "The server is shutting down.")
+        if self.gc_scheduler is not None:
+            self.gc_scheduler.close()
 
     # -- used by AppSession -------------------------------------------------------
 
@@ -464,7 +469,8 @@ class AppSessionManager:
         return task
 
     def _forget(self, session: AppSession) -> None:
-        self._sessions.pop(session.session_id, None)
+        if self._sessions.pop(session.session_id, None) is not None and self.gc_scheduler:
+            self.gc_scheduler.session_ended(len(self._sessions))
 
 
 __all__ = [

@@ -1,0 +1,151 @@
+"""The garbage collector in a server where many Textual apps share one process.
+
+CPython's cyclic collector stops the whole interpreter: a collection pauses
+every session at once, for a time proportional to the objects it walks
+(Textual's cost about 0.7 µs each here; a game session holds some 25,000).
+A full collection with 200 sessions would freeze everyone for seconds, and
+Python's own rule runs one each time the long-lived heap grows by a quarter:
+over and over while players arrive, and as games go on.  The policy:
+
+* young generations stay small (``thresholds``): routine collections walk a
+  few tens of thousands of objects at most: milliseconds;
+* the heap of imports is frozen at start (``gc.freeze()``: never walked
+  again), and so is whatever survives a collection of the rest of the heap
+  (``freeze_after``): a session's widgets, the lobby's tables.  Those
+  collections only ever walk what was made since the last one (tens of ms),
+  and no collection walks the sessions' long-lived objects;
+* frozen objects are never collected either, and Textual apps are full of
+  reference cycles: a finished app's objects (and the screens a live app has
+  replaced) wait in the frozen heap.  A ``thaw`` (unfreeze, one full
+  collection, freeze) frees them once ``thaw_after_ended`` sessions (or
+  ``thaw_share`` of the live ones, if more) have ended, or when the frozen
+  heap has grown by ``thaw_growth`` since the last thaw, at most every
+  ``thaw_interval`` seconds for growth alone.  A thaw pauses everyone for as
+  long as one full collection by Python's rule would; it comes far less
+  often, and never because players arrive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class GCPolicy:
+    """How the cyclic garbage collector runs in the SSH server process."""
+
+    thresholds: tuple[int, int, int] = (10_000, 3, 2)
+    """gen0 at 10,000 new objects (a few ms to walk); gen1 every 3 of those;
+    the unfrozen rest (gen2) every 2 of those."""
+    freeze_after: int = 2
+    """Freeze the survivors of every collection of this generation or older."""
+    freeze_at_start: bool = True
+    thaw_after_ended: int = 16
+    thaw_share: float = 0.25
+    thaw_growth: float = 0.5
+    thaw_interval: float = 300.0
+
+    def apply(self) -> Callable[[], None]:
+        """Apply process-wide; return a function that undoes it (for tests)."""
+        previous = gc.get_threshold()
+        if self.freeze_at_start:
+            gc.collect()
+            gc.freeze()
+        gc.set_threshold(*self.thresholds)
+        logger.info("gc policy: thresholds %s, frozen %d objects",
+                    self.thresholds, gc.get_freeze_count())
+
+        def undo() -> None:
+            gc.set_threshold(*previous)
+            if self.freeze_at_start:
+                gc.unfreeze()
+
+        return undo
+
+
+DEFAULT_GC_POLICY: Final = GCPolicy()
+
+
+class GCScheduler:
+    """Freezes the survivors of each full (unfrozen-heap) collection; thaws now and then.
+
+    Owned by the session manager: ``start()`` when it starts serving,
+    ``session_ended()`` for each finished session, ``close()`` at the end.
+    """
+
+    def __init__(self, policy: GCPolicy, clock: Callable[[], float] = time.monotonic) -> None:
+        self.policy = policy
+        self.settles = 0
+        self.thaws = 0
+        self._clock = clock
+        self._ended = 0
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._settle_pending = False
+        self._thaw_handle: asyncio.Handle | None = None
+        self._frozen_after_thaw = gc.get_freeze_count()
+        self._last_thaw = clock()
+
+    def start(self) -> None:
+        """Begin freezing what survives collections (on the running loop)."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+            gc.callbacks.append(self._after_collection)
+
+    def session_ended(self, live_sessions: int) -> None:
+        """Count a finished session; thaw once enough garbage waits in the frozen heap."""
+        self._ended += 1
+        enough = max(self.policy.thaw_after_ended, self.policy.thaw_share * live_sessions)
+        if self._ended >= enough:
+            self._schedule_thaw()
+
+    def close(self) -> None:
+        if self._loop is not None:
+            gc.callbacks.remove(self._after_collection)
+            self._loop = None
+        if self._thaw_handle is not None:
+            self._thaw_handle.cancel()
+            self._thaw_handle = None
+
+    def _after_collection(self, phase: str, info: dict[str, int]) -> None:
+        # Called by the collector itself, possibly in another thread: only
+        # note it and let the loop do the rest.
+        loop = self._loop
+        if phase != "stop" or info["generation"] < self.policy.freeze_after or loop is None \
+                or self._settle_pending:
+            return
+        self._settle_pending = True
+        loop.call_soon_threadsafe(self._settle)
+
+    def _settle(self) -> None:
+        """Freeze what survived: objects that lived through a full collection."""
+        self._settle_pending = False
+        gc.freeze()
+        self.settles += 1
+        grown = gc.get_freeze_count() > self._frozen_after_thaw * (1 + self.policy.thaw_growth)
+        if grown and self._clock() - self._last_thaw >= self.policy.thaw_interval:
+            self._schedule_thaw()
+
+    def _schedule_thaw(self) -> None:
+        if self._thaw_handle is None and self._loop is not None:
+            self._thaw_handle = self._loop.call_soon(self._thaw)
+
+    def _thaw(self) -> None:
+        self._thaw_handle = None
+        started = time.perf_counter()
+        gc.unfreeze()
+        freed = gc.collect()
+        gc.freeze()
+        self._ended = 0
+        self._frozen_after_thaw = gc.get_freeze_count()
+        self._last_thaw = self._clock()
+        self.thaws += 1
+        logger.info("gc thaw: %d objects freed, %d frozen, %.0f ms",
+                    freed, self._frozen_after_thaw, (time.perf_counter() - started) * 1000)
