@@ -193,6 +193,7 @@ class Player:
     conn: asyncssh.SSHClientConnection | None = None
     proc: Any = None
     output: str = ""
+    handshake: float = 0.0
     first_output: float = 0.0
     first_frame: float = 0.0
     key_to_frame: list[float] = field(default_factory=list)
@@ -203,6 +204,7 @@ class Player:
             "127.0.0.1", port, username=self.name, client_keys=[self.key],
             known_hosts=None, agent_path=None, config=None,
         )
+        self.handshake = time.perf_counter() - started
         self.proc = await self.conn.create_process(
             term_type="xterm-256color", term_size=(80, 24), encoding=None
         )
@@ -325,6 +327,9 @@ async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds:
     print(f"  everyone at a game against a bot: {rss_after / 2**20:.1f} MiB, "
           f"{per_session(rss_after)}; after a full collection (frozen heap too) and malloc_trim: "
           f"{rss_trimmed / 2**20:.1f} MiB, {per_session(rss_trimmed)}")
+    handshake = [p.handshake for p in players]
+    print(f"SSH handshake (TCP, key exchange, key auth): median "
+          f"{ms(statistics.median(handshake))}, p99 {ms(percentile(handshake, 0.99))}")
     print(f"connect to first output (the connecting screen): median "
           f"{ms(statistics.median(first_output))}, p99 {ms(percentile(first_output, 0.99))}")
     print(f"connect to the lobby on screen: median {ms(statistics.median(first))}, "

@@ -1,6 +1,10 @@
 """Serve Textual apps over SSH, in-process: one app per SSH session.
 
-Public API::
+The Skyjo front door (``server.ssh.frontdoor``: ``SSHFrontDoor``,
+``start_ssh_front_door``, ``SSH_FRONT_DOOR_PLUGIN``) is built on this
+generic layer; see ``server/ssh/README.md`` for hosting.
+
+Generic API::
 
     from server.ssh import AppSessionManager, SSHAppServer, SessionInfo, create_app_server
 
@@ -12,7 +16,7 @@ Public API::
                                        server_host_keys=["host_key"])
     ...
     acceptor.close()
-    await manager.close()
+    await manager.close()          # apps exit, then every connection is closed
     await acceptor.wait_closed()
 """
 

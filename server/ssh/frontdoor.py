@@ -32,10 +32,11 @@ from textual.app import App
 
 from ..config import ServerConfig
 from ..netclient import ServerConnection
-from .connection import SSHAppServer, create_app_server
+from .auth import SkyjoSSHServer
+from .connection import create_app_server
 from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy
 from .hostkey import HOST_KEY_FILENAME, fingerprint, load_or_create_host_key
-from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
+from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer
 from .session import AppSessionManager, SessionInfo, SessionLimits, SessionMessages
 
 logger = logging.getLogger(__name__)
@@ -53,89 +54,6 @@ class InProcessServer(Protocol):
     async def open_in_process(
         self, identity: str | None = None
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]: ...
-
-
-# --------------------------------------------------------------------------
-# authentication
-# --------------------------------------------------------------------------
-
-
-class SkyjoSSHServer(SSHAppServer):
-    """Authentication for one connection: keys are identities, guests welcome.
-
-    * Any public key is accepted (or, with ``authorized_keys``, only those
-      listed); its SHA256 fingerprint becomes the player's identity.
-    * Without a usable key, keyboard-interactive with no prompt at all lets
-      the player in as a guest (not in ``authorized_keys`` mode).
-    * Passwords are never asked for.
-
-    Which key is the identity: asyncssh calls ``validate_public_key`` for a
-    key query and again, synchronously before checking the signature, for
-    the signed request that logs in; ``get_kbdint_challenge`` resets it.
-    Both are synchronous, so the last one before ``auth_completed`` is the
-    method that succeeded: a client cannot query someone else's public key
-    and then log in as a guest, or with another key, under that identity.
-    """
-
-    def __init__(
-        self,
-        manager: AppSessionManager,
-        *,
-        authorized_keys: AuthorizedKeys | None = None,
-        lobby_username: str = DEFAULT_LOBBY_USERNAME,
-    ) -> None:
-        super().__init__(manager)
-        self._authorized_keys = authorized_keys
-        self._lobby_username = lobby_username
-        self._candidate_key: asyncssh.SSHKey | None = None
-        self.player: SSHPlayer | None = None
-        """Set once authentication succeeded."""
-
-    def begin_auth(self, username: str) -> bool:
-        self._candidate_key = None
-        return True  # authentication required: a key, or the guest method
-
-    def password_auth_supported(self) -> bool:
-        return False
-
-    def public_key_auth_supported(self) -> bool:
-        return True
-
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
-        if self._authorized_keys is not None:
-            address = self._client_address()
-            if not self._authorized_keys.allows(key, address, address):
-                self._candidate_key = None
-                return False
-        self._candidate_key = key
-        return True
-
-    def kbdint_auth_supported(self) -> bool:
-        return self._authorized_keys is None  # a private server has no guests
-
-    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
-        self._candidate_key = None
-        return True  # in at once, no prompt: a guest
-
-    def auth_completed(self) -> None:
-        super().auth_completed()
-        assert self.connection is not None
-        key, self._candidate_key = self._candidate_key, None
-        self.player = SSHPlayer(
-            identity=identity_for_key(key) if key is not None else None,
-            username=self.connection.get_extra_info("username") or "",
-            lobby_username=self._lobby_username,
-        )
-        logger.info(
-            "ssh login from %s: %s as %r",
-            self._client_address(),
-            self.player.identity or "guest",
-            self.player.username[:40],
-        )
-
-    def _client_address(self) -> str:
-        peer = self.connection.get_extra_info("peername") if self.connection else None
-        return str(peer[0]) if peer else ""
 
 
 # --------------------------------------------------------------------------
