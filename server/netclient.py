@@ -23,7 +23,7 @@ import contextlib
 import itertools
 import logging
 from collections.abc import AsyncIterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from .protocol import (
@@ -79,6 +79,8 @@ class Welcome:
     table_id: str | None  # the table you are seated at, if any
     limits: dict[str, Any]
     server: str
+    bot_levels: tuple[str, ...] = ()  # the levels add_bot accepts, weakest first
+    settings: dict[str, Any] = field(default_factory=dict)  # setting name -> accepted values (text)
 
     @classmethod
     def from_reply(cls, reply: Mapping[str, Any]) -> Welcome:
@@ -91,6 +93,8 @@ class Welcome:
             table_id=reply.get("table_id"),
             limits=dict(reply.get("limits") or {}),
             server=str(reply.get("server", "")),
+            bot_levels=tuple(str(level) for level in reply.get("bot_levels") or ()),
+            settings=dict(reply.get("settings") or {}),
         )
 
 

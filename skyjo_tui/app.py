@@ -17,10 +17,11 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from textual import work
+from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
+from textual.geometry import Size
 from textual.message import Message
 
 from server.config import Pace
@@ -164,7 +165,8 @@ class SkyjoApp(App[None]):
         try:
             preferences.save(self.options.data_dir, prefs)
         except OSError as exc:
-            self.notify(self.tr("error.save_prefs", error=str(exc)), severity="warning")
+            error = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
+            self.notify(self.tr("error.save_prefs", error=error), severity="warning")
 
     def remember_server(self, label: str, name: str | None) -> None:
         self.save_prefs(replace(self.prefs, last_server=label, name=name or self.prefs.name))
@@ -181,14 +183,15 @@ class SkyjoApp(App[None]):
 
     # -- the terminal's size ---------------------------------------------------------
 
-    def on_resize(self) -> None:
-        self.check_size()
+    def on_resize(self, event: events.Resize) -> None:
+        # This runs before Textual's own handler records the new size: use the event's.
+        self.check_size(event.size)
 
-    def check_size(self) -> None:
+    def check_size(self, size: Size | None = None) -> None:
         """Cover the screen with a clear message while the terminal is too small for it."""
         from .screens.too_small import cover_when_too_small
 
-        cover_when_too_small(self)
+        cover_when_too_small(self, size or self.size)
 
     # -- going online ------------------------------------------------------------------
 
@@ -267,7 +270,7 @@ class SkyjoApp(App[None]):
 
     def session_server_name(self) -> str:
         """The server's own name and version, from its welcome."""
-        return self.session.server.name if self.session is not None else ""
+        return self.session.server_name if self.session is not None else ""
 
     def local_server(self) -> LocalServer:
         if self.local is None:
@@ -297,7 +300,14 @@ class SkyjoApp(App[None]):
             self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
             if welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
-        except (NameNeeded, OSError, TimeoutError, ConnectionLost, ServerError) as exc:
+        except ConnectionError as exc:  # ConnectionLost included: the in-process server went away
+            self.notify(self.describe_error(exc), severity="error")
+            return False
+        except OSError as exc:  # its data directory, most likely
+            where = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
+            self.notify(self.tr("error.local", reason=where), severity="error", timeout=10)
+            return False
+        except (NameNeeded, TimeoutError, ServerError) as exc:
             self.notify(self.describe_error(exc), severity="error")
             return False
         finally:
@@ -379,7 +389,8 @@ class SkyjoApp(App[None]):
     def _link_changed(self, change: LinkChanged) -> None:
         if change.link is Link.RECONNECTING and not self._reconnecting:
             self._reconnecting = True
-            self.notify(self.tr("link.reconnecting"), severity="warning", timeout=3600)
+            # Not for long: the table keeps saying it (status and prompt lines).
+            self.notify(self.tr("link.reconnecting"), severity="warning", timeout=10)
         elif change.link is Link.ONLINE and self._reconnecting:
             self._reconnecting = False
             self.clear_notifications()
@@ -387,7 +398,8 @@ class SkyjoApp(App[None]):
         elif change.link is Link.OFFLINE:
             self._reconnecting = False
             self.clear_notifications()
-            self.notify(self.tr("link.lost", reason=change.reason), severity="error", timeout=3600)
+            reason = self.describe_error(ServerError(change.code, change.reason)) if change.code else change.reason
+            self.notify(self.tr("link.lost", reason=reason), severity="error", timeout=20)
         for screen in self.screen_stack:
             handler = getattr(screen, "link_changed", None)
             if handler is not None:

@@ -43,7 +43,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser().error(str(exc))
         connect, label = tcp_connector(host, port), f"{host}:{port}"
     if args.replay is not None and not args.replay.is_file():
-        parser().error(f"{args.replay}: no such file")
+        what = "not a file" if args.replay.exists() else "no such file"
+        parser().error(f"--replay {args.replay}: {what}")
     from server.config import default_data_dir
 
     from .app import build_app

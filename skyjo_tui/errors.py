@@ -9,6 +9,10 @@ from server.netclient import ConnectionLost
 from .i18n import Translator
 
 
+#: Error codes whose server message speaks of the protocol, not of the game.
+OUR_WORDS = frozenset({"bad_token"})
+
+
 def describe_error(exc: BaseException, tr: Translator) -> str:
     """What went wrong, said plainly (the server's words, or ours in the player's language)."""
     code = getattr(exc, "code", None)
@@ -23,7 +27,8 @@ def describe_error(exc: BaseException, tr: Translator) -> str:
         return tr("error.connection", reason=getattr(exc, "strerror", None) or message)
     if code:
         key = f"error.code.{code}"
-        # The server's messages are readable English; other languages get ours when we have one.
-        if tr.lang != "en" and tr(key) != key:
+        # The server's messages are readable English; other languages get ours when
+        # we have one, and so does English where the server's words are technical.
+        if (tr.lang != "en" or code in OUR_WORDS) and tr(key) != key:
             return tr(key)
     return message or tr("error.unknown")

@@ -7,38 +7,33 @@ Pure (no Textual): the table screen and the replay screen both call
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass, field, replace
+from typing import Any, Final
 
 from server.engine import PlayerView, TableauView
 
 from .choices import Choices, Mode, prompt_key
 from .cursor import Target
 from .i18n import Translator
+from .names import SeatInfo, seat_names
 from .narrate import Touched
+from .seat_line import SeatLine
 from .widgets.piles import PilesState
-from .widgets.tableau import SeatLine
 
-
-@dataclass(frozen=True, slots=True)
-class SeatInfo:
-    """Who sits at a seat, from the server's table description."""
-
-    name: str
-    bot: str | None = None  # the bot's level, None for a person
-    away: bool = False  # a person who dropped (a bot may be playing for them)
+#: The room a name line keeps for the name before it says the scores in words.
+NAME_ROOM: Final = 12
 
 
 def seats_of(table: dict[str, Any]) -> list[SeatInfo]:
     """The table map's seats as the board names them (empty seats are skipped)."""
-    seats = []
-    for seat in table.get("seats") or []:
-        if seat is None:
-            continue
-        away = seat.get("kind") == "human" and (not seat.get("connected", True) or seat.get("autoplay"))
-        level = seat.get("level") if seat.get("kind") == "bot" else None
-        seats.append(SeatInfo(str(seat.get("name", "?")), level, bool(away)))
-    return seats
+    return [seat_info(seat) for seat in table.get("seats") or [] if seat is not None]
+
+
+def seat_info(seat: Mapping[str, Any]) -> SeatInfo:
+    """One seat of the table map: who sits there."""
+    away = seat.get("kind") == "human" and (not seat.get("connected", True) or seat.get("autoplay"))
+    level = seat.get("level") if seat.get("kind") == "bot" else None
+    return SeatInfo(str(seat.get("name", "?")), str(level) if level else None, bool(away))
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,27 +69,23 @@ def present(
     """Everything the board shows for ``view``, with ``changed`` highlighted."""
     choices = Choices.from_view(view)
     mode = choices.valid_mode(mode)
-    names = [seat_name(seats, s) for s in range(len(view.tableaux))]
+    names = seat_names(seats, len(view.tableaux), tr)
     changed = changed or Touched()
     return BoardModel(
         own_seat=view.seat,
         others=other_seats(view.seat, len(view.tableaux)),
         tableaux=view.tableaux,
-        lines=tuple(_seat_line(view, seats, s, tr) for s in range(len(view.tableaux))),
+        lines=_seat_lines(view, seats, tr),
         own_targets=_own_targets(choices, mode),
         cursor=cursor if choices.any else None,
         highlights=_highlights(changed),
-        piles=_piles(view, names, tr),
+        piles=_piles(view, seats, names, tr),
         piles_active=_active_piles(choices, mode),
         piles_highlight=_pile_highlight(changed),
         status=_status(view, names, tr, timer),
         prompt=prompt if prompt is not None else _prompt(view, choices, mode, names, tr, keys or {}),
         your_move=choices.any,
     )
-
-
-def seat_name(seats: Sequence[SeatInfo], seat: int) -> str:
-    return seats[seat].name if seat < len(seats) else f"#{seat + 1}"
 
 
 def other_seats(own: int | None, players: int) -> tuple[int, ...]:
@@ -113,21 +104,33 @@ def _own_targets(choices: Choices, mode: Mode) -> frozenset[int] | None:
     return choices.targets(mode)
 
 
+def _seat_lines(view: PlayerView, seats: Sequence[SeatInfo], tr: Translator) -> tuple[SeatLine, ...]:
+    """Every seat's name line, each saying its scores in the same form for a given width."""
+    lines = [_seat_line(view, seats, s, tr) for s in range(len(view.tableaux))]
+    name_room = min(NAME_ROOM, max(len(line.names()[-1]) for line in lines))
+    forms = zip(*(line.score_texts() for line in lines))
+    widths = tuple(max(len(text) for text in form) for form in forms)
+    return tuple(replace(line, score_widths=widths, name_room=name_room) for line in lines)
+
+
 def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Translator) -> SeatLine:
     info = seats[seat] if seat < len(seats) else SeatInfo(f"#{seat + 1}")
     tag = tr("seat.away") if info.away else ""  # bots are named by their level already
     if view.round_scores is not None:
-        visible = view.round_scores[seat]
+        points = view.round_scores[seat]
     else:
-        visible = view.tableaux[seat].visible_score
+        points = view.tableaux[seat].visible_score
+    total = view.totals[seat]
     return SeatLine(
-        name=info.name,
-        visible=visible,
-        total=view.totals[seat],
+        name=info.shown(tr),
+        short=info.short(tr),
+        visible=points,
+        total=total,
         tag=tag,
         current=view.current_player == seat,
         closer=view.closer == seat,
         you=view.seat == seat,
+        scores=(tr("seat.scores_long", points=points, total=total), tr("seat.scores", points=points, total=total)),
     )
 
 
@@ -138,18 +141,29 @@ def _highlights(changed: Touched) -> dict[int, frozenset[int]]:
     return {seat: frozenset(cards) for seat, cards in by_seat.items()}
 
 
-def _piles(view: PlayerView, names: list[str], tr: Translator) -> PilesState:
-    drawn_label = tr("piles.drawn_by", who=names[view.current_player]) if (
-        view.drawn_card is not None and view.current_player is not None
-    ) else tr("piles.no_drawn")
+def _piles(view: PlayerView, seats: Sequence[SeatInfo], names: list[str], tr: Translator) -> PilesState:
     return PilesState(
         pile_size=view.pile_size,
         discard_top=view.discard_top,
         drawn=view.drawn_card,
         draw_label=tr("piles.draw", count=view.pile_size),
         discard_label=tr("piles.discard"),
-        drawn_label=drawn_label,
+        drawn_labels=_drawn_labels(view, seats, names, tr),
+        draw_word=tr("piles.draw_word"),
     )
+
+
+def _drawn_labels(
+    view: PlayerView, seats: Sequence[SeatInfo], names: list[str], tr: Translator
+) -> tuple[str, ...]:
+    """Over the drawn card: who drew it, in as many words as fit."""
+    drawer = view.current_player
+    if view.drawn_card is None or drawer is None:
+        return (tr("piles.no_drawn"), tr("piles.none"))
+    if drawer == view.seat:
+        return (tr("piles.you_drew"), tr("piles.drawn"))
+    short = seats[drawer].short(tr) if drawer < len(seats) else names[drawer]
+    return (tr("piles.drawn_by", who=names[drawer]), tr("piles.drawn_by", who=short), tr("piles.drawn"))
 
 
 def _active_piles(choices: Choices, mode: Mode) -> frozenset[str] | None:

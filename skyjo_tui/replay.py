@@ -1,33 +1,22 @@
 """A recorded game as a list of frames to step through (forward, back, by round).
 
-The record is first checked whole by the engine's ``replay`` (a tampered or
-foreign record is refused with the engine's reason); then the engine plays it
-again one recorded action at a time to take the public view after each one.
+The engine plays the record again one step at a time (``replay_steps``),
+checking every move as it goes and the scores at the end; a tampered or
+foreign record is refused with the engine's reason. After each step the
+public view is kept, so moving back and forth costs nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from server.engine import (
-    Action,
-    Deal,
-    Event,
-    Game,
-    InvalidSetup,
-    PlayerView,
-    Settings,
-    public_event,
-    read_records,
-    replay,
-    view_for,
-)
-from server.engine.events import PileReshuffled
+from server.engine import Event, InvalidSetup, PlayerView, public_event, read_records, view_for
+from server.engine.records import replay_steps
 
-from .presenter import SeatInfo
+from .names import SeatInfo
 
 
 class ReplayError(Exception):
@@ -68,33 +57,13 @@ def load_file(path: Path) -> list[Recording]:
 
 
 def recording(record: Mapping[str, Any]) -> Recording:
-    """Check ``record`` with the engine, then take a frame after every action."""
+    """The public view after every step of ``record``, checked by the engine."""
     try:
-        replay(record)  # refuses, with the reason, anything the rules do not reproduce
-        frames = tuple(_frames(record))
-    except InvalidSetup as exc:
+        frames = tuple(
+            Frame(step.round, step.move, tuple(public_event(e) for e in step.events), view_for(step.game, None))
+            for step in replay_steps(record)
+        )
+    except InvalidSetup as exc:  # ReplayDivergence included
         raise ReplayError(str(exc)) from exc
     seats = tuple(SeatInfo(str(seat["name"]), seat.get("bot")) for seat in record["seats"])
     return Recording(seats, frames, dict(record["settings"]))
-
-
-def _frames(record: Mapping[str, Any]) -> list[Frame]:
-    rounds: Sequence[Mapping[str, Any]] = record["rounds"]
-    game = Game(
-        len(record["seats"]),
-        Settings.from_dict(record["settings"]),
-        record["seed"],
-        deal=Deal.from_dict(rounds[0]["deal"]),
-    )
-    frames: list[Frame] = []
-    for number, round_data in enumerate(rounds, 1):
-        start = game.round.start_event() if number == 1 else game.next_round(Deal.from_dict(round_data["deal"]))[0]
-        frames.append(Frame(number, 0, (start,), view_for(game, None)))
-        for index, move in enumerate(round_data["moves"], 1):
-            for event in move["events"]:
-                if event.get("type") == PileReshuffled.TYPE:
-                    game.round.force_next_reshuffles(event["order"])
-            events = game.apply(Action.from_dict(move["action"]))
-            public = tuple(public_event(e) for e in events)
-            frames.append(Frame(number, index, public, view_for(game, None)))
-    return frames

@@ -18,7 +18,6 @@ from enum import Enum
 from typing import Any, Final
 
 from server.netclient import ConnectionLost, ServerConnection, ServerError, Welcome
-from server.protocol import PROTOCOL_VERSION
 
 logger = logging.getLogger(__name__)
 
@@ -63,25 +62,6 @@ class NameNeeded(Exception):
         self.message, self.code = message, code
 
 
-@dataclass(frozen=True, slots=True)
-class ServerInfo:
-    """What the welcome tells about the server beyond who we are."""
-
-    name: str = ""
-    bot_levels: tuple[str, ...] = ()
-    settings: dict[str, str] | None = None
-    limits: dict[str, Any] | None = None
-
-    @classmethod
-    def from_reply(cls, reply: dict[str, Any]) -> ServerInfo:
-        return cls(
-            name=str(reply.get("server", "")),
-            bot_levels=tuple(str(level) for level in reply.get("bot_levels") or ()),
-            settings=dict(reply.get("settings") or {}),
-            limits=dict(reply.get("limits") or {}),
-        )
-
-
 class Session:
     def __init__(self, connect: Connector, notify: Callable[[object], None]) -> None:
         self._connect = connect
@@ -90,7 +70,6 @@ class Session:
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
         self.welcome: Welcome | None = None
-        self.server = ServerInfo()
         self.link = Link.OFFLINE
 
     @property
@@ -100,6 +79,16 @@ class Session:
     @property
     def player_id(self) -> int | None:
         return self.welcome.player_id if self.welcome else None
+
+    @property
+    def server_name(self) -> str:
+        """The server's own name and version, from its welcome."""
+        return self.welcome.server if self.welcome else ""
+
+    @property
+    def bot_levels(self) -> tuple[str, ...]:
+        """The bot levels the server offers, weakest first."""
+        return self.welcome.bot_levels if self.welcome else ()
 
     # -- logging in ----------------------------------------------------------------
 
@@ -111,48 +100,46 @@ class Session:
         """
         if token:
             try:
-                return await self._open({"token": token})
+                return await self._open(token=token)
             except ServerError as exc:
                 if exc.code != "bad_token":
                     raise
-        return await self._open({} if name is None else {"name": name})
+        return await self._open(name=name)
 
     async def choose_name(self, name: str) -> Welcome:
         """Answer ``NameNeeded``: on the same connection when the server waits for it."""
         conn = self._conn
         if conn is not None and not conn.closed and self.welcome and self.welcome.needs_name:
             try:
-                reply = await conn.request({"type": "set_name", "name": name}, timeout=TIMEOUT)
+                welcome = await conn.set_name(name, timeout=TIMEOUT)
             except ServerError as exc:
                 raise _name_needed(exc) from None
-            return self._welcomed(conn, reply)
-        return await self._open({"name": name})
+            return self._welcomed(conn, welcome)
+        return await self._open(name=name)
 
-    async def _open(self, fields: dict[str, Any]) -> Welcome:
+    async def _open(self, *, name: str | None = None, token: str | None = None) -> Welcome:
         await self._drop_connection()
         conn = await asyncio.wait_for(self._connect(), TIMEOUT)
-        hello = {"type": "hello", "version": PROTOCOL_VERSION, "client": "skyjo", **fields}
         try:
-            reply = await conn.request(hello, timeout=TIMEOUT)
+            # The connection pings the server from now on and notices a dead link.
+            welcome = await conn.hello(name=name, token=token, timeout=TIMEOUT)
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, ServerError) and exc.code in NAME_ERRORS:
                 raise _name_needed(exc) from None
             raise
-        welcome = self._welcomed(conn, reply)
+        self._welcomed(conn, welcome)
         if welcome.needs_name:
             raise NameNeeded("", "name_required")
         return welcome
 
-    def _welcomed(self, conn: ServerConnection, reply: dict[str, Any]) -> Welcome:
+    def _welcomed(self, conn: ServerConnection, welcome: Welcome) -> Welcome:
         self._conn = conn
-        self.welcome = Welcome.from_reply(reply)
-        self.server = ServerInfo.from_reply(reply)
-        if not self.welcome.needs_name:
-            self._set_link(LinkChanged(Link.ONLINE, resumed=self.welcome.resumed))
+        self.welcome = welcome
+        if not welcome.needs_name:
+            self._set_link(LinkChanged(Link.ONLINE, resumed=welcome.resumed))
             self._spawn(self._pump(conn))
-            self._spawn(self._keepalive(conn))
-        return self.welcome
+        return welcome
 
     # -- requests ------------------------------------------------------------------
 
@@ -177,21 +164,6 @@ class Session:
             if not self._closed and conn is self._conn:
                 await self._reconnect(lost)
 
-    async def _keepalive(self, conn: ServerConnection) -> None:
-        """Ping a third of the idle timeout: keeps us connected and notices a dead link."""
-        idle = (self.server.limits or {}).get("idle_timeout") or 90
-        interval = max(1.0, float(idle) / 3)
-        while not conn.closed:
-            await asyncio.sleep(interval)
-            try:
-                await conn.request({"type": "ping"}, timeout=TIMEOUT)
-            except TimeoutError:
-                logger.info("the server stopped answering pings")
-                self._spawn(self._reconnect(ConnectionLost("the server stopped answering")))
-                return
-            except (ConnectionLost, ServerError):
-                return
-
     async def _reconnect(self, lost: ConnectionLost) -> None:
         if lost.code in FINAL_BYE_CODES or self.token is None:
             self._set_link(LinkChanged(Link.OFFLINE, lost.message, lost.code))
@@ -200,13 +172,18 @@ class Session:
             self._set_link(LinkChanged(Link.RECONNECTING, lost.message, lost.code, attempt))
             await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF)) - 1])
             try:
-                await self._open({"token": self.token})
+                await self._open(token=self.token)
                 return
             except ServerError as exc:
                 self._set_link(LinkChanged(Link.OFFLINE, exc.message, exc.code))
                 return
             except (OSError, TimeoutError, ConnectionLost, NameNeeded) as exc:
                 logger.info("reconnection attempt %d failed: %s", attempt, exc)
+            except Exception as exc:  # noqa: BLE001 - e.g. a local server that cannot start again
+                # Not a passing network trouble: say so rather than retry (or die) in silence.
+                logger.warning("reconnecting failed", exc_info=True)
+                self._set_link(LinkChanged(Link.OFFLINE, str(exc) or type(exc).__name__))
+                return
 
     def _set_link(self, change: LinkChanged) -> None:
         self.link = change.link

@@ -8,7 +8,7 @@ round's view together with what the tracker saw. Pure: no Textual.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from server.engine import Event, PlayerView
 from server.engine.events import ColumnRemoved, RoundScored, RoundStarted
@@ -26,6 +26,7 @@ class PlayerResult:
     total: int
     closer: bool
     winner: bool
+    short: str = ""  # a shorter name for narrow tables ("Greedy 2"); "" when the same
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +60,19 @@ class RoundTracker:
                 self.scored = event
 
 
-def summarize(view: PlayerView, names: Sequence[str], tracker: RoundTracker) -> RoundSummary | None:
-    """The summary of the round ``view`` shows as finished, or None while it runs."""
+def summarize(
+    view: PlayerView, names: Sequence[str], tracker: RoundTracker, shorts: Sequence[str] = ()
+) -> RoundSummary | None:
+    """The summary of the round ``view`` shows as finished, or None while it runs.
+
+    ``names`` and ``shorts`` (shorter forms of them, for narrow tables) are by seat.
+    """
     if view.round_scores is None:
         return None
     scored = tracker.scored if tracker.round in (0, view.round) else None
     players = tuple(
-        _result(view, names, tracker, scored, seat) for seat in range(len(view.tableaux))
+        replace(_result(view, names, tracker, scored, seat), short=shorts[seat] if seat < len(shorts) else "")
+        for seat in range(len(view.tableaux))
     )
     return RoundSummary(
         round=view.round,

@@ -3,22 +3,24 @@
 ``game_record`` writes a record from a ``Game`` and the seats the caller names
 (people or bots); ``replay`` plays a record back through the engine, checks
 that every move causes exactly the recorded events and that every score,
-total and winner matches, and returns the rebuilt game. The format is
-documented in docs/records.md; ``record_line``/``read_records`` keep one
-record per line of a file.
+total and winner matches, and returns the rebuilt game. ``replay_steps`` is
+the same replay one step at a time (each round's deal, then each move), for
+those who show a game as it went. The format is documented in
+docs/records.md; ``record_line``/``read_records`` keep one record per line of
+a file.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .actions import Action, ActionKind
 from .deal import Deal
 from .errors import EngineError, InvalidSetup, ReplayDivergence
-from .events import PileReshuffled, RoundScored, TotalsUpdated, TurnBegan
+from .events import Event, PileReshuffled, RoundScored, TotalsUpdated, TurnBegan
 from .game import Game, RoundLog
 from .settings import Settings
 
@@ -45,6 +47,24 @@ class Seat:
 
 
 SeatLike = Seat | Mapping[str, Any] | str
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayStep:
+    """One step of a replayed game: the deal of a round, or one recorded move.
+
+    ``game`` is the game just after the step. It is one object for the whole
+    replay, changed in place by the next step: take what you need from it
+    (``view_for(step.game, seat)``) before asking for the next step.
+    ``events`` are the engine's own, secrets included (a reshuffle's order):
+    pass them through ``public_event`` before showing them.
+    """
+
+    round: int  # 1-based
+    move: int  # 0 for the deal, then 1, 2, ... per recorded action of the round
+    action: Action | None  # None for the deal
+    events: tuple[Event, ...]
+    game: Game
 
 
 def game_record(game: Game, seats: Sequence[SeatLike]) -> dict[str, Any]:
@@ -74,10 +94,27 @@ def game_record(game: Game, seats: Sequence[SeatLike]) -> dict[str, Any]:
 def replay(record: Mapping[str, Any]) -> Game:
     """Rebuild the game of ``record`` through the rules; raise ``ReplayDivergence``
     at the first move, score or field that the engine does not reproduce."""
+    step: ReplayStep | None = None
+    for step in replay_steps(record):
+        pass
+    assert step is not None  # a valid record has at least the first deal
+    return step.game
+
+
+def replay_steps(record: Mapping[str, Any]) -> Iterator[ReplayStep]:
+    """Play ``record`` back through the rules one step at a time.
+
+    Yields the deal of each round, then each recorded move, with the game
+    after it (see ``ReplayStep``). Each move is checked as it is played; once
+    the last step is taken, the whole rebuilt record (scores, totals, winners,
+    seats...) is compared with the given one. Raises ``ReplayDivergence`` at
+    the first difference, so a consumer that goes to the end has checked the
+    whole record, exactly as ``replay`` does.
+    """
     if record.get("format") != FORMAT or record.get("version") != VERSION:
         raise ReplayDivergence(f"not a {FORMAT} version {VERSION} record")
     try:
-        game = _replay_moves(record)
+        game = yield from _replay_moves(record)
         rebuilt = game_record(game, [Seat.from_dict(seat) for seat in record["seats"]])
     except ReplayDivergence:
         raise
@@ -86,7 +123,6 @@ def replay(record: Mapping[str, Any]) -> Game:
     difference = _first_difference(rebuilt, record, "record")
     if difference:
         raise ReplayDivergence(difference)
-    return game
 
 
 def record_line(record: Mapping[str, Any]) -> str:
@@ -151,7 +187,8 @@ def _round_record(number: int, log: RoundLog, players: int) -> dict[str, Any]:
 # -- replaying ----------------------------------------------------------------
 
 
-def _replay_moves(record: Mapping[str, Any]) -> Game:
+def _replay_moves(record: Mapping[str, Any]) -> Generator[ReplayStep, None, Game]:
+    """Every step of ``record``, checked move by move; returns the game at the end."""
     rounds = record["rounds"]
     game = Game(
         len(record["seats"]),
@@ -159,15 +196,20 @@ def _replay_moves(record: Mapping[str, Any]) -> Game:
         record["seed"],
         deal=Deal.from_dict(rounds[0]["deal"]),
     )
-    for index, round_data in enumerate(rounds):
-        if index > 0:
-            game.next_round(Deal.from_dict(round_data["deal"]))
-        for move_index, move in enumerate(round_data["moves"]):
-            _replay_move(game, move, f"round {index + 1}, move {move_index + 1}")
+    for number, round_data in enumerate(rounds, start=1):
+        if number == 1:
+            dealt = [game.round.start_event()]
+        else:
+            dealt = game.next_round(Deal.from_dict(round_data["deal"]))
+        yield ReplayStep(number, 0, None, tuple(dealt), game)
+        for move_number, move in enumerate(round_data["moves"], start=1):
+            where = f"round {number}, move {move_number}"
+            action, events = _replay_move(game, move, where)
+            yield ReplayStep(number, move_number, action, tuple(events), game)
     return game
 
 
-def _replay_move(game: Game, move: Mapping[str, Any], where: str) -> None:
+def _replay_move(game: Game, move: Mapping[str, Any], where: str) -> tuple[Action, list[Event]]:
     """Apply one recorded action, with the recorded reshuffle order, and compare."""
     expected = move["events"]
     for event in expected:
@@ -182,6 +224,7 @@ def _replay_move(game: Game, move: Mapping[str, Any], where: str) -> None:
     difference = _first_difference(got, expected, "events")
     if difference:
         raise ReplayDivergence(f"{where} ({action}): {difference}")
+    return action, events
 
 
 def _first_difference(got: Any, expected: Any, path: str) -> str | None:

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label
 
+from ..widgets.footer import KeyFooter
 from .base import SkyjoModal
 
 
@@ -29,6 +30,7 @@ class ConfirmScreen(SkyjoModal[bool]):
             with Horizontal(classes="buttons"):
                 yield Button(self.tr("confirm.yes"), variant="error", id="yes", compact=True)
                 yield Button(self.tr("confirm.no"), id="no", compact=True)
+        yield KeyFooter()  # this dialog's keys, not the screen's below
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Label, Select
 
+from ..widgets.footer import KeyFooter
 from ..widgets.variants import VariantsForm
 from .base import SkyjoModal
 
@@ -45,6 +46,7 @@ class CreateTableScreen(SkyjoModal[None]):
             with Horizontal(classes="buttons"):
                 yield Button(tr("create.create"), variant="primary", id="create", compact=True)
                 yield Button(tr("create.cancel"), id="cancel", compact=True)
+        yield KeyFooter()  # this dialog's keys, not the lobby's below
 
     def request(self) -> dict[str, Any]:
         """The create_table request; ValueError with a reason when a field is wrong."""

@@ -14,7 +14,7 @@ from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
 from .base import SkyjoModal
-from .round_summary import penalty_line
+from .round_summary import say, state_label, summary_notes
 
 if TYPE_CHECKING:
     from .table import TableScreen
@@ -45,11 +45,11 @@ class GameOverScreen(SkyjoModal[None]):
     def compose(self) -> ComposeResult:
         tr = self.tr
         with Vertical(classes="dialog wide", id="game-over"):
-            yield Label(tr("over.title"), classes="title")
-            yield Label(self.winners_line(), id="winners")
+            # One line for both: eight players' results must fit 24 rows with the buttons.
+            yield Label(f"{tr('over.title')} · {self.winners_line()}", classes="title", id="winners")
             yield ResultsTable(id="results")
-            yield Label(penalty_line(self.summary, tr), id="penalty")
-            yield Label("", id="over-state")
+            yield Label(summary_notes(self.summary, tr), id="penalty")
+            yield state_label("", id="over-state")
             with Horizontal(classes="buttons"):
                 if self.summary.own_seat is not None:
                     yield Button(tr("over.rematch"), variant="primary", id="rematch", compact=True)
@@ -76,7 +76,7 @@ class GameOverScreen(SkyjoModal[None]):
             self._asked = False
             self.refresh_bindings()
             return
-        self.query_one("#over-state", Label).update(self.tr("over.rematch_waiting"))
+        say(self.query_one("#over-state", Label), self.tr("over.rematch_waiting"))
 
     @on(Button.Pressed, "#leave")
     def action_leave(self) -> None:

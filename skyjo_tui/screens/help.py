@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -13,12 +14,16 @@ from ..widgets.footer import KeyFooter
 from .base import SkyjoScreen
 
 
-def keys_markdown(screens: list[type], tr: object, key_display: object) -> str:
-    """A table of the keys declared by ``screens``' bindings (shown ones and hidden ones)."""
+def keys_markdown(
+    screens: list[type], tr: object, key_display: object, keymap: Mapping[str, str] | None = None
+) -> str:
+    """A table of the keys of ``screens``' bindings (shown ones and hidden ones), as the
+    player's ``keymap`` (binding id -> keys) remaps them."""
     rows = []
     for screen in screens:
         for binding in getattr(screen, "BINDINGS", []):
-            keys = ", ".join(key_display(key) for key in binding.key.split(","))  # type: ignore[operator]
+            declared = (keymap or {}).get(binding.id or "") or binding.key
+            keys = ", ".join(key_display(key) for key in declared.split(","))  # type: ignore[operator]
             rows.append(f"| {keys} | {tr(binding.description)} |")  # type: ignore[operator]
     return "\n".join(rows)
 
@@ -42,11 +47,12 @@ class HelpScreen(SkyjoScreen[None]):
         def display(key: str) -> str:
             return self.app.get_key_display(Binding(key.strip(), ""))
 
-        table_keys = keys_markdown([TableScreen], tr, display)
-        replay_keys = keys_markdown([ReplayScreen], tr, display)
+        table_keys = keys_markdown([TableScreen], tr, display, self.skyjo.keymap)
+        replay_keys = keys_markdown([ReplayScreen], tr, display, self.skyjo.keymap)
         return "\n\n".join(
             [
                 tr("help.rules"),
+                f"## {tr('help.legend_title')}\n\n{tr('help.legend')}",
                 f"## {tr('help.table_keys')}\n\n| | |\n|---|---|\n{table_keys}",
                 tr("help.mouse"),
                 f"## {tr('help.replay_keys')}\n\n| | |\n|---|---|\n{replay_keys}",

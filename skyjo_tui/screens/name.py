@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label
 
+from ..widgets.footer import KeyFooter
 from .base import SkyjoModal
 
 NAME_MAX = 20
@@ -38,6 +39,7 @@ class PromptScreen(SkyjoModal[str | None]):
             with Horizontal(classes="buttons"):
                 yield Button(self.tr("prompt.ok"), variant="primary", id="ok", compact=True)
                 yield Button(self.tr("prompt.cancel"), id="cancel", compact=True)
+        yield KeyFooter()  # this dialog's keys, not the screen's below
 
     @on(Input.Submitted, "#answer")
     @on(Button.Pressed, "#ok")

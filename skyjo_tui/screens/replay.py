@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Static
 
 from ..layout import plan_table
+from ..names import seat_names
 from ..narrate import describe, touched
 from ..pacing import PACES
 from ..presenter import present
@@ -182,7 +183,7 @@ class ReplayScreen(SkyjoScreen[None]):
     def _tell(self, index: int) -> None:
         recording = self.recording
         assert recording is not None
-        names = [seat.name for seat in recording.seats]
+        names = seat_names(recording.seats, len(recording.seats), self.tr)
         for line in describe(recording.frames[index].events, names, self.tr):
             self.query_one(TableBoard).write_log(line)
 

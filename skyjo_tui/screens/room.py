@@ -11,6 +11,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label, Select
 
+from ..names import level_name
+from ..presenter import seat_info
 from ..rules_text import rules_brief, timer_brief
 from ..widgets.chat import ChatPanel
 from ..widgets.footer import KeyFooter
@@ -36,7 +38,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     def compose(self) -> ComposeResult:
         tr = self.tr
-        levels = self.skyjo.session.server.bot_levels if self.skyjo.session else ()
+        levels = self.skyjo.session.bot_levels if self.skyjo.session else ()
         yield Label(id="room-title")
         yield Label(id="room-rules", classes="hint")
         with Horizontal(id="room"):
@@ -45,7 +47,7 @@ class RoomScreen(SkyjoScreen[None]):
                 with Horizontal(id="bot-level-row"):
                     yield Label(tr("room.bot_level"))
                     yield Select(
-                        [(tr(f"level.{level}"), level) for level in levels],
+                        [(level_name(level, tr), level) for level in levels],
                         value=levels[len(levels) // 2] if levels else Select.BLANK,
                         allow_blank=not levels, compact=True, id="bot-level",
                     )
@@ -99,8 +101,9 @@ class RoomScreen(SkyjoScreen[None]):
             if seat is None:
                 table.add_row(str(index + 1), Text(tr("room.empty"), style="dim"), "", "", "", key=str(index))
                 continue
-            who = tr(f"level.{seat.get('level')}") if seat.get("kind") == "bot" else tr("room.person")
-            name = Text(str(seat.get("name", "")), style="bold" if index == self.my_seat else "")
+            info = seat_info(seat)
+            who = level_name(info.bot, tr) if info.bot else tr("room.person")
+            name = Text(info.shown(tr), style="bold" if index == self.my_seat else "")
             if seat.get("host"):
                 name.append(" ★", style="yellow")
             table.add_row(

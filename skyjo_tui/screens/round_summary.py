@@ -14,7 +14,7 @@ from textual.widgets import Button, Label
 from server.engine import PlayerView
 
 from ..i18n import Translator
-from ..presenter import SeatInfo
+from ..names import SeatInfo, seat_names
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
@@ -24,13 +24,29 @@ if TYPE_CHECKING:
     from .table import TableScreen
 
 
-def penalty_line(summary: RoundSummary, tr: Translator) -> str:
+def summary_notes(summary: RoundSummary, tr: Translator) -> str:
+    """Under the results: who closed (their penalty if any), what struck-out columns are."""
+    notes = []
     closer = summary.closer
-    if closer is None:
-        return ""
-    if closer.doubled:
-        return tr("summary.penalty", who=closer.name, raw=closer.raw, score=closer.score)
-    return tr("summary.closed", who=closer.name)
+    if closer is not None and closer.doubled:
+        notes.append(tr("summary.penalty", who=closer.name, raw=closer.raw, score=closer.score))
+    elif closer is not None:
+        notes.append(tr("summary.closed", who=closer.name))
+    if any(result.removed for result in summary.players):
+        notes.append(tr("summary.removed"))
+    return "\n".join(notes)
+
+
+def state_label(text: str, *, id: str) -> Label:
+    """A line that takes no room while it has nothing to say (8 players fit 24 rows)."""
+    label = Label(text, id=id)
+    label.display = bool(text)
+    return label
+
+
+def say(label: Label, text: str) -> None:
+    label.update(text)
+    label.display = bool(text)
 
 
 class RoundSummaryScreen(SkyjoModal[None]):
@@ -56,7 +72,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
         cls, view: PlayerView, seats: Sequence[SeatInfo], table: TableScreen
     ) -> RoundSummaryScreen:
         """During a round: no summary yet, just the totals so far."""
-        names = [seats[s].name if s < len(seats) else f"#{s + 1}" for s in range(len(view.totals))]
+        names = seat_names(seats, len(view.totals), table.tr)
         return cls(None, table, list(zip(names, view.totals)))
 
     def compose(self) -> ComposeResult:
@@ -71,8 +87,8 @@ class RoundSummaryScreen(SkyjoModal[None]):
             else:
                 yield Label(tr("summary.title", round=summary.round), classes="title")
                 yield ResultsTable(id="results")
-                yield Label(penalty_line(summary, tr), id="penalty")
-                yield Label(self._next_round_note(), id="summary-state")
+                yield Label(summary_notes(summary, tr), id="penalty")
+                yield state_label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
                         yield Button(tr("summary.next"), variant="primary", id="ready", compact=True)
@@ -107,7 +123,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
             return
         self._ready_sent = True
         self.table_screen.ready_for_next_round()
-        self.query_one("#summary-state", Label).update(self.tr("summary.waiting"))
+        say(self.query_one("#summary-state", Label), self.tr("summary.waiting"))
         for button in self.query("#ready"):
             button.disabled = True
         self.refresh_bindings()

@@ -14,6 +14,7 @@ from textual.widgets import Button, Label, Select
 from server.bots import BOT_LEVELS
 
 from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
+from ..names import level_name
 from ..widgets.footer import KeyFooter
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
@@ -46,7 +47,7 @@ class SetupScreen(SkyjoScreen[None]):
                 for index in range(MAX_BOTS):
                     yield Label(tr("setup.bot_level", number=index + 1), classes=f"bot-{index}")
                     yield Select(
-                        [(f"{tr(f'level.{name}')}", name) for name in levels],
+                        [(level_name(name, tr), name) for name in levels],
                         value=level, allow_blank=False, compact=True,
                         id=f"level-{index}", classes=f"bot-{index}",
                     )

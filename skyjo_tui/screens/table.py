@@ -24,9 +24,11 @@ from ..cursor import Target, move
 from ..layout import plan_table
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
-from ..presenter import present, seat_name, seats_of
+from ..names import seat_names
+from ..presenter import present, seats_of
+from ..refusals import refusal_text
 from ..session import Link, LinkChanged
-from ..summary import RoundTracker, summarize
+from ..summary import RoundSummary, RoundTracker, summarize
 from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
@@ -36,6 +38,8 @@ from .base import SkyjoScreen
 
 
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
+#: The move keys that explain themselves when they can do nothing.
+_REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
 
 
 class TableScreen(SkyjoScreen[None]):
@@ -75,6 +79,7 @@ class TableScreen(SkyjoScreen[None]):
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         self._ready = False  # the board is composed
         self._footer_state: tuple[bool | None, ...] = ()
+        self._summary_due = False  # a summary to open as soon as this screen is on top
 
     def compose(self) -> ComposeResult:
         yield TableBoard(id="board")
@@ -136,7 +141,25 @@ class TableScreen(SkyjoScreen[None]):
         self._link_note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
             self.tr("link.offline") if change.link is Link.OFFLINE else ""
         )
+        self.board.prompt_line.clear_note()
         self._redraw()
+        self._refresh_footer()
+
+    @property
+    def link(self) -> Link:
+        """The connection to the server: moves are only sent while it is online.
+
+        Without a session (a table shown on its own) there is no link to watch:
+        a move then fails as any request would, said in a notification.
+        """
+        session = self.skyjo.session
+        return session.link if session is not None else Link.ONLINE
+
+    def _link_prompt(self) -> str | None:
+        """While the connection is down, the prompt says so instead of asking for a move."""
+        if self.view is None or self.view.seat is None or self.link is Link.ONLINE:
+            return None
+        return self.tr("prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline")
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "table" and self._ready:
@@ -169,8 +192,10 @@ class TableScreen(SkyjoScreen[None]):
     def _show(self, step: Step) -> None:
         previous = self.view
         self.view = step.view
+        if previous is None or bool(previous.legal_actions) != bool(step.view.legal_actions):
+            self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
         self.tracker.feed(step.events)
-        names = [seat_name(self.seats, s) for s in range(len(step.view.tableaux))]
+        names = seat_names(self.seats, len(step.view.tableaux), self.tr)
         for line in describe(step.events, names, self.tr):
             self.board.write_log(line)
         self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
@@ -190,13 +215,38 @@ class TableScreen(SkyjoScreen[None]):
                     screen.dismiss()
         if previous is not None and previous.phase == view.phase:
             return
-        summary = summarize(view, [s.name for s in self.seats], self.tracker)
-        if summary is None or not self.is_current:
+        self._summary_due = view.phase in ("round_over", "game_over")
+        self._show_summary_due()
+
+    def _show_summary_due(self) -> None:
+        """Open the round's summary (or the game's end) once this screen is on top.
+
+        While something covers the table (the terminal is too small, the help),
+        it waits: ``on_screen_resume`` calls this again.
+        """
+        from .game_over import GameOverScreen
+        from .round_summary import RoundSummaryScreen
+
+        view = self.view
+        if not self._summary_due or view is None or self.app.screen is not self:
+            return
+        self._summary_due = False
+        summary = self._summary(view)
+        if summary is None:
             return
         if view.phase == "game_over":
             self.app.push_screen(GameOverScreen(summary, self))
         elif view.phase == "round_over":
             self.app.push_screen(RoundSummaryScreen(summary, self))
+
+    def _summary(self, view: PlayerView) -> RoundSummary | None:
+        players = len(view.tableaux)
+        shorts = [self.seats[s].short(self.tr) if s < len(self.seats) else "" for s in range(players)]
+        return summarize(view, seat_names(self.seats, players, self.tr), self.tracker, shorts)
+
+    def on_screen_resume(self) -> None:
+        # Textual also runs the base class's handler (the size check) after this one.
+        self._show_summary_due()
 
     # -- the timer -----------------------------------------------------------------------
 
@@ -219,13 +269,15 @@ class TableScreen(SkyjoScreen[None]):
         view = self.view
         if view is None or not self._ready:
             return
-        keys = {name: self._key_label(f"table.{name}") for name in ("draw", "take", "discard", "choose", "cancel")}
         extra = " · ".join(part for part in (self._timer_text(), self._link_note) if part)
         self.board.model = present(
             view, self.seats, self.tr, mode=self.mode, cursor=self.cursor,
-            changed=self._changed, keys=keys, timer=extra,
+            changed=self._changed, keys=self._key_labels(), timer=extra, prompt=self._link_prompt(),
         )
         self._refresh_footer()
+
+    def _key_labels(self) -> dict[str, str]:
+        return {name: self._key_label(f"table.{name}") for name in ("draw", "take", "discard", "choose", "cancel")}
 
     def _refresh_footer(self) -> None:
         """Tell the footer only when a key's availability changed (it rebuilds itself)."""
@@ -253,6 +305,8 @@ class TableScreen(SkyjoScreen[None]):
         return Choices.from_view(self.view) if self.view else Choices(None)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in _REFUSABLE and self.link is not Link.ONLINE:
+            return False  # nothing can be sent: the key says why (see on_key)
         choices = self.choices
         if action == "draw":
             return choices.draw
@@ -303,7 +357,10 @@ class TableScreen(SkyjoScreen[None]):
         else:
             action = choices.action_for(self.mode, target)
         if action is None:
-            self.app.bell()
+            if choices.any and self.mode is Mode.NORMAL and isinstance(target, int) and (choices.draw or choices.take):
+                self._refuse("choose")  # a card, before drawing or taking
+            else:
+                self.app.bell()
             return
         self._play(action)
 
@@ -359,9 +416,35 @@ class TableScreen(SkyjoScreen[None]):
 
     def on_key(self, event: events.Key) -> None:
         chat = self.board.chat_input
-        if event.key == "escape" and chat.has_focus:
-            self._close_chat()
-            event.stop()
+        if chat.has_focus:
+            if event.key == "escape":
+                self._close_chat()
+                event.stop()
+            return
+        # Keys reach the screen before its bindings: a move key whose binding is
+        # off now does nothing by itself, so say why.
+        action = self._move_action_of(event.key)
+        if action is not None and not self.check_action(action, ()):
+            self._refuse(action)
+
+    def _move_action_of(self, key: str) -> str | None:
+        """The move ("draw", "take", ...) ``key`` is bound to here, with the player's keymap."""
+        for binding in self.BINDINGS:
+            if not isinstance(binding, Binding) or binding.action not in _REFUSABLE:
+                continue
+            keys = self.skyjo.keymap.get(binding.id or "") or binding.key
+            if key in {k.strip() for k in keys.split(",")}:
+                return binding.action
+        return None
+
+    def _refuse(self, action: str) -> None:
+        """Say for a moment, in the prompt line, why ``action`` cannot be played now."""
+        if self.view is None or self._acting:
+            return
+        note = refusal_text(action, self.view, self.seats, self.tr, self._key_labels(), self.link.value)
+        if note:
+            self.app.bell()
+            self.board.prompt_line.flash(note)
 
     def action_summary(self) -> None:
         from .round_summary import RoundSummaryScreen
@@ -369,7 +452,7 @@ class TableScreen(SkyjoScreen[None]):
         view = self.view
         if view is None:
             return
-        summary = summarize(view, [s.name for s in self.seats], self.tracker)
+        summary = self._summary(view)
         if summary is not None:
             self.app.push_screen(RoundSummaryScreen(summary, self))
         else:

@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.geometry import Size
 from textual.widgets import Static
 
 from .base import SkyjoScreen
@@ -41,9 +42,9 @@ class TooSmallScreen(SkyjoScreen[None]):
         )
 
 
-def cover_when_too_small(app: App[Any]) -> None:
-    """Push this screen over one that does not fit the terminal; pop it once it fits."""
-    width, height = app.size
+def cover_when_too_small(app: App[Any], size: Size) -> None:
+    """Push this screen over one that does not fit ``size``; pop it once it fits."""
+    width, height = size
     stack = app.screen_stack
     if not stack:
         return

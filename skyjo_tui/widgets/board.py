@@ -17,6 +17,7 @@ from ..layout import TablePlan, plan_table
 from ..presenter import BoardModel
 from .line_log import LineLog
 from .piles import PilesWidget
+from .prompt import PromptLine
 from .tableau import TableauWidget
 
 
@@ -30,14 +31,11 @@ class TableBoard(Vertical):
     TableBoard #middle { height: auto; }
     TableBoard #side { width: 1fr; height: 100%; }
     TableBoard #log { padding: 0 0 0 1; border-left: vkey $panel; }
-    TableBoard #prompt { height: 1; background: $boost; padding: 0 1; }
-    TableBoard #prompt.your-move { background: $accent 40%; text-style: bold; }
-    TableBoard TableauWidget.current { background: $boost; }
     """
 
     # The board draws nothing itself: its children repaint what changed.
     model: reactive[BoardModel | None] = reactive(None, always_update=True, repaint=False)
-    plan: reactive[TablePlan | None] = reactive(None, repaint=False)
+    plan: reactive[TablePlan | None] = reactive(None, always_update=True, repaint=False)
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -56,7 +54,11 @@ class TableBoard(Vertical):
                 chat = Input(id="chat-input", compact=True, disabled=True)
                 chat.display = False
                 yield chat
-        yield Static(id="prompt")
+        yield PromptLine(id="prompt")
+
+    @property
+    def prompt_line(self) -> PromptLine:
+        return self.query_one("#prompt", PromptLine)
 
     @property
     def chat_input(self) -> Input:
@@ -87,7 +89,7 @@ class TableBoard(Vertical):
     def _rebuild_opponents(self, model: BoardModel) -> None:
         container = self.query_one("#opponents", Container)
         container.remove_children()
-        container.mount_all(TableauWidget(seat, classes="opponent") for seat in model.others)
+        container.mount_all(TableauWidget(seat, wide=True, classes="opponent") for seat in model.others)
         self._shown = None
         own = self.query_one("#own", TableauWidget)
         own.seat = model.own_seat if model.own_seat is not None else -1
@@ -98,9 +100,7 @@ class TableBoard(Vertical):
         # Updating a Static lays the screen out again: only when its words change.
         if previous is None or previous.status != model.status:
             self.query_one("#status", Static).update(model.status)
-        if previous is None or previous.prompt != model.prompt:
-            self.query_one("#prompt", Static).update(model.prompt)
-        self.query_one("#prompt", Static).set_class(model.your_move, "your-move")
+        self.prompt_line.show(model.prompt, model.your_move)
         for widget in self.query(TableauWidget):
             seat = widget.seat
             if seat < 0 or seat >= len(model.tableaux):
@@ -111,7 +111,6 @@ class TableBoard(Vertical):
             widget.highlight = model.highlights.get(seat, frozenset())
             widget.targets = model.own_targets if own else None
             widget.cursor = model.cursor if own and isinstance(model.cursor, int) else None
-            widget.set_class(model.lines[seat].current, "current")
         piles = self.query_one(PilesWidget)
         piles.state = model.piles
         piles.active = model.piles_active
@@ -127,9 +126,11 @@ class TableBoard(Vertical):
         model = self.model
         if model is None:
             return
-        size = self.size
+        # Before the first layout the board has no size yet: it will take the
+        # screen but the footer, so the first frame already has the right plan.
+        width, height = self.size if self.size.width else (self.app.size.width, self.app.size.height - 1)
         spectator = model.own_seat is None
-        plan = plan_table(size.width, size.height + 1, len(model.others), spectator)
+        plan = plan_table(width, height + 1, len(model.others), spectator)
         if plan is not None:
             self.plan = plan
 
@@ -138,6 +139,10 @@ class TableBoard(Vertical):
             return
         opponents = self.query_one("#opponents", Container)
         opponents.styles.grid_size_columns = max(1, plan.per_band)
+        # Cells of one width (the remainder left over): every opponent's name
+        # line then has the same room and says the scores the same way.
+        width = self.size.width or self.app.size.width
+        opponents.styles.grid_columns = str(max(1, width // max(1, plan.per_band)))
         opponents.display = plan.bands > 0
         for widget in opponents.query(TableauWidget):
             widget.card_size = plan.others

@@ -33,6 +33,9 @@ _BORDER: Final = "#202020"
 _CURSOR: Final = "#ffffff"
 _HIGHLIGHT: Final = "#ff66ff"
 _EMPTY: Final = "#606060"
+_FRAME: Final = "#000000"
+#: The style of unstyled cells (never None: see ``text_segments``).
+PLAIN: Final = Style.null()
 
 
 def value_colours(value: int) -> tuple[str, str]:
@@ -73,10 +76,14 @@ _HEAVY_BOX: Final = "┏━┓┃┗┛"
 _DOUBLE_BOX: Final = "╔═╗║╚╝"
 
 
-def draw_card(look: CardLook, size: CardSize) -> list[Text]:
-    """``size.height`` lines of exactly ``size.width`` cells."""
+def draw_card(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
+    """``size.height`` lines of exactly ``size.width`` cells.
+
+    ``caption`` (a pile's count) is written in the bottom edge of a boxed
+    card, where it cannot be taken for the card's value.
+    """
     if size.boxed:
-        return _boxed(look, size)
+        return _boxed(look, size, caption)
     return [_inline(look, size.width)]
 
 
@@ -85,10 +92,14 @@ _SEGMENTER: Final = Console(file=io.StringIO(), width=1000, color_system="trueco
 
 
 def text_segments(text: Text) -> list[Segment]:
-    """One line of text as the segments a Textual ``Strip`` is made of."""
+    """One line of text as the segments a Textual ``Strip`` is made of.
+
+    Every segment gets a style, if only ``PLAIN``: Textual's monochrome filter
+    (NO_COLOR) fails on a segment without one.
+    """
     base = _SEGMENTER.get_style(text.style) if text.style else None  # render() leaves it out
     segments = Segment.apply_style(text.render(_SEGMENTER, end=""), style=base)
-    return [segment for segment in segments if segment.text]
+    return [Segment(s.text, s.style or PLAIN) for s in segments if s.text]
 
 
 @lru_cache(maxsize=4096)
@@ -129,14 +140,16 @@ def _inline(look: CardLook, width: int) -> Text:
 
 
 def _edge_style(look: CardLook, bg: str) -> Style:
+    # The cursor and the last move are framed on black: they stand out the
+    # same way on every card colour, light or dark.
     if look.cursor:
-        return Style(color=_CURSOR, bgcolor=bg, bold=True)
+        return Style(color=_CURSOR, bgcolor=_FRAME, bold=True)
     if look.highlight:
-        return Style(color=_HIGHLIGHT, bgcolor=bg, bold=True)
+        return Style(color=_HIGHLIGHT, bgcolor=_FRAME, bold=True)
     return Style(color=_BORDER, bgcolor=bg, dim=look.muted)
 
 
-def _boxed(look: CardLook, size: CardSize) -> list[Text]:
+def _boxed(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
     width, height = size.width, size.height
     if look.face is Face.GONE:
         middle = Text(f"{'··':^{width}}", style=Style(color=_EMPTY))
@@ -148,7 +161,8 @@ def _boxed(look: CardLook, size: CardSize) -> list[Text]:
     lines = [Text(box[0] + box[1] * inner + box[2], edge)]
     for row in range(1, height - 1):
         lines.append(_boxed_row(look, row, height, inner, box[3], edge, Style(color=fg, bgcolor=bg)))
-    lines.append(Text(box[4] + box[1] * inner + box[5], edge))
+    caption = f" {caption} " if caption and len(caption) + 2 <= inner else ""
+    lines.append(Text(box[4] + f"{caption:{box[1]}^{inner}}" + box[5], edge))
     return lines
 
 

@@ -26,7 +26,8 @@ class PilesState:
     drawn: int | None
     draw_label: str  # already translated, e.g. "Pile 87"
     discard_label: str
-    drawn_label: str
+    drawn_labels: tuple[str, ...]  # over the drawn card, longest first: the first that fits
+    draw_word: str = ""  # "Pile": the label when "Pile 87" is too long (87 then goes on the pile)
 
 
 class PilesWidget(Widget):
@@ -80,22 +81,36 @@ class PilesWidget(Widget):
         if state is None:
             return Text("\n".join(" " * width for _ in range(piles_height(card))))
         draw_face = Face.DOWN if state.pile_size else Face.GONE  # empty: reshuffled on the next draw
-        draw = draw_card(CardLook(draw_face, **self._flags("draw")), card)
+        count_on_pile = not self._draw_label_fits(state, card)
+        caption = str(state.pile_size) if count_on_pile and state.pile_size else ""
+        draw = draw_card(CardLook(draw_face, **self._flags("draw")), card, caption=caption)
         discard = draw_card(self._look("discard", state.discard_top), card)
         lines = [self._labels(state, card)]
         lines += [Text(" ") + a + Text("   ") + b + Text(" ") for a, b in zip(draw, discard)]
-        lines.append(Text(f"{state.drawn_label[: width - 2]:^{width}}", Style(dim=state.drawn is None)))
-        drawn_look = CardLook(Face.GONE) if state.drawn is None else self._look("drawn", state.drawn)
+        drawn_label = next((label for label in state.drawn_labels if len(label) <= width - 2), "")
+        lines.append(Text(f"{drawn_label:^{width}}", Style(dim=state.drawn is None)))
+        # The card just drawn is never muted: it is the one the choice is about.
+        drawn_look = CardLook(Face.GONE) if state.drawn is None else CardLook.of(state.drawn)
         pad = " " * ((width - card.width) // 2)
         lines += [Text(pad) + line + Text(pad) for line in draw_card(drawn_look, card)]
         text = Text("\n").join(lines)
         text.no_wrap = True
         return text
 
+    @staticmethod
+    def _draw_label_fits(state: PilesState, card: CardSize) -> bool:
+        return len(state.draw_label) <= card.width + 2 or not card.boxed
+
     def _labels(self, state: PilesState, card: CardSize) -> Text:
-        """One label over each pile; the draw pile's shrinks to its count when narrow."""
+        """One label over each pile. When "Pile 87" is too long, boxed piles say
+        "Pile" with the count on the pile itself; one-line piles say just "87"."""
         field = card.width + 2
-        draw = state.draw_label if len(state.draw_label) <= field else str(state.pile_size)
+        if len(state.draw_label) <= field:
+            draw = state.draw_label
+        elif card.boxed and state.draw_word and len(state.draw_word) <= field:
+            draw = state.draw_word
+        else:
+            draw = str(state.pile_size)
         discard = state.discard_label if len(state.discard_label) <= field else ""
         return Text(f"{draw:^{field}} {discard:^{field}}", Style(dim=True))
 

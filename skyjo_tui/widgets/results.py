@@ -1,4 +1,4 @@
-"""A finished round, one line per player: the cards by column, scores, totals."""
+"""A finished round, one line per player from the lowest total: rank, cards, scores."""
 
 from __future__ import annotations
 
@@ -41,6 +41,16 @@ def score_text(result: PlayerResult, tr: Translator) -> Text:
     return Text(str(result.score), Style(bold=True))
 
 
+def standings(summary: RoundSummary) -> list[tuple[int, PlayerResult]]:
+    """The players from the lowest total (the best), with their rank; a tie shares it."""
+    ordered = sorted(summary.players, key=lambda result: (result.total, result.seat))
+    ranked: list[tuple[int, PlayerResult]] = []
+    for index, result in enumerate(ordered):
+        tied = index and result.total == ordered[index - 1].total
+        ranked.append((ranked[-1][0] if tied else index + 1, result))
+    return ranked
+
+
 class ResultsTable(DataTable[Text]):
     """Fill with ``show(summary, tr)``."""
 
@@ -51,23 +61,36 @@ class ResultsTable(DataTable[Text]):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id, cursor_type="none", zebra_stripes=True, show_cursor=False)
         self.can_focus = False  # Enter belongs to the screen (next round), not to the table
+        self._shown: tuple[RoundSummary, Translator] | None = None
+        self._short = False
 
     def show(self, summary: RoundSummary, tr: Translator) -> None:
+        self._shown, self._short = (summary, tr), False
+        self._fill(summary, tr)
+
+    def on_resize(self) -> None:
+        """Too wide for its place (8 players at 80 columns): the short names, once."""
+        if self._shown is not None and not self._short and self.virtual_size.width > self.size.width:
+            self._short = True
+            self._fill(*self._shown)
+
+    def _fill(self, summary: RoundSummary, tr: Translator) -> None:
         self.clear(columns=True)
         self.add_columns(
-            Text(tr("summary.player")), Text(tr("summary.cards")),
+            Text("#", justify="right"), Text(tr("summary.player")), Text(tr("summary.cards")),
             Text(tr("summary.round"), justify="right"), Text(tr("summary.total"), justify="right"),
         )
-        for result in summary.players:
+        for rank, result in standings(summary):
             self.add_row(
+                Text(f"{rank}.", justify="right", style=Style(dim=True)),
                 self._player_cell(result, summary),
                 cards_text(result),
                 Text.assemble(score_text(result, tr), justify="right"),
-                Text(str(result.total), justify="right", style=Style(bold=result.winner)),
+                Text(str(result.total), justify="right", style=Style(bold=True)),
             )
 
-    @staticmethod
-    def _player_cell(result: PlayerResult, summary: RoundSummary) -> Text:
+    def _player_cell(self, result: PlayerResult, summary: RoundSummary) -> Text:
         marks = (" ✓" if result.closer else "") + (" ★" if result.winner else "")
         style = Style(bold=result.seat == summary.own_seat)
-        return Text(result.name + marks, style)
+        name = result.short if self._short and result.short else result.name
+        return Text(name + marks, style)

@@ -6,7 +6,7 @@ eight-player table stays light; a click is mapped back to the card under it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Final
 
 from rich.segment import Segment
 from rich.style import Style
@@ -21,41 +21,31 @@ from textual.widget import Widget
 from server.engine import TableauView
 
 from ..layout import CARD_SIZES, COLUMNS, ROWS, CardSize, tableau_height, tableau_width
-from .card_art import CardLook, Face, card_segments, text_segments
+from ..seat_line import SeatLine, fit_name_line
+from .card_art import PLAIN, CardLook, Face, card_segments, text_segments
 
 
-@dataclass(frozen=True, slots=True)
-class SeatLine:
-    """What the name line of a tableau shows, already in the player's language."""
-
-    name: str
-    visible: int
-    total: int
-    tag: str = ""  # "bot", "away", ...
-    current: bool = False
-    closer: bool = False
-    you: bool = False
-
-
-def shorten(name: str, room: int) -> str:
-    """``name`` in ``room`` cells; a short last word (a number) survives: "Greedy b…2"."""
-    if len(name) <= room:
-        return name
-    head, _, last = name.rpartition(" ")
-    if head and len(last) <= 3 and room >= len(last) + 3:
-        return name[: room - len(last) - 1] + "…" + last
-    return name[: max(0, room - 1)] + "…"
+#: Columns a name line may take beyond the cards' width, when the cell has them.
+NAME_EXTRA: Final = 10
 
 
 class TableauWidget(Widget):
-    """Draws a ``TableauView``; posts ``CardChosen`` on a click."""
+    """Draws a ``TableauView``; posts ``CardChosen`` on a click.
+
+    As wide as its cards, or (``wide``) as wide as its place, for an
+    opponent in a cell of the table: the name line then takes a little more
+    room than the cards, and the whole is centred in the cell.
+    """
 
     DEFAULT_CSS = """
     TableauWidget {
         width: auto;
         height: auto;
     }
+    TableauWidget.wide { width: 100%; }
+    TableauWidget > .tableau--current { background: $boost; }
     """
+    COMPONENT_CLASSES = {"tableau--current"}
 
     tableau: reactive[TableauView | None] = reactive(None, layout=False)
     line: reactive[SeatLine | None] = reactive(None)
@@ -75,9 +65,12 @@ class TableauWidget(Widget):
             super().__init__()
             self.seat, self.pos = seat, pos
 
-    def __init__(self, seat: int, *, id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self, seat: int, *, wide: bool = False, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(id=id, classes=classes)
         self.seat = seat
+        self.set_class(wide, "wide")
         self._key: tuple[object, ...] | None = None
         self._cache: list[Strip] = []
 
@@ -87,11 +80,26 @@ class TableauWidget(Widget):
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         return tableau_height(self.card_size)
 
+    def _block(self) -> tuple[int, int]:
+        """(left offset, width) of the name line and cards within the widget.
+
+        As wide as the cards when the name line says everything in that
+        width, else a little wider when the widget has the room.
+        """
+        cards = tableau_width(self.card_size)
+        needs = self.line.needs() if self.line is not None else ()
+        if needs and needs[0] <= cards - 2:
+            width = cards
+        else:
+            width = max(cards, min(self.size.width, cards + NAME_EXTRA))
+        return max(0, (self.size.width - width) // 2), width
+
     # -- mouse -----------------------------------------------------------------
 
     def pos_at(self, x: int, y: int) -> int | None:
         """The position of the card at content offset (x, y), if any."""
         card = self.card_size
+        x -= self._block()[0]
         if y < 1 or x < 1:
             return None
         row = (y - 1) // card.height
@@ -120,34 +128,50 @@ class TableauWidget(Widget):
     def render_line(self, y: int) -> Strip:
         """The line API: lines are built once per change of what is shown."""
         lines = self._lines()
-        return lines[y] if y < len(lines) else Strip.blank(self.size.width)
+        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.rich_style)
 
     def _lines(self) -> list[Strip]:
-        key = (self.tableau, self.line, self.card_size, self.cursor, self.targets, self.highlight)
+        key = (
+            self.tableau, self.line, self.card_size, self.cursor, self.targets,
+            self.highlight, self.size.width, self.rich_style,
+        )
         if key != self._key:
             self._key = key
-            width = tableau_width(self.card_size)
-            pad = Segment(" ")
-            name = [pad, *text_segments(self._name_line(width - 2)), pad]
-            self._cache = [Strip(name, width)] + [
-                Strip([pad, *segments, pad], width) for segments in self._card_lines()
-            ]
+            self._cache = self._draw_lines()
         return self._cache
 
+    def _draw_lines(self) -> list[Strip]:
+        # A line API widget paints its own background: the widget's, or the
+        # current player's a little lighter under their cards.
+        base = self.rich_style
+        left, width = self._block()
+        current = self.line is not None and self.line.current
+        ground = self.get_component_rich_style("tableau--current") if current else base
+        margin = [Segment(" " * left, base)] if left else []
+        pad = Segment(" ", ground)
+        # The name line starts one column left of the cards: its first column
+        # holds the turn marker.
+        name = Segment.apply_style(text_segments(self._name_line(width - 1)), style=ground)
+        cards = tableau_width(self.card_size) - 2
+        lines = [[*margin, *name, pad]]
+        for segments in self._card_lines():
+            lines.append([*margin, pad, *segments, Segment(" " * (width - 1 - cards), ground)])
+        total = max(self.size.width, left + width)
+        return [Strip(line, left + width).extend_cell_length(total, base).apply_style(base) for line in lines]
+
     def _name_line(self, width: int) -> Text:
-        """``»Alice ✓ bot     5 Σ23``: the name gives way first, then the tag."""
+        """``»Alice ✓ away   5 pts · total 23``: the words give way first, then the name.
+
+        ``width`` counts the turn marker (a space when it is not their turn).
+        """
         line = self.line
         if line is None:
             return Text(" " * width)
         marker = "»" if line.current else " "
-        right = f" {line.visible} Σ{line.total}"
         closer = " ✓" if line.closer else ""
         tag = f" {line.tag}" if line.tag else ""
-        room = width - len(marker) - len(right) - len(closer)
-        if len(line.name) + len(tag) > room:
-            tag = ""
-        name = shorten(line.name, max(1, room - len(tag)))
-        text = Text(marker + name + closer, Style(bold=line.you or line.current, reverse=line.current))
+        name, tag, right = fit_name_line(line, width - len(marker), closer, tag)
+        text = Text(marker + name, Style(bold=line.you or line.current, reverse=line.current))
         text.append(tag, Style(dim=True, italic=True))
         text.pad_right(max(0, width - text.cell_len - len(right)))
         text.append(right, Style(bold=line.current))
@@ -156,7 +180,7 @@ class TableauWidget(Widget):
 
     def _card_lines(self) -> list[list[Segment]]:
         card, tableau = self.card_size, self.tableau
-        gap = Segment(" " * card.gap) if card.gap else None
+        gap = Segment(" " * card.gap, PLAIN) if card.gap else None
         lines: list[list[Segment]] = []
         for row in range(ROWS):
             drawn = [self._draw(column * ROWS + row, tableau, card) for column in range(COLUMNS)]
@@ -173,7 +197,7 @@ class TableauWidget(Widget):
         self, pos: int, tableau: TableauView | None, card: CardSize
     ) -> tuple[tuple[Segment, ...], ...]:
         if tableau is None:
-            return tuple((Segment(" " * card.width),) for _ in range(card.height))
+            return tuple((Segment(" " * card.width, PLAIN),) for _ in range(card.height))
         if pos // ROWS in tableau.removed_columns:
             return card_segments(CardLook(Face.GONE), card)
         targets = self.targets

@@ -16,13 +16,16 @@ from server.engine import Game, GamePhase, Settings, public_event, view_for
 NAMES = ("Alice", "Bruno", "Chloé", "Dmitri", "Emma", "Farid", "Gaëlle", "Hugo")
 
 
-def table_map(players: int, your_seat: int | None = 0, status: str = "playing") -> dict[str, Any]:
-    """A table as the server describes it: seat 0 a person, the others bots."""
+def table_map(
+    players: int, your_seat: int | None = 0, status: str = "playing", *, server_bot_names: bool = False
+) -> dict[str, Any]:
+    """A table as the server describes it: seat 0 a person, the others bots (greedy),
+    named like people, or (``server_bot_names``) as the server names bots: "Greedy bot 2"."""
     seats = [
         {
             "seat": seat,
             "kind": "human" if seat == 0 else "bot",
-            "name": NAMES[seat],
+            "name": f"Greedy bot {seat}" if server_bot_names and seat else NAMES[seat],
             "player_id": 1 if seat == 0 else None,
             "level": None if seat == 0 else "greedy",
             "host": seat == 0,

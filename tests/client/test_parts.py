@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,13 @@ from skyjo_tui.choices import Choices, Mode, prompt_key
 from skyjo_tui.cursor import move
 from skyjo_tui.i18n import Translator, detect_language, load_catalog
 from skyjo_tui.layout import CARD_SIZES, plan_table
+from skyjo_tui.names import SeatInfo, level_name, seat_names, shorten
 from skyjo_tui.narrate import describe, touched
 from skyjo_tui.preferences import Preferences
+from skyjo_tui.refusals import refusal_key
+from skyjo_tui.seat_line import SeatLine, fit_name_line
+from skyjo_tui.summary import PlayerResult, RoundSummary
+from skyjo_tui.widgets.results import standings
 
 PACKAGE = Path(__file__).parents[2] / "skyjo_tui"
 NAMES = ["Alice", "Bob"]
@@ -121,8 +127,63 @@ def test_preferences_survive_a_damaged_file(tmp_path: Path) -> None:
 
 
 def test_long_names_stay_distinct_when_shortened() -> None:
-    from skyjo_tui.widgets.tableau import shorten
-
     assert shorten("Greedy bot 1", 10) == "Greedy b…1" != shorten("Greedy bot 2", 10)
     assert shorten("Alexandria Maximilian", 10) == "Alexandri…"
     assert shorten("Bob", 10) == "Bob"
+
+
+def test_bots_are_named_in_the_players_language() -> None:
+    english, french = Translator("en"), Translator("fr")
+    greedy = SeatInfo("Greedy bot 2", "greedy")
+    assert (greedy.shown(english), greedy.short(english)) == ("Greedy bot 2", "Greedy 2")
+    assert (greedy.shown(french), greedy.short(french)) == ("Robot glouton 2", "Glouton 2")
+    assert SeatInfo("Random bot 1", "random").shown(french) == "Robot aléatoire 1"
+    # A level this client does not know yet keeps the server's words.
+    assert (SeatInfo("Counting bot 3", "counting").shown(french), SeatInfo("Counting bot 3", "counting").short(french)) == (
+        "Counting bot 3", "Counting 3",
+    )
+    # Only names the server made from the level are translated: a person, a renamed bot.
+    assert SeatInfo("Greedy bot 2").shown(french) == "Greedy bot 2"
+    assert SeatInfo("Max the bot", "greedy").shown(french) == "Max the bot"
+    assert level_name("greedy", french) == "glouton" and level_name("counting", french) == "counting"
+    assert seat_names([greedy], 2, french) == ["Robot glouton 2", "#2"]
+
+
+def test_a_name_line_says_the_scores_in_words_when_there_is_room_the_same_way_for_everyone() -> None:
+    lines = [
+        SeatLine("Greedy bot 1", 17, 0, short="Greedy 1", scores=("17 pts · total 0", "17 pts · Σ0")),
+        SeatLine("Greedy bot 2", 5, 0, short="Greedy 2", scores=("5 pts · total 0", "5 pts · Σ0")),
+    ]
+    lines = [replace(line, score_widths=(16, 11, 5), name_room=8) for line in lines]
+    wide = [fit_name_line(line, 40) for line in lines]
+    assert wide == [("Greedy bot 1", "", " 17 pts · total 0"), ("Greedy bot 2", "", " 5 pts · total 0")]
+    # 80 columns, 3 opponents: the total by its sign; narrower: the bot without "bot".
+    assert [fit_name_line(line, 24) for line in lines] == [
+        ("Greedy bot 1", "", " 17 pts · Σ0"), ("Greedy bot 2", "", " 5 pts · Σ0"),
+    ]
+    assert [fit_name_line(line, 20)[0] for line in lines] == ["Greedy 1", "Greedy 2"]
+    assert [fit_name_line(line, 12)[2] for line in lines] == [" 17 Σ0", " 5 Σ0"]
+    name, _, scores = fit_name_line(lines[0], 12, closer=" ✓")
+    assert name.endswith(" ✓") and len(name) + len(scores) <= 12
+
+
+def test_a_key_that_does_nothing_says_why() -> None:
+    drawing = Choices(0, draw=True, take=frozenset({1, 2}))
+    holding = Choices(0, swap=frozenset({1}), discard_flip=frozenset())
+    assert refusal_key("draw", Choices(0), "choose", spectator=False) == "refused.not_your_turn"
+    assert refusal_key("take", Choices(0), "initial_flips", spectator=False) == "refused.wait_flips"
+    assert refusal_key("draw", Choices(0, flip=frozenset({3})), "initial_flips", spectator=False) == "refused.flip_first"
+    assert refusal_key("discard", drawing, "choose", spectator=False) == "refused.draw_first"
+    assert refusal_key("draw", holding, "drawn", spectator=False) == "refused.already_drew"
+    assert refusal_key("discard", holding, "drawn", spectator=False) == "refused.no_face_down"
+    assert refusal_key("draw", Choices(None), "choose", spectator=True) == "refused.watching"
+    assert refusal_key("draw", drawing, "choose", spectator=False, link="reconnecting") == "refused.reconnecting"
+    assert refusal_key("draw", Choices(0), "round_over", spectator=False) == "refused.round_over"
+
+
+def test_standings_go_from_the_lowest_total_and_ties_share_a_rank() -> None:
+    def result(seat: int, total: int) -> PlayerResult:
+        return PlayerResult(seat, f"P{seat}", (None,) * 12, (), 0, 0, False, total, False, False)
+
+    summary = RoundSummary(2, (result(0, 40), result(1, 12), result(2, 40), result(3, 7)), False, (), 0)
+    assert [(rank, r.seat) for rank, r in standings(summary)] == [(1, 3), (2, 1), (3, 0), (3, 2)]

@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.widgets import Markdown, Select
+from textual.widgets import Button, Markdown, Select
 
 from skyjo_tui import preferences
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.preferences import Preferences
-from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.settings import SettingsScreen
+from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.line_log import LineLog
+from skyjo_tui.widgets.results import ResultsTable
+from skyjo_tui.widgets.tableau import TableauWidget
 
 from .players import wait_for
-from .scenes import game_pushes, table_map
+from .scenes import game_pushes, moves, table_map
 
 
 def menu_text(app: SkyjoApp) -> str:
@@ -88,3 +93,70 @@ async def test_keys_remapped_in_the_settings_file_are_used_and_shown(
         assert "p draws a card" in str(screen.query_one("#prompt").render())
         await pilot.press("p")  # no server here: the draw is refused plainly
         await wait_for(pilot, lambda: any("not connected" in n.message for n in app._notifications))
+
+
+async def test_the_table_without_colour_still_shows_every_value(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app(environ={"NO_COLOR": "1"})
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(table_map(4))
+        await app.push_screen(screen)
+        pushes = game_pushes(4, 7, moves(30))
+        for push in pushes:
+            screen.feed_game(push)
+        await pilot.pause()
+        svg = app.export_screenshot().lower()  # every line drawn through the monochrome filter
+        view = screen.view
+        assert view is not None and not {"#1f3f99", "#74c7ec", "#3fa34d", "#f2c94c", "#d0343a"} & set(
+            re.findall(r"#[0-9a-f]{6}", svg)
+        )
+        for widget in screen.query(TableauWidget).results(TableauWidget):
+            cards = " ".join(widget.render_line(y).text for y in range(1, widget.size.height))
+            shown = [value for value in view.tableaux[widget.seat].cards if value is not None]
+            assert sorted(int(value) for value in re.findall(r"-?\d+", cards)) == sorted(shown)
+
+
+async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app(lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(table_map(4, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(4, 7, moves(12)):
+            screen.feed_game(push)
+        await pilot.pause()
+        headers = [w.render_line(0).text.strip(" »") for w in screen.query(".opponent").results(TableauWidget)]
+        # "Glouton 1   9 pts · Σ0": the bot's short name whole, the points in words.
+        for number, header in enumerate(headers, 1):
+            assert header.startswith(f"Glouton {number} ") and " pts · Σ" in header, headers
+        assert any("Robot glouton 1 a retourné" in line for line in screen.query_one(LineLog).lines)
+
+
+async def test_a_key_that_does_nothing_says_why_in_the_prompt(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(table_map(2))
+        await app.push_screen(screen)
+        pushes = game_pushes(2, 5, lambda game, moves: game.current_player == 1 and game.round.phase.value == "choose")
+        for push in pushes:
+            screen.feed_game(push)
+        await pilot.pause()
+        assert not screen.choices.any
+        await pilot.press("d")
+        assert "Not your turn yet: waiting for Bruno" in str(screen.query_one("#prompt").render())
+
+
+async def test_eight_players_results_fit_80x24_with_their_buttons(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(table_map(8, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(8, 1, lambda game, moves: False):  # to the end; the closer doubled
+            screen.feed_game(push)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        over = app.screen
+        await pilot.pause()
+        results = over.query_one(ResultsTable)
+        assert results.virtual_size.width <= results.size.width  # every column, the totals too
+        for button in over.query(Button).results(Button):
+            assert button.region.bottom <= 23, button  # above the footer, not cut off
+        notes = str(over.query_one("#penalty").render())
+        assert "doubled to 44" in notes.replace("\n", " ")

@@ -25,9 +25,11 @@ from .scenes import game_pushes, moves, round_over, table_map
 SnapCompare = Callable[..., bool]
 
 
-def show_table(players: int, seed: int, until: Any) -> Callable[[Pilot[Any]], Awaitable[None]]:
+def show_table(
+    players: int, seed: int, until: Any, *, server_bot_names: bool = False
+) -> Callable[[Pilot[Any]], Awaitable[None]]:
     async def run_before(pilot: Pilot[Any]) -> None:
-        screen = TableScreen(table_map(players))
+        screen = TableScreen(table_map(players, server_bot_names=server_bot_names))
         await pilot.app.push_screen(screen)
         for push in game_pushes(players, seed, until):
             screen.feed_game(push)
@@ -38,6 +40,12 @@ def show_table(players: int, seed: int, until: Any) -> Callable[[Pilot[Any]], Aw
 
 def test_table_two_players_80x24(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
     assert snap_compare(make_app(), run_before=show_table(2, 5, moves(17)), terminal_size=(80, 24))
+
+
+def test_table_three_bots_80x24(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
+    """The bots as the server names them: whole short names, the points in words."""
+    run_before = show_table(4, 7, moves(30), server_bot_names=True)
+    assert snap_compare(make_app(), run_before=run_before, terminal_size=(80, 24))
 
 
 def test_table_eight_players_80x24(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:

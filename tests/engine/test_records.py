@@ -22,6 +22,7 @@ from server.engine import (
     record_line,
     replay,
 )
+from server.engine.records import replay_steps
 
 from .support import random_moves
 
@@ -178,3 +179,30 @@ def test_a_line_that_is_not_a_record_is_reported_with_its_number() -> None:
         list(read_records(["{}", "not json"]))
     with pytest.raises(InvalidSetup, match="line 1"):
         list(read_records(["[1, 2]"]))
+
+
+def test_replay_steps_go_through_the_game_deal_by_deal_and_move_by_move() -> None:
+    record = finished_record()
+    steps = []
+    for step in replay_steps(record):  # the game changes in place: note what is needed now
+        steps.append((step.round, step.move, step.action, step.events, step.game.totals))
+    deals = [(number, events) for number, move, action, events, _ in steps if move == 0]
+    assert [number for number, _ in deals] == list(range(1, len(record["rounds"]) + 1))
+    assert all(len(events) == 1 and events[0].to_dict()["type"] == "round_started" for _, events in deals)
+    for round_data in record["rounds"]:
+        moves = [s for s in steps if s[0] == round_data["number"] and s[1] > 0]
+        assert [m[1] for m in moves] == list(range(1, len(round_data["moves"]) + 1))
+        assert [m[2].to_dict() for m in moves] == [move["action"] for move in round_data["moves"]]
+        assert [[e.to_dict() for e in m[3]] for m in moves] == [move["events"] for move in round_data["moves"]]
+    assert steps[-1][4] == tuple(record["totals"])
+
+
+def test_replay_steps_check_the_scores_once_the_last_step_is_taken() -> None:
+    record = finished_record()
+    record["totals"][0] += 1  # every move is right; only the final totals are wrong
+    steps = replay_steps(record)
+    taken = sum(1 for _ in zip(range(10), steps))
+    assert taken == 10  # the moves themselves replay
+    with pytest.raises(ReplayDivergence, match="totals"):
+        for _ in steps:
+            pass

@@ -1,0 +1,76 @@
+"""How players are named on screen: bots in the player's language, long names shortened.
+
+The server names a bot after its level, in English ("Greedy bot 2"), and
+says in the table's seats (and a record in its seats) that the seat is a bot
+and of which level. So the client can name it in the player's language
+("Robot glouton 2"), with a short form for narrow places ("Glouton 2"). A
+name the server did not make from the level (a renamed or unknown bot, a
+person) is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .i18n import Translator
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """Who sits at a seat, from the server's table description or a record."""
+
+    name: str  # as the server or the record gives it
+    bot: str | None = None  # the bot's level, None for a person
+    away: bool = False  # a person who dropped (a bot may be playing for them)
+
+    def shown(self, tr: Translator) -> str:
+        """The name in the player's language."""
+        number = bot_number(self.name, self.bot)
+        if number is None or self.bot is None:
+            return self.name
+        return _level_text(tr, "bot.name", self.bot, number) or self.name
+
+    def short(self, tr: Translator) -> str:
+        """A shorter name for narrow places: a bot without the word "bot"."""
+        number = bot_number(self.name, self.bot)
+        if number is None or self.bot is None:
+            return self.name
+        return _level_text(tr, "bot.short", self.bot, number) or f"{self.bot.capitalize()} {number}"
+
+
+def bot_number(name: str, level: str | None) -> int | None:
+    """The number in a bot name the server made ("Greedy bot 2" -> 2), else None."""
+    if level is None:
+        return None
+    prefix = f"{level.capitalize()} bot "
+    number = name[len(prefix):] if name.startswith(prefix) else ""
+    return int(number) if number.isdigit() and number.isascii() else None
+
+
+def level_name(level: str, tr: Translator) -> str:
+    """A bot level in words ("greedy", "glouton"); an unknown level as it is."""
+    key = f"level.{level}"
+    text = tr(key)
+    return level if text == key else text
+
+
+def seat_names(seats: Sequence[SeatInfo], count: int, tr: Translator) -> list[str]:
+    """The shown name of seats ``0..count-1`` ("#3" for a seat not described)."""
+    return [seats[s].shown(tr) if s < len(seats) else f"#{s + 1}" for s in range(count)]
+
+
+def shorten(name: str, room: int) -> str:
+    """``name`` in ``room`` cells; a short last word (a number) survives: "Greedy b…2"."""
+    if len(name) <= room:
+        return name
+    head, _, last = name.rpartition(" ")
+    if head and len(last) <= 3 and room >= len(last) + 3:
+        return name[: room - len(last) - 1] + "…" + last
+    return name[: max(0, room - 1)] + "…"
+
+
+def _level_text(tr: Translator, kind: str, level: str, number: int) -> str | None:
+    key = f"{kind}.{level}"
+    text = tr(key, number=number)
+    return None if text == key else text

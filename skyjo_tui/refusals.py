@@ -1,0 +1,67 @@
+"""Why a key of the table does nothing now, in the player's words.
+
+A move key whose binding is off (not your turn, nothing drawn yet, the
+connection is down) would do nothing at all; the table says why instead,
+for a moment, in its prompt line. Pure: no Textual.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from server.engine import PlayerView
+
+from .choices import Choices
+from .i18n import Translator
+from .names import SeatInfo, seat_names
+
+
+def refusal_key(
+    action: str, choices: Choices, phase: str, spectator: bool, link: str = "online"
+) -> str | None:
+    """The locale key saying why a key of the table does nothing now (None: say nothing).
+
+    ``action`` is the table's action name: "draw", "take", "discard" or "choose";
+    ``link`` the connection's state ("online", "reconnecting", "offline").
+    """
+    if spectator:
+        return "refused.watching"
+    if link != "online":
+        return f"refused.{link}"
+    if not choices.any:
+        if phase in ("round_over", "game_over"):
+            return "refused.round_over"
+        return "refused.wait_flips" if phase == "initial_flips" else "refused.not_your_turn"
+    if choices.flip:
+        return "refused.flip_first"
+    if choices.holding_drawn:
+        if action == "discard":
+            return "refused.no_face_down"
+        return "refused.already_drew"
+    if action in ("discard", "choose"):
+        return "refused.draw_first"
+    return None
+
+
+def refusal_text(
+    action: str,
+    view: PlayerView,
+    seats: Sequence[SeatInfo],
+    tr: Translator,
+    keys: Mapping[str, str],
+    link: str = "online",
+) -> str:
+    """The sentence for ``refusal_key`` ("" when there is nothing to say)."""
+    key = refusal_key(action, Choices.from_view(view), view.phase, view.seat is None, link)
+    if key is None:
+        return ""
+    names = seat_names(seats, len(view.tableaux), tr)
+    drawn = view.drawn_card
+    return tr(
+        key,
+        who=names[view.current_player] if view.current_player is not None else "",
+        drawn=drawn,
+        a_drawn=tr.a(drawn) if drawn is not None else "",
+        discard=view.discard_top,
+        **{f"{name}_key": label for name, label in keys.items()},
+    )

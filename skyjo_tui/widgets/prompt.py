@@ -1,0 +1,58 @@
+"""The line that says what you can do now; for a moment, why a key did nothing."""
+
+from __future__ import annotations
+
+from typing import Final
+
+from textual.timer import Timer
+from textual.widgets import Static
+
+#: Seconds a note ("not your turn yet...") stands in for the prompt.
+NOTE_SECONDS: Final = 3.0
+
+
+class PromptLine(Static):
+    """``show`` the prompt; ``flash`` a note over it, which goes by itself."""
+
+    DEFAULT_CSS = """
+    PromptLine { height: 1; background: $boost; padding: 0 1; }
+    PromptLine.your-move { background: $accent 40%; text-style: bold; }
+    PromptLine.note { background: $warning 35%; text-style: bold; }
+    """
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._prompt = ""
+        self._note = ""
+        self._timer: Timer | None = None
+
+    @property
+    def text(self) -> str:
+        """What the line says now: the note while there is one, else the prompt."""
+        return self._note or self._prompt
+
+    def show(self, prompt: str, your_move: bool) -> None:
+        self.set_class(your_move, "your-move")
+        if prompt != self._prompt:
+            self._prompt = prompt
+            self._refresh_text()
+
+    def flash(self, note: str) -> None:
+        """Say ``note`` instead of the prompt for ``NOTE_SECONDS``."""
+        if self._timer is not None:
+            self._timer.stop()
+        self._note = note
+        self._timer = self.set_timer(NOTE_SECONDS, self.clear_note)
+        self._refresh_text()
+
+    def clear_note(self) -> None:
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+        if self._note:
+            self._note = ""
+            self._refresh_text()
+
+    def _refresh_text(self) -> None:
+        self.set_class(bool(self._note), "note")
+        self.update(self.text)  # lays the screen out again: only when the words change
