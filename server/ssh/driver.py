@@ -57,6 +57,8 @@ DEFAULT_WRITE_BUFFER_CAP: Final = 1024 * 1024
 """Bytes queued in the channel (client not reading) before the session is dropped."""
 DEFAULT_PENDING_INPUT_CAP: Final = 64 * 1024
 """Characters of input buffered before the app's driver is ready; extra is dropped."""
+RESIZE_INTERVAL: Final = 0.1
+"""Seconds between two layouts for window changes (a flood of them is coalesced)."""
 
 # Progressive enhancement flags for the kitty keyboard protocol; same set as
 # Textual's LinuxDriver (disambiguate | report all keys | associated text).
@@ -152,6 +154,8 @@ class ChannelTerminal:
         self._channel = channel
         self._input_budget = input_budget
         self._resume_handle: asyncio.TimerHandle | None = None
+        self._resize_handle: asyncio.TimerHandle | None = None
+        self._last_resize = 0.0
         self.last_input = time.monotonic()
         """``time.monotonic()`` of the last input (or of creation): for idle checks."""
         self.input_pauses = 0
@@ -211,9 +215,10 @@ class ChannelTerminal:
         driver, self._driver = self._driver, None
         if driver is not None:
             driver._cancel_tick()
-        if self._resume_handle is not None:
-            self._resume_handle.cancel()
-            self._resume_handle = None
+        for handle in (self._resume_handle, self._resize_handle):
+            if handle is not None:
+                handle.cancel()
+        self._resume_handle = self._resize_handle = None
         if self._on_close is not None:
             self._on_close(reason)
 
@@ -254,9 +259,26 @@ class ChannelTerminal:
             self._channel.resume_reading()  # delivers what queued meanwhile
 
     def resize(self, width: int, height: int) -> None:
-        """Apply a window-change request (clamped)."""
+        """Apply a window-change request (clamped; at most one every ``RESIZE_INTERVAL``).
+
+        Each resize lays the whole app out again: a client sending window
+        changes in a loop would cost every player.  Within the interval only
+        the latest size is kept, and applied when it ends.
+        """
         self.size = clamp_size(width, height, self._min_size, self._max_size)
-        if self._driver is not None:
+        if self._resize_handle is not None:
+            return  # the pending one will apply the latest size
+        now = time.monotonic()
+        wait = self._last_resize + RESIZE_INTERVAL - now
+        if wait > 0:
+            self._resize_handle = asyncio.get_running_loop().call_later(wait, self._apply_size)
+        else:
+            self._apply_size()
+
+    def _apply_size(self) -> None:
+        self._resize_handle = None
+        self._last_resize = time.monotonic()
+        if self._driver is not None and not self.closed:
             self._driver.resize(*self.size)
 
     def attach(self, driver: SSHDriver) -> None:

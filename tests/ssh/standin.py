@@ -56,6 +56,7 @@ class WhoAmIApp(App[None]):
         self.player_session = player_session
         self.connection: ServerConnection | None = None
         self.typed = ""
+        self.resizes = 0
 
     def compose(self) -> ComposeResult:
         player = self.player_session.player
@@ -73,6 +74,9 @@ class WhoAmIApp(App[None]):
         if event.character and event.character not in "aq":
             self.typed += event.character
             self.query_one("#typed", Label).update(f"TYPED {len(self.typed)}")
+
+    def on_resize(self) -> None:
+        self.resizes += 1
 
     def action_bump(self) -> None:
         self.query_one("#typed", Label).update("BUMPED")

@@ -306,6 +306,20 @@ async def test_an_input_flood_is_slowed_down_and_nothing_is_lost(tmp_path: Path)
                 await term.wait_for("BUMPED")
 
 
+async def test_a_flood_of_window_changes_is_coalesced(door: StandInDoor) -> None:
+    async with closing(await connect_guest(door.port, "skyjo")) as conn:
+        async with open_terminal(conn) as term:
+            await term.wait_for("ID=guest")
+            app = door.apps[0]
+            before = app.resizes
+            for step in range(40):  # a client resizing in a loop, ~100 times a second
+                term.proc.change_terminal_size(60 + step, 20 + step % 10)
+                await asyncio.sleep(0.01)
+            term.proc.change_terminal_size(100, 30)
+            await poll_until(lambda: tuple(app.size) == (100, 30), "the last size")
+            assert app.resizes - before <= 20  # about one layout per 0.1 s, not per request
+
+
 async def test_the_environment_a_client_sends_is_capped(door: StandInDoor) -> None:
     env = {f"VAR{i}": "x" for i in range(100)} | {"HUGE": "y" * 5000}
     async with closing(await connect_guest(door.port, "skyjo")) as conn:
