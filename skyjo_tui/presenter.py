@@ -17,7 +17,7 @@ from .cursor import Target
 from .i18n import Translator
 from .names import SeatInfo, seat_names
 from .narrate import Touched
-from .seat_line import SeatLine
+from .seat_line import CLOSER_MARK, SeatLine
 from .widgets.piles import PilesState
 
 #: The room a name line keeps for the name before it says the scores in words.
@@ -107,10 +107,15 @@ def _own_targets(choices: Choices, mode: Mode) -> frozenset[int] | None:
 def _seat_lines(view: PlayerView, seats: Sequence[SeatInfo], tr: Translator) -> tuple[SeatLine, ...]:
     """Every seat's name line, each saying its scores in the same form for a given width."""
     lines = [_seat_line(view, seats, s, tr) for s in range(len(view.tableaux))]
-    name_room = min(NAME_ROOM, max(len(line.names()[-1]) for line in lines))
+    def room(name: int) -> int:  # 0: the whole names; -1: the short ones
+        return max(len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0) for line in lines)
+
     forms = zip(*(line.score_texts() for line in lines))
     widths = tuple(max(len(text) for text in form) for form in forms)
-    return tuple(replace(line, score_widths=widths, name_room=name_room) for line in lines)
+    return tuple(
+        replace(line, score_widths=widths, name_room=min(NAME_ROOM, room(-1)), whole_names_room=room(0))
+        for line in lines
+    )
 
 
 def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Translator) -> SeatLine:

@@ -10,6 +10,7 @@ Pure (no Textual): the presenter fills a ``SeatLine`` per seat, the same
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Final
 
 from .names import shorten
 
@@ -31,6 +32,11 @@ class SeatLine:
     # scores in the same form and keeps the same room for the name:
     score_widths: tuple[int, ...] = ()  # the widest text of each form of ``score_texts``
     name_room: int = 0  # the room kept for names before the scores are said in words
+    whole_names_room: int = 0  # the room every whole name takes
+
+    def room_for_everything(self) -> int:
+        """The room to say every whole name and the scores in the most words."""
+        return self.whole_names_room + 1 + (self.score_widths[0] if self.score_widths else 0)
 
     def names(self) -> tuple[str, ...]:
         return (self.name, self.short) if self.short and self.short != self.name else (self.name,)
@@ -41,6 +47,10 @@ class SeatLine:
 
     def score_texts(self) -> tuple[str, ...]:
         return (*self.scores, score_digits(self.visible, self.total))
+
+
+#: After the name of the player who closed the round.
+CLOSER_MARK: Final = " ✓"
 
 
 def score_digits(points: int, total: int) -> str:

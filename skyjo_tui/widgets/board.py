@@ -13,12 +13,26 @@ from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
 from textual.widgets import Input, Static
 
-from ..layout import TablePlan, plan_table
+from ..layout import TablePlan, piles_width, plan_table, tableau_width
 from ..presenter import BoardModel
 from .line_log import LineLog
 from .piles import PilesWidget
 from .prompt import PromptLine
-from .tableau import TableauWidget
+from .tableau import NAME_EXTRA, TableauWidget
+
+
+def opponent_cell_width(plan: TablePlan, width: int) -> int:
+    """The width of each opponent's cell, the same for all (the remainder is left over)
+    so that every name line has the same room and says the scores the same way.
+
+    A band that fits above the piles and your cards stays there, across the
+    table from you; a wider one spreads over the whole width.
+    """
+    bands = max(1, plan.per_band)
+    table = piles_width(plan.piles) + (tableau_width(plan.own) if plan.own else 0)
+    if bands * (tableau_width(plan.others) + NAME_EXTRA) <= table:
+        return table // bands
+    return max(1, width // bands)
 
 
 class TableBoard(Vertical):
@@ -139,10 +153,7 @@ class TableBoard(Vertical):
             return
         opponents = self.query_one("#opponents", Container)
         opponents.styles.grid_size_columns = max(1, plan.per_band)
-        # Cells of one width (the remainder left over): every opponent's name
-        # line then has the same room and says the scores the same way.
-        width = self.size.width or self.app.size.width
-        opponents.styles.grid_columns = str(max(1, width // max(1, plan.per_band)))
+        opponents.styles.grid_columns = str(opponent_cell_width(plan, self.size.width or self.app.size.width))
         opponents.display = plan.bands > 0
         for widget in opponents.query(TableauWidget):
             widget.card_size = plan.others

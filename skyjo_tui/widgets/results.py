@@ -13,24 +13,26 @@ from .card_art import value_colours
 
 
 def cards_text(result: PlayerResult) -> Text:
-    """The tableau column by column; a removed column's three cards struck through."""
+    """The tableau column by column (``-1  0  6│ 4 …``, 35 cells); a removed column's
+    three cards struck through."""
     removed = dict(result.removed)
+    struck = Style(dim=True, strike=True)
     text = Text()
     for column in range(COLUMNS):
         if column:
             text.append("│", Style(dim=True))
-        if column in removed:
-            value = removed[column]
-            label = "?" if value is None else str(value)
-            text.append(f"{label:>3}" * ROWS, Style(dim=True, strike=True))
-            continue
         for row in range(ROWS):
+            if row:
+                text.append(" ", struck if column in removed else Style())
+            if column in removed:
+                value = removed[column]
+                text.append(f"{'?' if value is None else value:>2}", struck)
+                continue
             value = result.cards[column * ROWS + row]
             if value is None:
-                text.append("  ·")
+                text.append(" ·")
                 continue
             bg, fg = value_colours(value)
-            text.append(" ")
             text.append(f"{value:>2}", Style(color=fg, bgcolor=bg, bold=True))
     return text
 
@@ -63,15 +65,22 @@ class ResultsTable(DataTable[Text]):
         self.can_focus = False  # Enter belongs to the screen (next round), not to the table
         self._shown: tuple[RoundSummary, Translator] | None = None
         self._short = False
+        self._full_width = 0  # the table's width with the whole names
 
     def show(self, summary: RoundSummary, tr: Translator) -> None:
         self._shown, self._short = (summary, tr), False
         self._fill(summary, tr)
+        self._full_width = 0  # measured once laid out
 
     def on_resize(self) -> None:
-        """Too wide for its place (8 players at 80 columns): the short names, once."""
-        if self._shown is not None and not self._short and self.virtual_size.width > self.size.width:
-            self._short = True
+        """Too wide for its place (8 players at 80 columns): the short names."""
+        if self._shown is None or not self.size.width:
+            return
+        if not self._short:
+            self._full_width = self.virtual_size.width
+        short = self._full_width > self.size.width
+        if short != self._short:
+            self._short = short
             self._fill(*self._shown)
 
     def _fill(self, summary: RoundSummary, tr: Translator) -> None:

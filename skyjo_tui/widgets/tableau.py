@@ -21,7 +21,7 @@ from textual.widget import Widget
 from server.engine import TableauView
 
 from ..layout import CARD_SIZES, COLUMNS, ROWS, CardSize, tableau_height, tableau_width
-from ..seat_line import SeatLine, fit_name_line
+from ..seat_line import CLOSER_MARK, SeatLine, fit_name_line
 from .card_art import PLAIN, CardLook, Face, card_segments, text_segments
 
 
@@ -87,8 +87,7 @@ class TableauWidget(Widget):
         width, else a little wider when the widget has the room.
         """
         cards = tableau_width(self.card_size)
-        needs = self.line.needs() if self.line is not None else ()
-        if needs and needs[0] <= cards - 2:
+        if self.line is not None and self.line.room_for_everything() <= cards - 2:
             width = cards
         else:
             width = max(cards, min(self.size.width, cards + NAME_EXTRA))
@@ -168,7 +167,7 @@ class TableauWidget(Widget):
         if line is None:
             return Text(" " * width)
         marker = "»" if line.current else " "
-        closer = " ✓" if line.closer else ""
+        closer = CLOSER_MARK if line.closer else ""
         tag = f" {line.tag}" if line.tag else ""
         name, tag, right = fit_name_line(line, width - len(marker), closer, tag)
         text = Text(marker + name, Style(bold=line.you or line.current, reverse=line.current))

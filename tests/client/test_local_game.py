@@ -14,6 +14,7 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
+from skyjo_tui.widgets.results import ResultsTable
 
 from .players import KeyboardPlayer, MousePlayer, play_to_game_over, rows, wait_for
 
@@ -40,6 +41,8 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         assert {"up", "down", "k", "j"} & player.keys_used and {"left", "right", "h", "l"} & player.keys_used
         assert over.summary.game_over and over.summary.winners
         assert max(p.total for p in over.summary.players) >= 10  # the chosen end score
+        results = over.query_one(ResultsTable)  # two players: room for the bot's whole name
+        assert any("Greedy bot 1" in str(results.get_row_at(row)[1]) for row in range(results.row_count))
         log = table.query_one(LineLog).lines
         assert any(" drew " in line for line in log) and any("Round 1 begins" in line for line in log)
 
