@@ -161,7 +161,10 @@ def _boxed(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
     lines = [Text(box[0] + box[1] * inner + box[2], edge)]
     for row in range(1, height - 1):
         lines.append(_boxed_row(look, row, height, inner, box[3], edge, Style(color=fg, bgcolor=bg)))
-    caption = f" {caption} " if caption and len(caption) + 2 <= inner else ""
+    if len(caption) + 2 <= inner:
+        caption = f" {caption} " if caption else ""
+    elif len(caption) > inner:
+        caption = ""
     lines.append(Text(box[4] + f"{caption:{box[1]}^{inner}}" + box[5], edge))
     return lines
 

@@ -23,6 +23,7 @@ from skyjo_tui.preferences import Preferences
 from skyjo_tui.refusals import refusal_key
 from skyjo_tui.seat_line import SeatLine, fit_name_line
 from skyjo_tui.summary import PlayerResult, RoundSummary
+from skyjo_tui.widgets.card_art import CardLook, Face, draw_card
 from skyjo_tui.widgets.results import standings
 
 PACKAGE = Path(__file__).parents[2] / "skyjo_tui"
@@ -187,3 +188,10 @@ def test_standings_go_from_the_lowest_total_and_ties_share_a_rank() -> None:
 
     summary = RoundSummary(2, (result(0, 40), result(1, 12), result(2, 40), result(3, 7)), False, (), 0)
     assert [(rank, r.seat) for rank, r in standings(summary)] == [(1, 3), (2, 1), (3, 0), (3, 2)]
+
+
+def test_a_piles_count_is_written_on_its_edge_not_where_a_value_goes() -> None:
+    for size in CARD_SIZES[1:]:
+        lines = [line.plain for line in draw_card(CardLook(Face.DOWN), size, caption="101")]
+        assert "101" in lines[-1] and not any("1" in line for line in lines[:-1])
+        assert len({len(line) for line in lines}) == 1  # still a card's width

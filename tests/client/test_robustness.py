@@ -23,7 +23,7 @@ from skyjo_tui.screens.too_small import TooSmallScreen
 from skyjo_tui.session import Link
 
 from .players import KeyboardPlayer, my_move, rows, wait_for
-from .scenes import game_pushes, moves, round_over, table_map
+from .scenes import game_pushes, round_over, table_map
 
 
 def prompt(app: SkyjoApp) -> str:
