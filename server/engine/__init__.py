@@ -10,7 +10,7 @@ from .deal import Deal
 from .errors import EngineError, IllegalAction, InvalidSetup, ReplayDivergence
 from .events import Event, event_from_dict
 from .game import Game, GamePhase, settle_round
-from .records import Seat, game_record, read_records, record_line, replay
+from .records import ReplayStep, Seat, game_record, read_records, record_line, replay, replay_steps
 from .round import Phase, Round, closer_penalty
 from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
 from .views import PlayerView, TableauView, public_event, view_for
@@ -45,6 +45,8 @@ __all__ = [
     "game_record",
     "public_event",
     "read_records",
+    "replay_steps",
+    "ReplayStep",
     "record_line",
     "replay",
     "settle_round",
