@@ -1,22 +1,26 @@
 """The SSH front door under load: N players at 80x24, each pressing keys.
 
-    python benchmarks/ssh.py [--sessions N] [--keys K] [--wave W] [--idle S]
+    python benchmarks/ssh.py [--sessions N] [--keys K] [--gap S] [--wave W] [--idle S] [--gc T0,T1,T2]
 
 A child process runs the real server (lobby + SSH front door, the real
 Textual client per session) on 127.0.0.1; this process runs N asyncssh
-clients, each with its own key, a PTY at 80x24 and its own name.
+clients, each with its own key, a PTY at 80x24 and its own name.  Players
+arrive ``--wave`` at a time; each logs in, creates a table, adds a bot and
+starts the game, then sits at it.
 
 Reported:
-- memory per session: the server's RSS with N sessions each at a game against
-  a bot, minus its RSS after one warm-up session came and went, divided by N;
-- connect to first frame: from opening the TCP connection to the first screen
-  showing the lobby (players arrive ``--wave`` at a time);
-- key to frame: from a key press to the first output it causes, with every
-  session at its own game against a bot, moving the card cursor about once a
-  second (jittered);
-- idle CPU: the server's CPU time over ``--idle`` seconds with every session
-  connected and nobody typing;
-- the garbage collector: collections and their longest pause while measuring.
+- memory per session: the server's RSS with everyone playing, minus its RSS
+  after one warm-up session came and went, divided by N (as the OS sees it,
+  then after a full collection and ``malloc_trim``);
+- SSH handshake, connect to first frame (the client's connecting screen) and
+  connect to the lobby on screen;
+- key to frame: from a key press (the card cursor, a small change) to the
+  first output it causes, every player pressing a key every ``--gap``
+  seconds on average (uniformly 0.5x to 1.5x: a card game's pace); and the
+  server's CPU per key;
+- idle CPU: the server's CPU over ``--idle`` seconds, everyone seated, nobody typing;
+- the garbage collector: collections and their longest pause per generation,
+  as players arrive, type and leave (a third of them leave at the end).
 
 Targets (issue 5): 200 sessions at <= 5 MiB each, first frame median < 150 ms,
 key to frame p50 < 10 ms and p99 < 50 ms, no CPU when idle.
@@ -228,10 +232,10 @@ class Player:
             self.proc.stdin.write(key)
             await self._read_until(text)
 
-    async def press_keys(self, count: int, rng: random.Random) -> None:
-        """Press ``count`` keys about a second apart; time each to its frame."""
+    async def press_keys(self, count: int, gap: float, rng: random.Random) -> None:
+        """Press ``count`` keys ``gap`` seconds apart on average; time each to its frame."""
         for index in range(count):
-            await asyncio.sleep(rng.uniform(0.5, 1.5))
+            await asyncio.sleep(rng.uniform(gap / 2, gap * 1.5))
             await self.drain()
             started = time.perf_counter()
             self.proc.stdin.write(ARROWS[index % 2])
@@ -268,8 +272,66 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f} ms"
 
 
-async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds: str) -> None:
+@dataclass
+class Figures:
+    """What one run measured (server side)."""
+
+    rss_before: int = 0
+    rss_playing: int = 0
+    rss_collected: int = 0
+    rss_left: int = 0
+    idle_cpu: float = 0.0
+    typing_cpu: float = 0.0
+    typing_time: float = 0.0
+    gc: dict[str, Any] = field(default_factory=dict)
+
+
+async def arrive(server: ServerProcess, players: list[Player], wave: int) -> None:
+    """Players arrive ``wave`` at a time; each goes straight to a game against a bot."""
+
+    async def one(player: Player) -> None:
+        await player.connect(server.port)
+        await player.sit_down()
+
+    for start in range(0, len(players), wave):
+        await asyncio.gather(*(one(p) for p in players[start:start + wave]))
+    await asyncio.sleep(1.0)
+    await asyncio.gather(*(p.drain() for p in players))
+
+
+async def measure(server: ServerProcess, players: list[Player], keys: int, gap: float,
+                  wave: int, idle: float) -> Figures:
+    figures = Figures(rss_before=rss_bytes(server.pid))
+    await server.ask("stats")  # reset the GC counters
+    await arrive(server, players, wave)
+    figures.rss_playing = rss_bytes(server.pid)
+    figures.gc["as players arrive and sit down"] = (await server.ask("stats"))["gc"]
+    await server.ask("trim")
+    figures.rss_collected = rss_bytes(server.pid)
+
+    await asyncio.sleep(2.0)  # let the last frames and timers finish
+    cpu = cpu_seconds(server.pid)
+    await asyncio.sleep(idle)
+    figures.idle_cpu = (cpu_seconds(server.pid) - cpu) / idle
+
+    await server.ask("stats")
     rng = random.Random(5)
+    cpu, started = cpu_seconds(server.pid), time.perf_counter()
+    await asyncio.gather(*(p.press_keys(keys, gap, rng) for p in players))
+    figures.typing_time = time.perf_counter() - started
+    figures.typing_cpu = cpu_seconds(server.pid) - cpu
+    figures.gc["while typing"] = (await server.ask("stats"))["gc"]
+
+    leaving = players[: max(len(players) // 3, min(len(players), 16))]
+    await asyncio.gather(*(p.close() for p in leaving))
+    await asyncio.sleep(3.0)
+    figures.gc[f"as {len(leaving)} players leave"] = (await server.ask("stats"))["gc"]
+    figures.rss_left = rss_bytes(server.pid)
+    return figures
+
+
+async def bench(sessions: int, keys: int, gap: float, wave: int, idle: float,
+                gc_thresholds: str) -> None:
     players = [Player(f"p{i}", asyncssh.generate_private_key("ssh-ed25519"))
                for i in range(sessions + 1)]
     warmup, players = players[0], players[1:]
@@ -279,68 +341,41 @@ async def bench(sessions: int, keys: int, wave: int, idle: float, gc_thresholds:
         await warmup.close()
         await asyncio.sleep(1.0)
         await server.ask("trim")
-        rss_before = rss_bytes(server.pid)
-        await server.ask("stats")  # reset the GC counters
         try:
-            for start in range(0, sessions, wave):
-                await asyncio.gather(*(p.connect(server.port) for p in players[start:start + wave]))
-            await asyncio.sleep(1.0)
-            await asyncio.gather(*(p.drain() for p in players))
-            rss_lobby = rss_bytes(server.pid)
-            for start in range(0, sessions, wave):
-                await asyncio.gather(*(p.sit_down() for p in players[start:start + wave]))
-            await asyncio.sleep(1.0)
-            await asyncio.gather(*(p.drain() for p in players))
-            rss_after = rss_bytes(server.pid)
-            gc_arriving = (await server.ask("stats"))["gc"]
-            await server.ask("trim")
-            rss_trimmed = rss_bytes(server.pid)
-
-            await asyncio.sleep(2.0)  # let the last frames and timers finish
-            cpu_before = cpu_seconds(server.pid)
-            await asyncio.sleep(idle)
-            idle_cpu = (cpu_seconds(server.pid) - cpu_before) / idle
-
-            await server.ask("stats")  # reset the GC counters
-            typing_started = time.perf_counter()
-            await asyncio.gather(*(p.press_keys(keys, rng) for p in players))
-            typing_time = time.perf_counter() - typing_started
-            gc_stats = (await server.ask("stats"))["gc"]
-
-            leaving = players[: max(sessions // 3, min(sessions, 16))]
-            await asyncio.gather(*(p.close() for p in leaving))
-            await asyncio.sleep(3.0)
-            gc_leaving = (await server.ask("stats"))["gc"]
-            rss_left = rss_bytes(server.pid)
+            figures = await measure(server, players, keys, gap, wave, idle)
         finally:
             await asyncio.gather(*(p.close() for p in players))
+    report(sessions, keys, gap, wave, idle, players, figures)
 
-    first = [p.first_frame for p in players]
-    first_output = [p.first_output for p in players]
-    latency = [t for p in players for t in p.key_to_frame]
+
+def report(sessions: int, keys: int, gap: float, wave: int, idle: float,
+           players: list[Player], figures: Figures) -> None:
     def per_session(rss: int) -> str:
-        return f"{(rss - rss_before) / sessions / 2**20:.2f} MiB per session"
+        return f"{rss / 2**20:.1f} MiB, {(rss - figures.rss_before) / sessions / 2**20:.2f} MiB per session"
 
-    print(f"SSH sessions: {sessions} at 80x24 (opened {wave} at a time), {keys} keys each")
-    print(f"server RSS: {rss_before / 2**20:.1f} MiB with no session (after a warm-up one)")
-    print(f"  everyone in the lobby: {rss_lobby / 2**20:.1f} MiB, {per_session(rss_lobby)}")
-    print(f"  everyone at a game against a bot: {rss_after / 2**20:.1f} MiB, "
-          f"{per_session(rss_after)}; after a full collection (frozen heap too) and malloc_trim: "
-          f"{rss_trimmed / 2**20:.1f} MiB, {per_session(rss_trimmed)}")
     handshake = [p.handshake for p in players]
+    first_output = [p.first_output for p in players]
+    first = [p.first_frame for p in players]
+    latency = [t for p in players for t in p.key_to_frame]
+    print(f"SSH sessions: {sessions} at 80x24, arriving {wave} at a time, each at a game "
+          f"against a bot; {keys} keys each, one every {gap / 2:.1f}-{gap * 1.5:.1f} s")
+    print(f"server RSS: {figures.rss_before / 2**20:.1f} MiB with no session (after a warm-up one)")
+    print(f"  everyone playing: {per_session(figures.rss_playing)}")
+    print(f"  after a full collection (frozen heap too) and malloc_trim: "
+          f"{per_session(figures.rss_collected)}")
     print(f"SSH handshake (TCP, key exchange, key auth): median "
           f"{ms(statistics.median(handshake))}, p99 {ms(percentile(handshake, 0.99))}")
-    print(f"connect to first output (the connecting screen): median "
+    print(f"connect to first frame (the connecting screen): median "
           f"{ms(statistics.median(first_output))}, p99 {ms(percentile(first_output, 0.99))}")
     print(f"connect to the lobby on screen: median {ms(statistics.median(first))}, "
           f"p99 {ms(percentile(first, 0.99))}, max {ms(max(first))}")
     print(f"key to frame ({len(latency)} keys): p50 {ms(percentile(latency, 0.5))}, "
           f"p99 {ms(percentile(latency, 0.99))}, max {ms(max(latency))}")
-    print(f"idle CPU over {idle:.0f} s: {idle_cpu * 100:.2f} % of one core")
-    print(f"after {len(leaving)} players left: {rss_left / 2**20:.1f} MiB")
-    for phase, stats in (("while players arrive and sit down", gc_arriving),
-                         (f"while typing ({typing_time:.0f} s)", gc_stats),
-                         (f"as {len(leaving)} players leave", gc_leaving)):
+    print(f"server CPU while typing: {figures.typing_cpu / figures.typing_time * 100:.0f} % of "
+          f"one core, {figures.typing_cpu / len(latency) * 1000:.1f} ms per key")
+    print(f"idle CPU over {idle:.0f} s: {figures.idle_cpu * 100:.2f} % of one core")
+    print(f"RSS after some players left: {figures.rss_left / 2**20:.1f} MiB")
+    for phase, stats in figures.gc.items():
         print(f"GC {phase}: " + "; ".join(
             f"gen {gen}: {count} collections, longest {longest:.1f} ms"
             for gen, (count, longest, _total) in stats.items()))
@@ -350,6 +385,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--sessions", type=int, default=50)
     parser.add_argument("--keys", type=int, default=10, help="keys each session presses")
+    parser.add_argument("--gap", type=float, default=3.0,
+                        help="mean seconds between one player's keys (a card game's pace)")
     parser.add_argument("--wave", type=int, default=1, help="sessions opened at once")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds to measure idle CPU")
     parser.add_argument("--gc", default="", metavar="T0,T1,T2",
@@ -359,7 +396,7 @@ def main() -> None:
     if args.serve:
         asyncio.run(serve(Path(args.serve), args.sessions, args.gc))
     else:
-        asyncio.run(bench(args.sessions, args.keys, args.wave, args.idle, args.gc))
+        asyncio.run(bench(args.sessions, args.keys, args.gap, args.wave, args.idle, args.gc))
 
 
 if __name__ == "__main__":
