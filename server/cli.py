@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from .app import SkyjoServer
+from .ssh.frontdoor import SSH_FRONT_DOOR_PLUGIN
 from .config import Limits, Pace, ServerConfig, default_data_dir
 
 logger = logging.getLogger("server")
@@ -27,7 +28,7 @@ logger = logging.getLogger("server")
 FrontDoorPlugin = tuple[
     Callable[[argparse.ArgumentParser], None], Callable[[SkyjoServer, argparse.Namespace], None]
 ]
-FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = []
+FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = [SSH_FRONT_DOOR_PLUGIN]
 
 
 def build_parser() -> argparse.ArgumentParser:

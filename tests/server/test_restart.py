@@ -27,7 +27,7 @@ class ServerProcess:
     def __init__(self, data_dir: Path, log: Path, between_rounds: int = 0) -> None:
         self.log = log
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--data-dir", str(data_dir),
+            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--data-dir", str(data_dir),
              "--bot-delay", "0", "--grace", "600", "--between-rounds", str(between_rounds)],
             stderr=log.open("w"),
             stdout=subprocess.DEVNULL,
