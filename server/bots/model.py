@@ -30,10 +30,10 @@ class Params:
     replace_share: float = 1.3
     replace_turns: float = 3.0  # turns left at which half that share is reached
     target: float = 3.0  # what a bad card is typically replaced with
-    fd_per_turn: float = 0.7  # face-down cards a player gets rid of per turn
+    fd_per_turn: float = 0.85  # face-down cards a player gets rid of per turn
     offers_per_turn: float = 1.5  # draws and useful discards a turn offers, in draws
     feed_weight: float = 0.8  # how much a gift to the next player costs us (2 players)
-    close_weight: float = 1.0  # how much closing early denies the others (2 players)
+    close_weight: float = 0.5  # how much closing early denies the others (2 players)
 
 
 @dataclass(frozen=True, slots=True)
