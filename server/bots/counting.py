@@ -21,6 +21,7 @@ from server.engine.events import (
     DrawnCardDiscarded,
     PileReshuffled,
     RoundStarted,
+    TurnBegan,
 )
 
 LOWEST = min(DECK_COMPOSITION)
@@ -47,6 +48,7 @@ class CardCounter:
         self.round = 0
         self.discards: list[int] = []  # bottom first; the top is discards[-1]
         self.known_pile: Counts | None = None  # the pile's cards after a reshuffle
+        self.turns = 0  # turns begun in this round, everyone's
 
     def observe(self, events: Sequence[Event]) -> None:
         for event in events:
@@ -55,6 +57,9 @@ class CardCounter:
     def _follow(self, event: Event) -> None:
         if isinstance(event, RoundStarted):
             self.round, self.discards, self.known_pile = event.round, [event.discard_top], None
+            self.turns = 0
+        elif isinstance(event, TurnBegan):
+            self.turns += 1
         elif isinstance(event, DiscardTaken):
             if self.discards:
                 self.discards.pop()

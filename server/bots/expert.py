@@ -19,6 +19,11 @@ from .model import Params
 from .plan import Plan
 
 
+#: Turns each, after which a round has gone on too long (a table where nobody
+#: wants to close): the bot then settles a face-down card every turn until it closes.
+OVERDUE_TURNS = 40
+
+
 class ExpertBot(Bot):
     level = "expert"
     description = (
@@ -49,10 +54,13 @@ class ExpertBot(Bot):
         unseen = self.counter.unseen(view)
         draws = self.counter.draw_pile(view, unseen)
         plan = Plan(view, unseen, draws, self.settings, self.params, self._rng)
+        overdue = self.counter.turns >= OVERDUE_TURNS * len(view.tableaux)
         if kind is ActionKind.DRAW:
-            return plan.take_or_draw()
+            return Action.draw(self.seat) if overdue else plan.take_or_draw()
         assert view.drawn_card is not None
         options = plan.options_with(view.drawn_card)
+        if overdue:  # settle a face-down card every turn: the round must end
+            return next((a for _, a in options if a.pos in plan.hidden), options[0][1])
         if is_close_call(plan, options):
             return look_ahead(plan, options[:SEARCHED_OPTIONS], unseen, draws, self._rng)
         return options[0][1]

@@ -21,6 +21,7 @@ LINEUPS = [
     ["greedy", "random", "expert"],
     ["expert", "expert", "greedy", "random", "greedy"],
     ["expert"] * 4 + ["greedy"] * 4,
+    ["expert"] * 3,
 ]
 
 
