@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import bisect
 import random
+from functools import cached_property
 from itertools import accumulate
 
 from server.engine import Action, PlayerView, Settings
@@ -64,8 +65,6 @@ class Plan:
         self.may_close = not self.last_turn and len(self.hidden) == 1
         self.lowest_other_samples: list[float] = []  # sorted; filled when we may close
         self.denied = 0.0  # what closing now takes from the others' remaining turns
-        self._flips: list[tuple[float, int]] | None = None
-        self._best_flip_cached: tuple[float, int] | None = None
         if self.may_close:
             self._prepare_closing(unseen, rng, closing_samples)
 
@@ -85,7 +84,7 @@ class Plan:
         options = [(cost, Action.swap_drawn(self.seat, p)) for cost, p in self.swap_costs(card)]
         feed = self.feed[card - LOWEST]
         options += [
-            (cost + feed, Action.discard_and_flip(self.seat, p)) for cost, p in self._flip_costs()
+            (cost + feed, Action.discard_and_flip(self.seat, p)) for cost, p in self.flip_costs
         ]
         options.sort(key=lambda option: option[0])
         return options
@@ -96,7 +95,7 @@ class Plan:
         action = Action.swap_drawn(self.seat, best[1])
         cost = best[0]
         if self.hidden:
-            flip_cost, pos = self._best_flip()
+            flip_cost, pos = self.best_flip
             flip_cost += self.feed[card - LOWEST]
             if flip_cost < cost:
                 return flip_cost, Action.discard_and_flip(self.seat, pos)
@@ -104,16 +103,14 @@ class Plan:
 
     # -- costs of moves -------------------------------------------------------
 
-    def _flip_costs(self) -> list[tuple[float, int]]:
+    @cached_property
+    def flip_costs(self) -> list[tuple[float, int]]:
         """(cost, pos) of turning up each face-down card; the same whatever was drawn."""
-        if self._flips is None:
-            self._flips = [(self.flip_cost(p), p) for p in self.hidden]
-        return self._flips
+        return [(self.flip_cost(p), p) for p in self.hidden]
 
-    def _best_flip(self) -> tuple[float, int]:
-        if self._best_flip_cached is None:
-            self._best_flip_cached = min(self._flip_costs())
-        return self._best_flip_cached
+    @cached_property
+    def best_flip(self) -> tuple[float, int]:
+        return min(self.flip_costs)
 
     def swap_costs(self, card: int) -> list[tuple[float, int]]:
         """(cost, pos) of putting ``card`` at each live position; what it replaces
