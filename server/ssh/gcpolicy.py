@@ -19,8 +19,8 @@ over and over while players arrive, and as games go on.  The policy:
   replaced) wait in the frozen heap.  A ``thaw`` (unfreeze, one full
   collection, freeze) frees them once ``thaw_after_ended`` sessions (or
   ``thaw_share`` of the live ones, if more) have ended, or when the frozen
-  heap has grown by ``thaw_growth`` since the last thaw, at most every
-  ``thaw_interval`` seconds for growth alone.  A thaw pauses everyone for as
+  heap per live session has grown by ``thaw_growth`` since the last thaw, at
+  most every ``thaw_interval`` seconds for growth alone.  A thaw pauses everyone for as
   long as one full collection by Python's rule would; it comes far less
   often, and never because players arrive.
 """
@@ -78,7 +78,8 @@ class GCScheduler:
     """Freezes the survivors of each full (unfrozen-heap) collection; thaws now and then.
 
     Owned by the session manager: ``start()`` when it starts serving,
-    ``session_ended()`` for each finished session, ``close()`` at the end.
+    ``session_started()`` / ``session_ended()`` as sessions come and go,
+    ``close()`` at the end.
     """
 
     def __init__(self, policy: GCPolicy, clock: Callable[[], float] = time.monotonic) -> None:
@@ -86,11 +87,13 @@ class GCScheduler:
         self.settles = 0
         self.thaws = 0
         self._clock = clock
+        self.live_sessions = 0
         self._ended = 0
         self._loop: asyncio.AbstractEventLoop | None = None
         self._settle_pending = False
         self._thaw_handle: asyncio.Handle | None = None
-        self._frozen_after_thaw = gc.get_freeze_count()
+        self._frozen_at_start = gc.get_freeze_count()  # the imports
+        self._frozen_per_session: float | None = None  # measured at each thaw
         self._last_thaw = clock()
 
     def start(self) -> None:
@@ -99,10 +102,14 @@ class GCScheduler:
             self._loop = asyncio.get_running_loop()
             gc.callbacks.append(self._after_collection)
 
-    def session_ended(self, live_sessions: int) -> None:
+    def session_started(self) -> None:
+        self.live_sessions += 1
+
+    def session_ended(self) -> None:
         """Count a finished session; thaw once enough garbage waits in the frozen heap."""
+        self.live_sessions = max(self.live_sessions - 1, 0)
         self._ended += 1
-        enough = max(self.policy.thaw_after_ended, self.policy.thaw_share * live_sessions)
+        enough = max(self.policy.thaw_after_ended, self.policy.thaw_share * self.live_sessions)
         if self._ended >= enough:
             self._schedule_thaw()
 
@@ -129,9 +136,16 @@ class GCScheduler:
         self._settle_pending = False
         gc.freeze()
         self.settles += 1
-        grown = gc.get_freeze_count() > self._frozen_after_thaw * (1 + self.policy.thaw_growth)
-        if grown and self._clock() - self._last_thaw >= self.policy.thaw_interval:
+        if self._grown() and self._clock() - self._last_thaw >= self.policy.thaw_interval:
             self._schedule_thaw()
+
+    def _grown(self) -> bool:
+        """Has the frozen heap per live session grown by ``thaw_growth`` since the
+        last thaw?  (More players is not garbage; more per player is.)"""
+        if self._frozen_per_session is None or self.live_sessions == 0:
+            return False
+        per_session = (gc.get_freeze_count() - self._frozen_at_start) / self.live_sessions
+        return per_session > self._frozen_per_session * (1 + self.policy.thaw_growth)
 
     def _schedule_thaw(self) -> None:
         if self._thaw_handle is None and self._loop is not None:
@@ -143,9 +157,11 @@ class GCScheduler:
         gc.unfreeze()
         freed = gc.collect()
         gc.freeze()
+        frozen = gc.get_freeze_count()
         self._ended = 0
-        self._frozen_after_thaw = gc.get_freeze_count()
+        if self.live_sessions:
+            self._frozen_per_session = max(frozen - self._frozen_at_start, 1) / self.live_sessions
         self._last_thaw = self._clock()
         self.thaws += 1
         logger.info("gc thaw: %d objects freed, %d frozen, %.0f ms",
-                    freed, self._frozen_after_thaw, (time.perf_counter() - started) * 1000)
+                    freed, frozen, (time.perf_counter() - started) * 1000)

@@ -463,6 +463,8 @@ class AppSessionManager:
 
     def _spawn(self, session: AppSession) -> asyncio.Task[None]:
         self._sessions[session.session_id] = session
+        if self.gc_scheduler is not None:
+            self.gc_scheduler.session_started()
         task = asyncio.create_task(session.run(), name=f"ssh-app-{session.session_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -470,7 +472,7 @@ class AppSessionManager:
 
     def _forget(self, session: AppSession) -> None:
         if self._sessions.pop(session.session_id, None) is not None and self.gc_scheduler:
-            self.gc_scheduler.session_ended(len(self._sessions))
+            self.gc_scheduler.session_ended()
 
 
 __all__ = [

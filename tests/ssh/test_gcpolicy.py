@@ -39,39 +39,54 @@ async def test_long_lived_objects_are_frozen_and_freed_after_departures(frozen_h
     scheduler = GCScheduler(GCPolicy(thaw_after_ended=3, thaw_share=0.5))
     scheduler.start()
     try:
+        for _ in range(15):
+            scheduler.session_started()
         node = Node()
         ref = weakref.ref(node)
         gc.collect()  # it survives a collection (of the unfrozen heap): frozen
         await poll_until(lambda: scheduler.settles == 1, "the settle")
-        frozen = gc.get_freeze_count()
-        assert frozen > 0
+        assert gc.get_freeze_count() > 0
 
         del node  # a finished session's garbage
         gc.collect()
         assert ref() is not None  # frozen objects are never walked: no pause for them
 
-        for _ in range(4):  # fewer than max(3, half of the 10 live sessions)
-            scheduler.session_ended(live_sessions=10)
-        await poll_until(lambda: scheduler.settles >= 1, "the loop", timeout=0.2)
+        for _ in range(4):  # fewer than max(3, half of the 11 left)
+            scheduler.session_ended()
+        await poll_until(lambda: scheduler.settles >= 2, "the loop")
         assert scheduler.thaws == 0
-        scheduler.session_ended(live_sessions=10)
+        scheduler.session_ended()
         await poll_until(lambda: scheduler.thaws == 1, "the thaw")
         assert ref() is None  # one full collection freed it
     finally:
         scheduler.close()
 
 
-async def test_a_frozen_heap_that_keeps_growing_is_thawed_now_and_then(frozen_heap: None) -> None:
-    gc.unfreeze()
+async def test_more_frozen_heap_per_player_is_thawed_now_and_then(frozen_heap: None) -> None:
+    gc.collect()
+    gc.freeze()  # everything so far is "the imports"
     clock = Clock()
-    scheduler = GCScheduler(GCPolicy(thaw_growth=0.5, thaw_interval=60.0), clock=clock)
+    scheduler = GCScheduler(GCPolicy(thaw_after_ended=1, thaw_interval=60.0), clock=clock)
     scheduler.start()
     try:
-        gc.collect()  # the whole heap survives: the frozen heap grows from nothing
-        await poll_until(lambda: scheduler.settles >= 1, "the settle")
-        assert scheduler.thaws == 0  # grown, but there was a thaw a moment ago
+        players_things = [[index] for index in range(20_000)]  # 10,000 per player
+        for _ in range(3):
+            scheduler.session_started()
+        scheduler.session_ended()  # a thaw: the frozen heap per player is measured
+        await poll_until(lambda: scheduler.thaws == 1, "the first thaw")
+
+        for _ in range(2):  # more players: more frozen heap, but not per player
+            scheduler.session_started()
+        gc.collect()
+        await poll_until(lambda: scheduler.settles >= 1, "a settle")
         clock.now = 61.0
         gc.collect()
-        await poll_until(lambda: scheduler.thaws == 1, "the thaw")
+        await poll_until(lambda: scheduler.settles >= 2, "another settle")
+        assert scheduler.thaws == 1
+
+        kept = [[index] for index in range(300_000)]  # much more per player (garbage-to-be)
+        gc.collect()
+        await poll_until(lambda: scheduler.thaws == 2, "the thaw for growth")
+        assert len(kept) == 300_000 and len(players_things) == 20_000
     finally:
         scheduler.close()
