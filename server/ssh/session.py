@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import gc
 import inspect
 import itertools
 import logging
@@ -443,6 +444,12 @@ class AppSessionManager:
         """Stop every app (they restore their client's terminal), cancel
         stragglers, then disconnect every connection still open."""
         self._closing = True
+        if self.gc_scheduler is not None:
+            # No thaw (a long pause) while everyone leaves at once: give the
+            # frozen heap back to the ordinary collector instead.
+            self.gc_scheduler.close()
+            self.gc_scheduler = None
+            gc.unfreeze()
         for session in list(self._sessions.values()):
             session.request_stop("server shutting down")
         tasks = list(self._tasks)
@@ -453,8 +460,6 @@ class AppSessionManager:
             await asyncio.gather(*tasks, return_exceptions=True)
         for connection in self.connections:
             connection.disconnect(asyncssh.DISC_BY_APPLICATION, "The server is shutting down.")
-        if self.gc_scheduler is not None:
-            self.gc_scheduler.close()
 
     # -- used by AppSession -------------------------------------------------------
 

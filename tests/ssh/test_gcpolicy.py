@@ -90,3 +90,20 @@ async def test_more_frozen_heap_per_player_is_thawed_now_and_then(frozen_heap: N
         assert len(kept) == 300_000 and len(players_things) == 20_000
     finally:
         scheduler.close()
+
+
+async def test_closing_the_sessions_hands_the_heap_back(frozen_heap: None) -> None:
+    """No thaw while everyone leaves at once: the frozen heap goes back to the collector."""
+    from server.ssh import AppSessionManager
+
+    manager = AppSessionManager(lambda info: None)  # type: ignore[arg-type,return-value]
+    scheduler = GCScheduler(GCPolicy())
+    scheduler.start()
+    manager.gc_scheduler = scheduler
+    gc.collect()
+    await poll_until(lambda: scheduler.settles >= 1, "a settle")
+    assert gc.get_freeze_count() > 0
+    callbacks = len(gc.callbacks)
+    await manager.close()
+    assert gc.get_freeze_count() == 0 and len(gc.callbacks) == callbacks - 1
+    assert manager.gc_scheduler is None
