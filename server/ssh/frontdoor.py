@@ -279,6 +279,7 @@ class SSHFrontDoor:
     async def start(self, server: InProcessServer) -> None:
         """Listen; raises ``OSError`` when the port or the host key is unusable."""
         options = self.options
+        quiet_asyncssh()
         host_key = load_or_create_host_key(options.host_key_path(server.config))
         self.host_key_fingerprint = fingerprint(host_key)
         manager = AppSessionManager(
@@ -325,6 +326,15 @@ class SSHFrontDoor:
             logger.warning("ssh front door: connections still open after %.0f s", timeout)
 
     close = stop
+
+
+def quiet_asyncssh() -> None:
+    """asyncssh logs every connection, channel and request at INFO: with many
+    players that drowns the server's own log.  Warnings and errors still show;
+    an operator who set asyncssh's level keeps theirs."""
+    library_logger = logging.getLogger("asyncssh")
+    if library_logger.level == logging.NOTSET:
+        library_logger.setLevel(logging.WARNING)
 
 
 async def start_ssh_front_door(
