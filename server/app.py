@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import logging
 import socket
 import time
@@ -161,7 +162,8 @@ class SkyjoServer:
         return None
 
     def _spawn(self, coro: Any) -> None:
-        self._track(asyncio.get_running_loop().create_task(coro))
+        # An empty context: a front door's (e.g. the SSH app's) never leaks into the server's tasks.
+        self._track(asyncio.get_running_loop().create_task(coro, context=contextvars.Context()))
 
     def _track(self, task: asyncio.Task[None]) -> None:
         self._connections.add(task)

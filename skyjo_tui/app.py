@@ -380,6 +380,8 @@ class SkyjoApp(App[None]):
         self.post_message(SessionNews(news))
 
     def on_session_news(self, message: SessionNews) -> None:
+        if not self.screen_stack:
+            return  # the app is closing: news still on its way has nowhere to go
         news = message.news
         if isinstance(news, LinkChanged):
             self._link_changed(news)

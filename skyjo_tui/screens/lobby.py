@@ -73,6 +73,12 @@ class LobbyScreen(SkyjoScreen[None]):
         self.query_one("#no-tables", Label).display = not tables
         if selected is not None and selected in {str(t.get("table_id")) for t in tables}:
             table.move_cursor(row=table.get_row_index(selected))
+        elif tables:
+            table.move_cursor(row=0)  # a table chosen at once: Enter joins it
+        if tables and self.focused is None:
+            # Nothing focused (the terminal reported a lost focus while the lobby
+            # opened, as OpenSSH sessions can): Enter would go nowhere.
+            table.focus()
 
     def _row(self, summary: dict[str, Any]) -> list[Text | str]:
         tr = self.tr

@@ -8,6 +8,7 @@ become actions only through ``Choices`` (the legal moves the view lists).
 from __future__ import annotations
 
 import time
+from collections import deque
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -40,6 +41,9 @@ from .base import SkyjoScreen
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
 #: The move keys that explain themselves when they can do nothing.
 _REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
+#: Move keys kept while a move of ours is on its way (a quick second flip, say);
+#: beyond this many, a key rings the bell instead.
+MAX_PENDING_KEYS = 3
 
 
 class TableScreen(SkyjoScreen[None]):
@@ -76,6 +80,9 @@ class TableScreen(SkyjoScreen[None]):
         self._ticker: Timer | None = None
         self._link_note = ""
         self._acting = False
+        self._sent_from: PlayerView | None = None  # the view our move in flight was chosen in
+        # (move, cursor when pressed): kept while a move is in flight, played on the next view
+        self._pending: deque[tuple[str, Target]] = deque()
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         self._ready = False  # the board is composed
         self._footer_state: tuple[bool | None, ...] = ()
@@ -122,6 +129,8 @@ class TableScreen(SkyjoScreen[None]):
         if not self._ready:
             self._early.append(message)
             return
+        if not self.query(TableBoard):
+            return  # the app is closing: the board is already gone
         view = PlayerView.from_dict(message["view"])
         events_ = [event_from_dict(e) for e in message.get("events") or []]
         self._set_timer(message.get("timer"))
@@ -138,6 +147,8 @@ class TableScreen(SkyjoScreen[None]):
         self.game_id = message.get("game_id")
 
     def link_changed(self, change: LinkChanged) -> None:
+        if change.link is not Link.ONLINE:
+            self._pending.clear()  # keys meant for a game we no longer see live
         self._link_note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
             self.tr("link.offline") if change.link is Link.OFFLINE else ""
         )
@@ -202,6 +213,7 @@ class TableScreen(SkyjoScreen[None]):
         self.mode = Choices.from_view(step.view).valid_mode(self.mode)
         self._redraw()
         self._after_phase(previous, step.view)
+        self._play_pending()
 
     def _after_phase(self, previous: PlayerView | None, view: PlayerView) -> None:
         from .game_over import GameOverScreen
@@ -301,6 +313,11 @@ class TableScreen(SkyjoScreen[None]):
         return self._acting
 
     @property
+    def kept_keys(self) -> int:
+        """How many move keys, pressed while a move was in flight, wait for the next view."""
+        return len(self._pending)
+
+    @property
     def choices(self) -> Choices:
         return Choices.from_view(self.view) if self.view else Choices(None)
 
@@ -347,6 +364,9 @@ class TableScreen(SkyjoScreen[None]):
         self._redraw()
 
     def _choose(self, target: Target) -> None:
+        if self._acting:
+            self._keep("choose", target)
+            return
         choices = self.choices
         if target == "draw":
             action = choices.draw_action()
@@ -364,16 +384,48 @@ class TableScreen(SkyjoScreen[None]):
             return
         self._play(action)
 
-    @work(group="act")
-    async def _play(self, action: Action) -> None:
-        if self._acting:
-            return
+    def _play(self, action: Action) -> None:
+        # Set at once, not when the worker starts: a key pressed right after is then kept.
         self._acting = True
+        self._sent_from = self.view
         self.mode = Mode.NORMAL
+        self._send(action)
+
+    @work(group="act")
+    async def _send(self, action: Action) -> None:
+        reply: dict[str, Any] | None = None
         try:
-            await self.skyjo.call({"type": "act", "action": action.to_dict()})
+            reply = await self.skyjo.call({"type": "act", "action": action.to_dict()})
         finally:
             self._acting = False
+        if reply is None:
+            self._pending.clear()  # the move was refused: keys pressed after it no longer fit
+        else:
+            self._play_pending()
+
+    # -- keys pressed while a move is in flight -------------------------------------------
+
+    def _keep(self, move: str, target: Target) -> None:
+        """Keep a move key pressed while our move is on its way (played on the next view)."""
+        if len(self._pending) >= MAX_PENDING_KEYS:
+            self.app.bell()
+            return
+        self._pending.append((move, target))
+
+    def _play_pending(self) -> None:
+        """Play the kept keys, in order, once the server has answered and its new view is shown.
+
+        Each is checked against the new view's legal actions as if pressed now;
+        one that sends a move leaves the rest for the view after it.
+        """
+        while self._pending and not self._acting and self.view is not self._sent_from and not len(self._queue):
+            move, target = self._pending.popleft()
+            if move == "choose":
+                self._choose(target)
+            elif not self.check_action(move, ()):
+                self._refuse(move)
+            else:
+                {"draw": self.action_draw, "take": self.action_take, "discard": self.action_discard}[move]()
 
     # -- the mouse -------------------------------------------------------------------------
 
@@ -424,7 +476,10 @@ class TableScreen(SkyjoScreen[None]):
         # Keys reach the screen before its bindings: a move key whose binding is
         # off now does nothing by itself, so say why.
         action = self._move_action_of(event.key)
-        if action is not None and not self.check_action(action, ()):
+        if action is not None and self._acting:
+            self._keep(action, self.cursor)  # acted on when the server's answer is shown
+            event.stop()
+        elif action is not None and not self.check_action(action, ()):
             self._refuse(action)
 
     def _move_action_of(self, key: str) -> str | None:

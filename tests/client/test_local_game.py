@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from skyjo_tui.app import SkyjoApp
+from textual import events
 from textual.widgets import TabbedContent
 
 from skyjo_tui.screens.game_over import GameOverScreen
@@ -91,3 +92,46 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
         await wait_for(pilot, lambda: table.view is not None and table.view.round == 1 and table.view.phase == "initial_flips")
         assert all(total == 0 for total in table.view.totals)  # type: ignore[union-attr]
+
+
+def burst(app: SkyjoApp, *keys: str) -> None:
+    """Keys arriving together, as a quick typist's do: none waits for the server's answer."""
+    for key in keys:
+        app.post_message(events.Key(key, "\r" if key == "enter" else None))
+
+
+async def test_a_key_pressed_while_a_move_is_in_flight_is_played_next(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")  # a local game against three bots
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.view is not None and table.view.seat is not None
+        seat, cursor = table.view.seat, table.cursor
+        assert table.view.phase == "initial_flips" and cursor in table.choices.flip
+
+        burst(app, "enter", "right", "enter")  # the second Enter comes before the first flip's answer
+
+        def both_up() -> bool:
+            cards = table.view.tableaux[seat].cards  # type: ignore[union-attr]
+            return cards[cursor] is not None and cards[cursor + 3] is not None
+
+        await wait_for(pilot, both_up, timeout=5.0)
+        assert table.cursor == cursor + 3 and not table.acting
+
+
+async def test_a_kept_key_is_checked_against_the_new_view(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("enter", "enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.view is not None
+        seat, cursor = table.view.seat, table.cursor
+
+        burst(app, "enter", "enter")  # twice the same card: only legal the first time
+        await wait_for(pilot, lambda: table.view.tableaux[seat].cards[cursor] is not None)  # type: ignore[index, union-attr]
+        await wait_for(pilot, lambda: not table.acting and not table.kept_keys)
+        cards = table.view.tableaux[seat].cards  # type: ignore[index, union-attr]
+        assert sum(card is not None for card in cards) == 1 and table.choices.flip  # the second is still to choose
+        assert not any(n.severity == "error" for n in app._notifications)  # never sent: no server refusal

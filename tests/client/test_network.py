@@ -8,6 +8,8 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import pytest
+from textual import events
+from textual.widgets import DataTable
 
 from server.app import SkyjoServer
 from server.netclient import ServerConnection, ServerError
@@ -120,6 +122,22 @@ async def test_join_play_drop_and_come_back(
             await pilot.pause(0.05)
         await wait_for(pilot, lambda: bob.moves > before)
         assert table.view.seat == 1 and created["table"]["table_id"] == app.table["table_id"]
+
+
+async def test_enter_joins_a_table_as_soon_as_it_is_listed(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(events.AppBlur())  # the terminal says it lost focus (OpenSSH can)
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 0)
+        await bob.conn.request({"type": "create_table", "name": "Bob's table", "seats": 2})
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+        tables = app.screen.query_one("#tables", DataTable)
+        assert tables.has_focus and tables.cursor_row == 0
+        await pilot.press("enter")  # no Down first
+        await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
+        assert any(s and s["name"] == "Alice" for s in app.screen.table["seats"])
 
 
 async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
