@@ -126,7 +126,7 @@ class GCScheduler:
         # note it and let the loop do the rest.
         loop = self._loop
         if phase != "stop" or info["generation"] < self.policy.freeze_after or loop is None \
-                or self._settle_pending:
+                or self._settle_pending or loop.is_closed():  # a scheduler never closed
             return
         self._settle_pending = True
         loop.call_soon_threadsafe(self._settle)
