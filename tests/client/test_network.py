@@ -134,7 +134,7 @@ async def test_enter_joins_a_table_as_soon_as_it_is_listed(
         await bob.conn.request({"type": "create_table", "name": "Bob's table", "seats": 2})
         await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
         tables = app.screen.query_one("#tables", DataTable)
-        assert tables.has_focus and tables.cursor_row == 0
+        await wait_for(pilot, lambda: tables.has_focus and tables.cursor_row == 0)
         await pilot.press("enter")  # no Down first
         await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
         assert any(s and s["name"] == "Alice" for s in app.screen.table["seats"])
