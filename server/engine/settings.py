@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from typing import Any
 
@@ -55,21 +56,16 @@ class Settings:
 
     def with_option(self, name: str, value: Any) -> Settings:
         """A copy with one variant set by its RULES.md name (``clear-columns``)."""
-        text = str(value).strip().lower()
-        try:
-            if name == "starter":
-                return _replace(self, starter=Starter(text))
-            if name == "clear-columns":
-                return _replace(self, clear_columns=_on_off(text, on="on", off="off"))
-            if name == "closer-penalty":
-                return _replace(self, closer_penalty=_on_off(text, on="double", off="off"))
-            if name == "end-score":
-                return _replace(self, end_score=int(text))
-        except ValueError:
-            pass
-        else:
+        if name not in _PARSERS:
             raise InvalidSetup(f"unknown setting {name!r}; known: {', '.join(OPTIONS)}")
-        raise InvalidSetup(f"bad value {value!r} for {name}; allowed: {OPTIONS[name]}")
+        field_name, parse = _PARSERS[name]
+        try:
+            parsed = parse(str(value).strip().lower())
+        except ValueError:
+            raise InvalidSetup(
+                f"bad value {value!r} for {name}; allowed: {OPTIONS[name]}"
+            ) from None
+        return replace(self, **{field_name: parsed})
 
 
 #: Each setting's name and the values it accepts, for help texts and errors.
@@ -89,7 +85,10 @@ def _on_off(text: str, *, on: str, off: str) -> bool:
     raise ValueError(text)
 
 
-def _replace(settings: Settings, **changes: Any) -> Settings:
-    values = {f.name: getattr(settings, f.name) for f in fields(settings)}
-    values.update(changes)
-    return Settings(**values)
+#: Each RULES.md name: the Settings field it sets, and how its text is read.
+_PARSERS: dict[str, tuple[str, Callable[[str], Any]]] = {
+    "starter": ("starter", Starter),
+    "clear-columns": ("clear_columns", lambda text: _on_off(text, on="on", off="off")),
+    "closer-penalty": ("closer_penalty", lambda text: _on_off(text, on="double", off="off")),
+    "end-score": ("end_score", int),
+}
