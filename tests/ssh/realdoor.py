@@ -133,8 +133,17 @@ async def turn_up_two_cards(term: Term, name: str) -> None:
 
 async def take_the_discard(term: Term) -> None:
     """A whole turn: take the discard, put it where the cursor is."""
-    term.press(b"t")
-    await term.shows("Choose the card the")
+    # Pressing t again is harmless (it only re-selects "take"). A press now and then
+    # goes unanswered under a full test run's load (cause not yet found: see the
+    # closing note of issue 5), so press again as a person would, a bounded number of times.
+    for attempt in range(3):
+        term.press(b"t")
+        try:
+            await term.wait_until(lambda text: "Choose the card the" in text, "the take prompt", 5.0)
+            break
+        except AssertionError:
+            if attempt == 2:
+                raise
     term.press(ENTER)
     await term.wait_until(lambda text: "Your turn:" not in text, "the end of the turn")
 
