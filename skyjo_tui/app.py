@@ -353,7 +353,12 @@ class SkyjoApp(App[None]):
         """Back to the lobby when online, else to the first screen (home)."""
         from .screens.lobby import LobbyScreen
 
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, LobbyScreen):
+        while not isinstance(self.screen, LobbyScreen):
+            if getattr(self.screen, "stands_for_lobby", False):
+                self.switch_screen(LobbyScreen())
+                break
+            if len(self.screen_stack) <= 2:
+                break
             self.pop_screen()
         self.check_size()
 

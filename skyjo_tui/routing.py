@@ -13,6 +13,7 @@ from textual.screen import Screen
 
 if TYPE_CHECKING:
     from .app import SkyjoApp
+    from .screens.base import SkyjoScreen
 
 S = TypeVar("S", bound=Screen[Any])
 
@@ -70,15 +71,30 @@ def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
         _open_table(app, table)
     elif status in (WAITING, FINISHED) and board is None and room is None and not app.quick_game:
         app.return_to_base()  # close the dialog that led here (new table, code...)
-        app.push_screen(RoomScreen(table))
+        take_a_seat_screen(app, RoomScreen(table))
 
 
 def _open_table(app: SkyjoApp, table: dict[str, Any]) -> None:
-    from .screens.room import RoomScreen
     from .screens.table import TableScreen
 
-    screen = TableScreen(table)
-    if isinstance(app.screen, RoomScreen):
+    take_a_seat_screen(app, TableScreen(table))
+
+
+def take_a_seat_screen(app: SkyjoApp, screen: SkyjoScreen[Any]) -> None:
+    """Open a table's room or board.
+
+    It takes the place of the room it follows, and of the lobby it was opened
+    from: nobody sees the lobby from a table, and a lobby kept underneath would
+    hold its list of every public table for as long as the game lasts (memory
+    that counts when a server hosts hundreds of sessions). Leaving the table
+    opens a fresh lobby (``SkyjoApp.return_to_base``).
+    """
+    from .screens.lobby import LobbyScreen
+    from .screens.room import RoomScreen
+
+    top = app.screen
+    if isinstance(top, (LobbyScreen, RoomScreen)):
+        screen.stands_for_lobby = isinstance(top, LobbyScreen) or top.stands_for_lobby
         app.switch_screen(screen)
     else:
         app.push_screen(screen)

@@ -20,6 +20,9 @@ class SkyjoScreenMixin:
     """The client's own attributes, for screens and modal screens alike."""
 
     app: Any
+    stands_for_lobby: bool = False
+    """True for a table's room or board opened in the lobby's place
+    (``routing.take_a_seat_screen``): leaving it brings a lobby back."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

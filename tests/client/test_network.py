@@ -159,6 +159,12 @@ async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
         await pilot.press("s")  # start
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
         assert "⏱" in status_text(app.screen)
+        # The board took the place of the room and of the lobby (no lobby kept underneath);
+        # leaving the game brings a lobby back.
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["TableScreen"]
+        await pilot.press("q", "y")
+        await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+        assert [type(s).__name__ for s in app.screen_stack[1:]] == ["LobbyScreen"]
 
 
 async def test_watch_a_game_and_errors_are_said_plainly(make_app: Callable[..., SkyjoApp], server: SkyjoServer) -> None:
@@ -201,6 +207,7 @@ async def test_come_back_to_the_seat_after_quitting(
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.view is not None)
         assert again.screen.view.seat == 1
-        assert [type(s).__name__ for s in again.screen_stack[1:]] == ["LobbyScreen", "TableScreen"]
+        # The board took the lobby's place (nothing of the lobby is kept while seated).
+        assert [type(s).__name__ for s in again.screen_stack[1:]] == ["TableScreen"]
         await pilot.press("q", "y")  # leave the game: back to the lobby
         await wait_for(pilot, lambda: isinstance(again.screen, LobbyScreen))
