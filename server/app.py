@@ -5,7 +5,8 @@ listener here is one; the SSH front door is another, attached with
 ``server.add_front_door(door)`` before ``start()``. Doors that serve people
 in-process (the SSH front door, the local game) get a connection from
 ``open_in_process(identity)``: the same protocol over a socket pair, with a
-trusted identity that TCP clients cannot claim.
+trusted identity that TCP clients cannot claim. An in-process connection
+lives as long as the app that owns it: it is never closed for being idle.
 
 Each connection is a thin adapter (``_serve``): read with a timeout, decode
 frames, check each message's shape and rate, hand it to the lobby. Bad input
@@ -125,7 +126,9 @@ class SkyjoServer:
 
         ``identity`` (e.g. ``"ssh-key:SHA256:..."``) owns the names it reserves
         and logs straight in as the player it last was; None is a guest. Wrap
-        the streams with ``ServerConnection.from_streams``.
+        the streams with ``ServerConnection.from_streams``, which sends no
+        pings over them: the connection is never closed for idling, so an idle
+        player wakes nobody.
         """
         ours, theirs = socket.socketpair()
         reader, writer = await asyncio.open_connection(sock=ours)
@@ -180,7 +183,9 @@ class SkyjoServer:
         limits = self.config.limits
         session = Session(writer, limits, identity=identity, address=address)
         decoder = FrameDecoder(limits.max_frame)
-        clock = Deadlines(limits)
+        # An in-process peer is the app that owns it, never a vanished network
+        # peer: its player may stay idle as long as the app runs.
+        clock = Deadlines(limits, idle=address != IN_PROCESS)
         self.lobby.connected(session)
         try:
             while not session.closed:
@@ -237,22 +242,33 @@ class Deadlines:
 
     Until it is welcomed, a connection has ``hello_timeout`` seconds from the
     moment it opened, whatever it sends meanwhile; afterwards it may stay
-    silent ``idle_timeout`` seconds after its last valid request. Bytes alone
-    (a frame sent one byte at a time, garbage) never count as being heard.
+    silent ``idle_timeout`` seconds after its last valid request, or forever
+    when ``idle`` is False. Bytes alone (a frame sent one byte at a time,
+    garbage) never count as being heard.
+
+    The hello deadline holds for every connection: a front door says hello as
+    soon as it opens one, so it costs one early timer, and a connection whose
+    opener failed before hello does not hold a server task for ever.
     """
 
-    def __init__(self, limits: Limits) -> None:
-        self._limits = limits
+    def __init__(self, limits: Limits, *, idle: bool = True) -> None:
+        self._idle_timeout = limits.idle_timeout if idle else None
         self._welcomed = False
-        self._deadline = time.monotonic() + limits.hello_timeout
+        self._deadline: float | None = time.monotonic() + limits.hello_timeout
 
     def heard(self, welcomed: bool) -> None:
         """A valid request was handled."""
         if welcomed:
             self._welcomed = True
-            self._deadline = time.monotonic() + self._limits.idle_timeout
+            if self._idle_timeout is None:
+                self._deadline = None
+            else:
+                self._deadline = time.monotonic() + self._idle_timeout
 
-    def remaining(self) -> float:
+    def remaining(self) -> float | None:
+        """Seconds left to be heard; None: no deadline (no timer to arm)."""
+        if self._deadline is None:
+            return None
         return max(0.0, self._deadline - time.monotonic())
 
     def why(self) -> str:

@@ -14,14 +14,18 @@ flight while pushes keep arriving. A dropped connection is noticed by a read
 reaching end of stream or by a keepalive ping going unanswered; then every
 pending request and the ``pushes()`` iterator raise ``ConnectionLost``, and the
 caller reconnects with ``ServerConnection.open`` and ``hello(token=...)``.
+Over a local socket (``SkyjoServer.open_in_process``) there are no pings: an
+idle connection costs nothing, and the kernel reports the end of the other side.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import itertools
 import logging
+import socket
 from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -172,11 +176,11 @@ class ServerConnection:
         for future in self._pending.values():
             if not future.done():
                 future.set_exception(ConnectionLost("the connection is closed"))
-        if self._keepalive is not None:
-            self._keepalive.cancel()
-        self._read_task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._read_task
+        for task in (self._keepalive, self._read_task):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         self._writer.close()
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._writer.wait_closed(), 1.0)
@@ -205,7 +209,8 @@ class ServerConnection:
         connection with an identity may give neither: if its identity already
         has a name it is logged in, else ``welcome.needs_name`` is True.
         Afterwards a ping every ``keepalive`` seconds (default: a third of the
-        server's idle timeout) keeps the connection alive and notices a drop.
+        server's idle timeout; none over a local socket) keeps the connection
+        alive and notices a drop. ``keepalive=0``: no pings.
         """
         message: dict[str, Any] = {"type": "hello", "version": PROTOCOL_VERSION, "client": client}
         if name is not None:
@@ -290,11 +295,28 @@ class ServerConnection:
 
     def _start_keepalive(self, interval: float | None, timeout: float) -> None:
         if interval is None:
-            idle = self.welcome.limits.get("idle_timeout") if self.welcome else None
-            interval = max(1.0, float(idle) / 3) if idle else 30.0
+            interval = self._default_keepalive()
         if self._keepalive is None and interval > 0:
             loop = asyncio.get_running_loop()
-            self._keepalive = loop.create_task(self._keepalive_loop(interval, timeout))
+            # An empty context: the sleep's timer stays in the loop until its
+            # deadline even once cancelled, and must not keep the caller's
+            # context (an SSH session's app) alive that long after close().
+            self._keepalive = loop.create_task(
+                self._keepalive_loop(interval, timeout), context=contextvars.Context()
+            )
+
+    def _default_keepalive(self) -> float:
+        """A third of the server's idle timeout; 0 (none) over a local socket.
+
+        A local socket is the in-process transport, which the server never
+        closes for idling, and its peer cannot vanish without the kernel
+        ending the stream: a ping would find nothing a read does not.
+        """
+        sock = self._writer.get_extra_info("socket")
+        if sock is not None and sock.family == getattr(socket, "AF_UNIX", None):
+            return 0.0
+        idle = self.welcome.limits.get("idle_timeout") if self.welcome else None
+        return max(1.0, float(idle) / 3) if idle else 30.0
 
     async def _keepalive_loop(self, interval: float, timeout: float) -> None:
         while not self.closed:
