@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any, Protocol
 
 from .config import Limits, ServerConfig
+from .listen import describe_listening, dual_stack_socket, peer_host
 from .lobby import Lobby, Session
 from .protocol import (
     BadFrame,
@@ -54,17 +55,35 @@ class FrontDoor(Protocol):
 
 
 class TcpFrontDoor:
-    """The protocol over TCP (``skyjo --connect``, other programs)."""
+    """The protocol over TCP (``skyjo --connect``, other programs).
 
-    def __init__(self, host: str, port: int) -> None:
+    ``host`` None listens on every interface, IPv4 and IPv6 (``server.listen``).
+    """
+
+    def __init__(self, host: str | None, port: int) -> None:
         self.host = host
         self.port = port
         self._server: asyncio.base_events.Server | None = None
 
     async def start(self, server: SkyjoServer) -> None:
-        self._server = await asyncio.start_server(server.serve_tcp, self.host, self.port)
-        self.port = self._server.sockets[0].getsockname()[1]
-        logger.info("listening on %s:%d (TCP)", self.host, self.port)
+        sock = dual_stack_socket(self.host, self.port)
+        try:
+            if sock is None:
+                self._server = await asyncio.start_server(server.serve_tcp, self.host, self.port)
+            else:
+                self._server = await asyncio.start_server(server.serve_tcp, sock=sock)
+        except BaseException:
+            if sock is not None:
+                sock.close()  # asyncio never took it
+            raise
+        sockets = self._server.sockets
+        self.port = sockets[0].getsockname()[1]
+        logger.info("listening on %s (TCP)", describe_listening(sockets))
+
+    @property
+    def addresses(self) -> list[Any]:
+        """Each listening socket's ``getsockname()``; none when stopped."""
+        return [] if self._server is None else [s.getsockname() for s in self._server.sockets]
 
     async def stop(self) -> None:
         if self._server is not None:
@@ -138,8 +157,7 @@ class SkyjoServer:
     # -- connections -----------------------------------------------------------------
 
     async def serve_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        peer = writer.get_extra_info("peername")
-        address = str(peer[0]) if peer else "?"
+        address = peer_host(writer.get_extra_info("peername"))
         refusal = self._refusal(address)
         if refusal is not None:
             writer.write(encode_frame(bye(*refusal)))

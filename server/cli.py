@@ -1,6 +1,7 @@
 """``skyjo-server``: host Skyjo tables on this machine.
 
-    skyjo-server                       # all interfaces, port 7777, the user data directory
+    skyjo-server                       # all interfaces (IPv4 and IPv6), port 7777
+    skyjo-server --host 127.0.0.1      # this machine only
     skyjo-server --port 7000 --data-dir ./skyjo-data --max-tables 50
 
 Logs go to stderr. SIGINT or SIGTERM stops it cleanly; every table in play is
@@ -36,7 +37,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="skyjo-server",
         description="Host Skyjo tables: players connect with `skyjo --connect HOST[:PORT]`.",
     )
-    parser.add_argument("--host", default="0.0.0.0", help="address to listen on (all interfaces)")
+    parser.add_argument(
+        "--host",
+        type=_host,
+        default=None,
+        metavar="ADDRESS",
+        help="the address or host name to listen on, for TCP and SSH "
+        "(default: all interfaces, IPv4 and IPv6)",
+    )
     parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
     parser.add_argument(
         "--data-dir", type=Path, default=None, help=f"where data is kept ({default_data_dir()})"
@@ -53,6 +61,11 @@ def build_parser() -> argparse.ArgumentParser:
     for add_arguments, _ in FRONT_DOOR_PLUGINS:
         add_arguments(parser)
     return parser
+
+
+def _host(text: str) -> str | None:
+    """An empty ``--host ""`` means the default, every interface (as in asyncio)."""
+    return text.strip() or None
 
 
 def _add_limits(parser: argparse.ArgumentParser, limits: Limits) -> None:

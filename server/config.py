@@ -69,7 +69,7 @@ class Pace:
 
 @dataclass(frozen=True, slots=True)
 class ServerConfig:
-    host: str = "0.0.0.0"
+    host: str | None = None  # an address or name to listen on; None: every interface, IPv4 and IPv6
     port: int = 7777
     data_dir: Path | None = None  # None: default_data_dir()
     limits: Limits = field(default_factory=Limits)

@@ -31,6 +31,7 @@ import asyncssh
 from textual.app import App
 
 from ..config import ServerConfig
+from ..listen import describe_listening, dual_stack_socket
 from ..netclient import ServerConnection
 from .auth import SkyjoSSHServer
 from .connection import create_app_server
@@ -139,7 +140,8 @@ class SSHOptions:
     enabled: bool = True
     port: int = DEFAULT_SSH_PORT
     host: str | None = None
-    """Interface to listen on; None: the lobby server's ``config.host``."""
+    """The address to listen on; None: the lobby server's ``config.host``
+    (whose None is every interface, IPv4 and IPv6)."""
     lobby_username: str = DEFAULT_LOBBY_USERNAME
     authorized_keys: Path | None = None
     host_key: Path | None = None
@@ -294,9 +296,10 @@ class SSHFrontDoor:
                 manager, authorized_keys=authorized, lobby_username=options.lobby_username
             )
 
-        self.acceptor = await create_app_server(
+        host = options.host if options.host is not None else server.config.host
+        self.acceptor = await _listen(
             manager,
-            options.host or server.config.host or None,
+            host or None,
             options.port,
             server_factory=server_factory,
             gc_policy=options.gc_policy,
@@ -306,8 +309,8 @@ class SSHFrontDoor:
         self.manager = manager
         manager.messages = _messages(options.lobby_username, self.port)  # the real port
         logger.info(
-            "SSH front door on port %d (%s); host key %s",
-            self.port,
+            "SSH front door on %s (%s); host key %s",
+            describe_listening(self.acceptor.sockets),
             f"keys in {options.authorized_keys} only" if authorized else "open to all",
             self.host_key_fingerprint,
         )
@@ -326,6 +329,21 @@ class SSHFrontDoor:
             logger.warning("ssh front door: connections still open after %.0f s", timeout)
 
     close = stop
+
+
+async def _listen(
+    manager: AppSessionManager, host: str | None, port: int, **options: Any
+) -> asyncssh.SSHAcceptor:
+    """``create_app_server`` on ``host``; None: every interface, IPv4 and IPv6,
+    on one port (``server.listen``)."""
+    sock = dual_stack_socket(host, port)
+    if sock is None:
+        return await create_app_server(manager, host, port, **options)
+    try:
+        return await create_app_server(manager, host, port, sock=sock, **options)
+    except BaseException:
+        sock.close()  # asyncssh never took it
+        raise
 
 
 def quiet_asyncssh() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable, Coroutine, Iterator
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -14,6 +14,8 @@ from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
 from server.netclient import ServerConnection
 from skyjo_tui.app import SkyjoApp, build_app
+
+from ..support_server import StartServer, started_servers
 
 #: No pauses anywhere: bots move at once; the next round waits for "ready" (never the clock).
 ZERO_PACE = Pace(bot_delay=0.0, grace_period=60.0, between_rounds=600.0)
@@ -44,19 +46,10 @@ def server_config(data_dir: Path, **changes: Any) -> ServerConfig:
 
 
 @pytest.fixture
-async def make_server(tmp_path: Path) -> AsyncIterator[Callable[..., Awaitable[SkyjoServer]]]:
+async def make_server(tmp_path: Path) -> AsyncIterator[StartServer]:
     """Real servers on 127.0.0.1, any free port; every one is stopped after the test."""
-    servers: list[SkyjoServer] = []
-
-    async def start(**changes: Any) -> SkyjoServer:
-        server = SkyjoServer(server_config(tmp_path / f"server{len(servers)}", **changes))
-        await server.start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        await server.stop()
+    async with started_servers(tmp_path, server_config) as start:
+        yield start
 
 
 T = TypeVar("T")

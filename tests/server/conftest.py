@@ -8,26 +8,17 @@ import pytest
 
 from server.app import SkyjoServer
 
+from ..support_server import StartServer, started_servers
 from .support import Client, server_config
 
-ServerFactory = Callable[..., Awaitable[SkyjoServer]]
+ServerFactory = StartServer
 
 
 @pytest.fixture
 async def make_server(tmp_path: Path) -> AsyncIterator[ServerFactory]:
     """Start servers on 127.0.0.1, each with its own data directory unless given; all stopped after."""
-    servers: list[SkyjoServer] = []
-
-    async def start(data_dir: Path | None = None, **changes: Any) -> SkyjoServer:
-        data_dir = data_dir or tmp_path / f"server-{len(servers)}"
-        server = SkyjoServer(server_config(data_dir, **changes))
-        await server.start()
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        await server.stop()
+    async with started_servers(tmp_path, server_config) as start:
+        yield start
 
 
 @pytest.fixture
