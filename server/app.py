@@ -149,10 +149,16 @@ class SkyjoServer:
         pings over them: the connection is never closed for idling, so an idle
         player wakes nobody.
         """
+        return await asyncio.open_connection(sock=await self.open_in_process_socket(identity))
+
+    async def open_in_process_socket(self, identity: str | None = None) -> socket.socket:
+        """``open_in_process``'s socket itself, e.g. to hand over to a worker
+        process of this server (``server.ssh.workers``): still in-process and
+        trusted, as it was opened here."""
         ours, theirs = socket.socketpair()
         reader, writer = await asyncio.open_connection(sock=ours)
         self._spawn(self._serve(reader, writer, identity=identity, address=IN_PROCESS))
-        return await asyncio.open_connection(sock=theirs)
+        return theirs
 
     # -- connections -----------------------------------------------------------------
 

@@ -127,6 +127,17 @@ class ChannelLike(Protocol):
     def resume_reading(self) -> None: ...
 
 
+class InputReceiver(Protocol):
+    """Where a terminal sends input and window sizes: the app's ``SSHDriver``,
+    or ``relay.RemoteApp`` when the app runs in a worker process."""
+
+    def feed(self, text: str) -> None: ...
+
+    def resize(self, width: int, height: int) -> None: ...
+
+    def _cancel_tick(self) -> None: ...
+
+
 class ChannelTerminal:
     """The SSH side of one session's terminal: channel, size and input routing.
 
@@ -171,7 +182,7 @@ class ChannelTerminal:
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._pending: list[str] = []
         self._pending_len = 0
-        self._driver: SSHDriver | None = None
+        self._driver: InputReceiver | None = None
         self.closed = False
         self.overflowed = False
 
@@ -179,13 +190,22 @@ class ChannelTerminal:
 
     def write(self, text: str) -> None:
         """Send text to the client, dropping the session if it stops reading."""
-        if self.closed or not text:
+        if text:
+            self._send(text.encode("utf-8", "replace") if self._binary else text)
+
+    def write_bytes(self, data: bytes) -> None:
+        """Send output already encoded (UTF-8), e.g. relayed from a worker process."""
+        if data:
+            self._send(data if self._binary else data.decode("utf-8", "replace"))
+
+    def _send(self, data: bytes | str) -> None:
+        if self.closed:
             return
         if self._channel.is_closing():
             self.close("channel closed")
             return
         try:
-            self._channel.write(text.encode("utf-8", "replace") if self._binary else text)
+            self._channel.write(data)
         except OSError:
             self.close("channel closed while writing")
             return
@@ -281,7 +301,7 @@ class ChannelTerminal:
         if self._driver is not None and not self.closed:
             self._driver.resize(*self.size)
 
-    def attach(self, driver: SSHDriver) -> None:
+    def attach(self, driver: InputReceiver) -> None:
         """Make ``driver`` the receiver of input; replay what arrived early."""
         if self.closed:
             return
@@ -290,7 +310,7 @@ class ChannelTerminal:
         if pending:
             driver.feed("".join(pending))
 
-    def detach(self, driver: SSHDriver) -> None:
+    def detach(self, driver: InputReceiver) -> None:
         """Stop routing input to ``driver`` (it is shutting down)."""
         if self._driver is driver:
             self._driver = None

@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import contextvars
 import logging
+import socket
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -39,6 +40,7 @@ from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy
 from .hostkey import HOST_KEY_FILENAME, fingerprint, load_or_create_host_key
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer
 from .session import AppSessionManager, SessionInfo, SessionLimits, SessionMessages
+from .workers import WorkerOptions, WorkerPool
 
 logger = logging.getLogger(__name__)
 
@@ -55,6 +57,8 @@ class InProcessServer(Protocol):
     async def open_in_process(
         self, identity: str | None = None
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]: ...
+
+    async def open_in_process_socket(self, identity: str | None = None) -> socket.socket: ...
 
 
 # --------------------------------------------------------------------------
@@ -100,17 +104,15 @@ def _session_app_factory(
     """Adapt a ``GameAppFactory`` to the session manager's ``SessionInfo``."""
 
     def build(info: SessionInfo) -> App[Any] | Awaitable[App[Any]]:
-        server = info.server
-        if not isinstance(server, SkyjoSSHServer) or server.player is None:
-            raise RuntimeError("session without an authenticated Skyjo player")
-        identity = server.player.identity
+        player = _player_of(info)
+        identity = player.identity
 
         async def connect() -> ServerConnection:
             reader, writer = await _outside_the_app(skyjo_server.open_in_process(identity))
             return ServerConnection.from_streams(reader, writer)
 
         environ = MappingProxyType({**info.env, "TERM": info.term_type})
-        return game_app_factory(PlayerSession(server.player, connect, environ, info))
+        return game_app_factory(PlayerSession(player, connect, environ, info))
 
     return build
 
@@ -126,6 +128,57 @@ async def _outside_the_app(opening: Coroutine[Any, Any, T]) -> T:
     """
     task = asyncio.get_running_loop().create_task(opening, context=contextvars.Context())
     return await task
+
+
+def _describe_for_worker(build_options: Mapping[str, Any]) -> Callable[[SessionInfo], dict[str, Any]]:
+    """What a worker needs to build a session's app: the player (plain data)
+    and the client's build options."""
+
+    def describe(info: SessionInfo) -> dict[str, Any]:
+        player = _player_of(info)
+        return {
+            "player": {"identity": player.identity, "username": player.username,
+                       "lobby_username": player.lobby_username},
+            "build": dict(build_options),
+        }
+
+    return describe
+
+
+def _lobby_for_worker(skyjo_server: InProcessServer) -> Callable[[SessionInfo], Awaitable[socket.socket]]:
+    """Opens a session's lobby connection here, as its player, for its worker."""
+
+    async def connect(info: SessionInfo) -> socket.socket:
+        identity = _player_of(info).identity
+        return await _outside_the_app(skyjo_server.open_in_process_socket(identity))
+
+    return connect
+
+
+def _player_of(info: SessionInfo) -> SSHPlayer:
+    server = info.server
+    if not isinstance(server, SkyjoSSHServer) or server.player is None:
+        raise RuntimeError("session without an authenticated Skyjo player")
+    return server.player
+
+
+def remote_skyjo_app(
+    info: SessionInfo,
+    extra: dict[str, Any],
+    connect_lobby: Callable[[], Awaitable[socket.socket]],
+) -> App[Any]:
+    """In a worker process (``server.ssh.worker``): the session's game app.
+
+    ``extra`` is what ``_describe_for_worker`` said in the SSH process.
+    """
+    player = SSHPlayer(**extra["player"])
+
+    async def connect() -> ServerConnection:
+        reader, writer = await asyncio.open_connection(sock=await connect_lobby())
+        return ServerConnection.from_streams(reader, writer)
+
+    environ = MappingProxyType({**info.env, "TERM": info.term_type})
+    return skyjo_app_factory(PlayerSession(player, connect, environ, info), **extra.get("build", {}))
 
 
 # --------------------------------------------------------------------------
@@ -150,6 +203,11 @@ class SSHOptions:
     """Where the host key lives when ``host_key`` is None; None: the lobby
     server's data directory."""
     limits: SessionLimits = SessionLimits()
+    workers: WorkerOptions | None = None
+    """Worker processes that run the apps (``server.ssh.workers``); None or
+    0 processes: the apps run in the server's own process (``game_app_factory``)."""
+    worker_app_options: Mapping[str, Any] = field(default_factory=dict)
+    """``build_app`` options for the apps in workers (tests: ``pace="off"``)."""
     gc_policy: GCPolicy | None = DEFAULT_GC_POLICY
     asyncssh_options: Mapping[str, Any] = field(default_factory=dict)
     """Extra ``asyncssh.create_server`` options (e.g. ``login_timeout``)."""
@@ -179,6 +237,15 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--ssh-max-per-address", type=_positive, metavar="N",
                        default=defaults.max_connections_per_address,
                        help="SSH connections from one address (default %(default)s)")
+    workers = WorkerOptions()
+    group.add_argument("--ssh-workers", type=_non_negative, metavar="N", default=workers.processes,
+                       help="worker processes running the players' screens (default %(default)s; "
+                            "0: inside the server process, simplest but a large server pauses "
+                            "for seconds to free memory)")
+    group.add_argument("--ssh-recycle-after", type=_positive, metavar="N",
+                       default=workers.recycle_after,
+                       help="replace a worker once this many of its sessions have ended "
+                            "(default %(default)s); it exits when its last player leaves")
     group.add_argument("--ssh-idle-minutes", type=float, metavar="MIN",
                        default=(defaults.idle_timeout or 0) / 60,
                        help="close an SSH session after this long without a key press "
@@ -204,6 +271,7 @@ def ssh_options_from_args(args: argparse.Namespace) -> SSHOptions:
         lobby_username=args.ssh_username,
         authorized_keys=args.authorized_keys,
         limits=limits,
+        workers=WorkerOptions(processes=args.ssh_workers, recycle_after=args.ssh_recycle_after),
     )
 
 
@@ -222,6 +290,13 @@ def _authorized_keys_file(text: str) -> Path:
     except ValueError as exc:
         raise argparse.ArgumentTypeError(str(exc)) from None
     return path
+
+
+def _non_negative(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{value} must be 0 or more")
+    return value
 
 
 def _positive(text: str) -> int:
@@ -296,16 +371,23 @@ class SSHFrontDoor:
                 manager, authorized_keys=authorized, lobby_username=options.lobby_username
             )
 
+        if options.workers is not None and options.workers.processes > 0:
+            manager.pool = await self._start_workers(server, options, manager)
         host = options.host if options.host is not None else server.config.host
-        self.acceptor = await _listen(
-            manager,
-            host or None,
-            options.port,
-            server_factory=server_factory,
-            gc_policy=options.gc_policy,
-            server_host_keys=[host_key],
-            **dict(options.asyncssh_options),
-        )
+        try:
+            self.acceptor = await _listen(
+                manager,
+                host or None,
+                options.port,
+                server_factory=server_factory,
+                gc_policy=options.gc_policy,
+                server_host_keys=[host_key],
+                **dict(options.asyncssh_options),
+            )
+        except BaseException:
+            if manager.pool is not None:
+                await manager.pool.close()
+            raise
         self.manager = manager
         manager.messages = _messages(options.lobby_username, self.port)  # the real port
         logger.info(
@@ -314,6 +396,31 @@ class SSHFrontDoor:
             f"keys in {options.authorized_keys} only" if authorized else "open to all",
             self.host_key_fingerprint,
         )
+
+    @staticmethod
+    async def _start_workers(
+        server: InProcessServer, options: SSHOptions, manager: AppSessionManager
+    ) -> WorkerPool:
+        assert options.workers is not None
+        limits = options.limits
+        pool = WorkerPool(
+            options.workers,
+            f"{__name__}:remote_skyjo_app",
+            describe=_describe_for_worker(options.worker_app_options),
+            connect_lobby=_lobby_for_worker(server),
+            settings={"crashed": manager.messages.crashed, "stop_timeout": limits.stop_timeout,
+                      "pending_input_cap": limits.pending_input_cap,
+                      "preload": ["skyjo_tui.app"]},
+            gc_policy=options.gc_policy,
+        )
+        try:
+            await pool.start()
+        except BaseException:
+            await pool.close()
+            raise
+        logger.info("SSH sessions run in %d worker processes (recycled after %d sessions)",
+                    options.workers.processes, options.workers.recycle_after)
+        return pool
 
     async def stop(self, timeout: float = 5.0) -> None:
         """Stop listening, let every app restore its player's terminal, disconnect."""

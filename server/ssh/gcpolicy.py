@@ -28,12 +28,13 @@ over and over while players arrive, and as games go on.  The policy:
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import gc
 import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 logger = logging.getLogger(__name__)
 
@@ -52,6 +53,18 @@ class GCPolicy:
     thaw_share: float = 0.25
     thaw_growth: float = 0.5
     thaw_interval: float = 300.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain data, for a worker process (``from_dict``)."""
+        return {**dataclasses.asdict(self), "thresholds": list(self.thresholds)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GCPolicy:
+        fields = {f.name for f in dataclasses.fields(cls)}
+        values = {k: v for k, v in data.items() if k in fields}
+        if "thresholds" in values:
+            values["thresholds"] = tuple(int(n) for n in values["thresholds"])
+        return cls(**values)
 
     def apply(self) -> Callable[[], None]:
         """Apply process-wide; return a function that undoes it (for tests)."""

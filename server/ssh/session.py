@@ -17,13 +17,14 @@ import asyncio
 import functools
 import gc
 import inspect
+import io
 import itertools
 import logging
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Final, Union
+from typing import TYPE_CHECKING, Any, Final, Union
 
 import asyncssh
 from textual.app import App
@@ -48,6 +49,10 @@ from .hardening import (
     run_app_preserving_task_factory,
 )
 
+if TYPE_CHECKING:
+    from .relay import RemoteApp
+    from .workers import WorkerPool
+
 logger = logging.getLogger(__name__)
 
 EXIT_OK: Final = 0
@@ -67,8 +72,8 @@ class SessionInfo:
     """Initial (clamped) terminal size; later changes reach the app as Resize."""
     env: Mapping[str, str]
     """Environment variables the client sent (untrusted input, capped)."""
-    connection: asyncssh.SSHServerConnection = field(repr=False)
-    """For ``get_extra_info`` (e.g. the authenticated key)."""
+    connection: asyncssh.SSHServerConnection | None = field(default=None, repr=False)
+    """For ``get_extra_info`` (e.g. the authenticated key); None in a worker process."""
     server: asyncssh.SSHServer | None = field(default=None, repr=False)
     """The per-connection ``SSHServer`` object, where auth code keeps identity."""
 
@@ -149,6 +154,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._idle_timer: asyncio.TimerHandle | None = None
         self._farewell = ""
         self._app: App[Any] | None = None
+        self._remote: RemoteApp | None = None
+        """The app's stand-in when it runs in a worker process."""
         self._task: asyncio.Task[None] | None = None
         self._stop_reason: str | None = None
         self._watchdog: asyncio.TimerHandle | None = None
@@ -248,6 +255,8 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             logger.info("ssh session %d stopping: %s", self.session_id, reason)
         if self._app is not None:
             self._app.exit()
+        if self._remote is not None:
+            self._remote.stop()
         if self._task is not None and self._watchdog is None:
             loop = asyncio.get_running_loop()
             self._watchdog = loop.call_later(
@@ -326,11 +335,7 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             app = await app
         if not isinstance(app, App):
             raise TypeError(f"app_factory returned {type(app).__name__}, not a textual App")
-        errors = harden_app(app)
-        share_parsed_css(app)
-        configure_terminal(app, self._term_type, terminal.env)
-        app.driver_class = functools.partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
-        return app, errors
+        return app, prepare_app(app, terminal, self._term_type)
 
     async def run(self) -> None:
         """Build and run the app; always ends by closing this channel."""
@@ -352,19 +357,43 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         finally:
             self._finish(status)
 
+    async def run_in_worker(self, pool: WorkerPool) -> None:
+        """Run the app in one of ``pool``'s processes, relaying this channel to it."""
+        terminal = self._terminal
+        assert terminal is not None
+        status: int | None = EXIT_FAILURE
+        worker = None
+        try:
+            worker, remote = await pool.open(self._session_info(terminal), terminal)
+            self._remote = remote
+            terminal.attach(remote)
+            if self._stop_reason is not None:  # client left while we were starting it
+                remote.stop()
+            status = await remote.finished()
+            if status is None:
+                logger.error("ssh session %d: its worker process vanished", self.session_id)
+                terminal.write(self._manager.messages.crashed)
+                status = EXIT_FAILURE
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("ssh session %d: no worker could run the app", self.session_id)
+            terminal.write(self._manager.messages.crashed)
+        finally:
+            remote, self._remote = self._remote, None
+            if remote is not None:
+                terminal.detach(remote)
+                remote.close()
+            if worker is not None:
+                worker.session_ended(self.session_id)
+            self._finish(status if status is not None else EXIT_FAILURE)
+
     def _exit_status(self, app: App[Any], error_output: str) -> int:
         """Exit status for the client; log and announce crashes."""
-        exception = getattr(app, "_exception", None)
-        if exception is not None:
-            logger.error(
-                "ssh session %d: app crashed: %s", self.session_id, exception, exc_info=exception
-            )
-            # Textual's rich traceback (with locals) is verbose: debug level.
-            logger.debug("ssh session %d: textual error output:\n%s", self.session_id, error_output)
-            if self._terminal is not None:
-                self._terminal.write(self._manager.messages.crashed)
-            return EXIT_FAILURE
-        return (app.return_code or EXIT_OK) & 0xFF
+        assert self._terminal is not None
+        return app_exit_status(
+            app, error_output, self.session_id, self._terminal, self._manager.messages.crashed
+        )
 
     def _finish(self, status: int) -> None:
         """Close the channel with ``status`` and forget the app."""
@@ -388,6 +417,33 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         logger.info("ssh session %d closed (status %d)", self.session_id, status)
 
 
+def prepare_app(app: App[Any], terminal: ChannelTerminal, term_type: str | None) -> io.StringIO:
+    """Make ``app`` safe to run beside others and bind it to ``terminal``.
+
+    Returns the buffer that receives Textual's error output (tracebacks).
+    """
+    errors = harden_app(app)
+    share_parsed_css(app)
+    configure_terminal(app, term_type, terminal.env)
+    app.driver_class = functools.partial(SSHDriver, terminal=terminal)  # type: ignore[assignment]
+    return errors
+
+
+def app_exit_status(
+    app: App[Any], error_output: str, session_id: int, terminal: ChannelTerminal, crashed: str
+) -> int:
+    """The client's exit status once ``app`` has finished; a crash is logged and
+    announced on the terminal."""
+    exception = getattr(app, "_exception", None)
+    if exception is not None:
+        logger.error("ssh session %d: app crashed: %s", session_id, exception, exc_info=exception)
+        # Textual's rich traceback (with locals) is verbose: debug level.
+        logger.debug("ssh session %d: textual error output:\n%s", session_id, error_output)
+        terminal.write(crashed)
+        return EXIT_FAILURE
+    return (app.return_code or EXIT_OK) & 0xFF
+
+
 class AppSessionManager:
     """Owns all app sessions of a server: creation, limits, tasks, shutdown."""
 
@@ -409,6 +465,8 @@ class AppSessionManager:
         self._closing = False
         self.gc_scheduler: GCScheduler | None = None
         """Set by ``create_app_server`` when it applies a GC policy."""
+        self.pool: WorkerPool | None = None
+        """Worker processes that run the apps (None: apps run in this process)."""
         self.connections: ConnectionRegistry[asyncssh.SSHServerConnection] = ConnectionRegistry(
             self.limits.max_connections, self.limits.max_connections_per_address
         )
@@ -458,6 +516,8 @@ class AppSessionManager:
             for task in pending:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+        if self.pool is not None:
+            await self.pool.close()
         for connection in self.connections:
             connection.disconnect(asyncssh.DISC_BY_APPLICATION, "The server is shutting down.")
 
@@ -470,7 +530,8 @@ class AppSessionManager:
         self._sessions[session.session_id] = session
         if self.gc_scheduler is not None:
             self.gc_scheduler.session_started()
-        task = asyncio.create_task(session.run(), name=f"ssh-app-{session.session_id}")
+        running = session.run() if self.pool is None else session.run_in_worker(self.pool)
+        task = asyncio.create_task(running, name=f"ssh-app-{session.session_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
         return task

@@ -9,6 +9,8 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from server.ssh.workers import WorkerOptions
+
 from .realdoor import real_door
 from .sshkit import TIMEOUT, poll_until
 from .standin import stand_in_door
@@ -26,7 +28,8 @@ def key_file(tmp_path: Path) -> tuple[asyncssh.SSHKey, Path]:
 async def test_play_a_move_against_a_bot_then_quit(
     tmp_path: Path, key_file: tuple[asyncssh.SSHKey, Path]
 ) -> None:
-    async with real_door(tmp_path / "server") as door:
+    # As skyjo-server runs it by default: the player's app in a worker process.
+    async with real_door(tmp_path / "server", workers=WorkerOptions(processes=1)) as door:
         async with tmux_pane(openssh_command(door.port, "alice", key_file[1])) as pane:
             await pane.wait_for("Lobby · alice")
             await press(pane, "n", "New table")

@@ -1,0 +1,143 @@
+"""The control socket between the SSH process and one worker process.
+
+A Unix ``SOCK_SEQPACKET`` socket: each message is one msgpack map in one
+packet, with file descriptors attached when it hands over a socket (a
+session's relay, a lobby connection).  Packets keep their boundaries, so a
+message and its descriptors always arrive together.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import socket
+from collections.abc import Callable
+from typing import Any, Final
+
+import msgpack
+
+logger = logging.getLogger(__name__)
+
+MAX_MESSAGE: Final = 64 * 1024
+MAX_FDS: Final = 4
+SEND_RETRIES: Final = 200
+"""A full socket buffer is retried every 5 ms, at most this many times (1 s)."""
+
+MessageHandler = Callable[[dict[str, Any], list[int]], None]
+
+
+def control_pair() -> tuple[socket.socket, socket.socket]:
+    """(ours, theirs): ``theirs`` is inherited by the worker process."""
+    ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+    ours.setblocking(False)
+    theirs.set_inheritable(True)
+    return ours, theirs
+
+
+class ControlChannel:
+    """Sends and receives control messages on the event loop.
+
+    ``handler(message, fds)`` gets every message; it owns the descriptors
+    (and must close the ones it does not keep).  ``closed`` resolves when the
+    other side is gone.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        sock.setblocking(False)
+        self._sock: socket.socket | None = sock
+        self._loop = asyncio.get_running_loop()
+        self._handler: MessageHandler | None = None
+        self.closed: asyncio.Future[None] = self._loop.create_future()
+        self._sending: asyncio.Task[None] | None = None
+        self._outbox: list[tuple[bytes, list[socket.socket]]] = []
+
+    def start(self, handler: MessageHandler) -> None:
+        self._handler = handler
+        assert self._sock is not None
+        self._loop.add_reader(self._sock.fileno(), self._readable)
+
+    def send(self, message: dict[str, Any], handing_over: list[socket.socket] | None = None) -> None:
+        """Queue ``message``; the sockets in ``handing_over`` are closed here once sent."""
+        if self._sock is None:
+            for sock in handing_over or []:
+                sock.close()
+            return
+        self._outbox.append((msgpack.packb(message, use_bin_type=True), handing_over or []))
+        if self._sending is None and not self._flush():
+            self._sending = self._loop.create_task(self._retry())
+
+    def close(self) -> None:
+        sock, self._sock = self._sock, None
+        if sock is not None:
+            self._loop.remove_reader(sock.fileno())
+            sock.close()
+        for _data, handing_over in self._outbox:
+            for handed in handing_over:
+                handed.close()
+        self._outbox.clear()
+        sending, self._sending = self._sending, None
+        if sending is not None and sending is not asyncio.current_task():
+            sending.cancel()
+        if not self.closed.done():
+            self.closed.set_result(None)
+
+    # -- internals ------------------------------------------------------------------
+
+    def _flush(self) -> bool:
+        """Send what is queued; False if the socket is full (try again later)."""
+        while self._outbox and self._sock is not None:
+            data, handing_over = self._outbox[0]
+            try:
+                socket.send_fds(self._sock, [data], [s.fileno() for s in handing_over])
+            except BlockingIOError:
+                return False
+            except OSError as exc:
+                logger.warning("control socket: %s", exc)
+                self.close()
+                return True
+            self._outbox.pop(0)
+            for handed in handing_over:
+                handed.close()
+        return True
+
+    async def _retry(self) -> None:
+        for _ in range(SEND_RETRIES):
+            await asyncio.sleep(0.005)
+            if self._flush():
+                self._sending = None
+                return
+        logger.error("control socket: the other side stopped reading; closing")
+        self.close()
+
+    def _readable(self) -> None:
+        sock = self._sock
+        if sock is None:
+            return
+        try:
+            data, fds, _flags, _address = socket.recv_fds(sock, MAX_MESSAGE, MAX_FDS)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError as exc:
+            logger.warning("control socket: %s", exc)
+            self.close()
+            return
+        if not data:
+            for fd in fds:
+                os.close(fd)
+            self.close()
+            return
+        try:
+            message = msgpack.unpackb(data, raw=False)
+            if not isinstance(message, dict):
+                raise ValueError("not a map")
+        except (ValueError, msgpack.UnpackException) as exc:
+            logger.error("control socket: bad message (%s)", exc)
+            for fd in fds:
+                os.close(fd)
+            return
+        assert self._handler is not None
+        self._handler(message, list(fds))
+
+
+__all__ = ["ControlChannel", "control_pair"]

@@ -1,0 +1,264 @@
+"""A worker process: runs the Textual apps of the SSH sessions it is given.
+
+Started by ``server.ssh.workers.WorkerPool`` as ``python -m server.ssh.worker``
+with one end of a control socket (``--control-fd``).  Over it the SSH process
+sends ``open`` (a session: its description and, as an attached file
+descriptor, the session's relay socket, see ``relay``) and ``exit``; the
+worker asks for ``connect`` (a new connection to the lobby for a session) and
+gets the lobby socket back the same way.  When the control socket closes
+(the SSH process is gone) every app is stopped and the worker exits.
+
+Each app runs exactly as in the SSH process (``session.prepare_app``): the
+same hardening, the same driver, over a ``ChannelTerminal`` whose channel is
+the relay.  The heap of a worker only ever holds its own sessions: a garbage
+collection here pauses only them, and a recycled worker gives its memory back
+by exiting (see ``workers``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import importlib
+import json
+import logging
+import os
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Any
+
+from textual.app import App
+
+from .control import ControlChannel
+from .driver import ChannelTerminal
+from .gcpolicy import GCPolicy, GCScheduler
+from .hardening import (
+    clear_instance_keyed_caches,
+    install_stdio_guard,
+    run_app_preserving_task_factory,
+)
+from .relay import PipeChannel
+from .session import EXIT_FAILURE, SessionInfo, app_exit_status, prepare_app
+from .sharing import use_lazy_render_caches
+
+logger = logging.getLogger(__name__)
+
+ConnectLobby = Callable[[], Awaitable[socket.socket]]
+RemoteAppFactory = Callable[[SessionInfo, dict[str, Any], ConnectLobby], "App[Any] | Awaitable[App[Any]]"]
+"""``factory(info, extra, connect)``: ``extra`` is what the SSH side's
+``describe`` said about the session; ``connect()`` opens a lobby connection."""
+
+CONNECT_TIMEOUT = 10.0
+
+
+@dataclass(frozen=True)
+class HostSettings:
+    """What every session of this worker shares (from the SSH process)."""
+
+    crashed: str
+    stop_timeout: float
+    pending_input_cap: int
+
+
+class AppHost:
+    """Runs the sessions of this worker; owns their tasks."""
+
+    def __init__(self, control: ControlChannel, factory: RemoteAppFactory,
+                 settings: HostSettings, gc_scheduler: GCScheduler | None) -> None:
+        self._control = control
+        self._factory = factory
+        self._settings = settings
+        self._gc_scheduler = gc_scheduler
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._stops: dict[int, Callable[[str], None]] = {}
+        self._lobby_replies: dict[int, asyncio.Future[socket.socket]] = {}
+        self._requests = 0
+        self._done = asyncio.get_running_loop().create_future()
+
+    async def serve(self) -> None:
+        """Handle control messages until told to exit or the SSH process is gone."""
+        self._control.start(self._message)
+        self._control.send({"op": "ready", "pid": os.getpid()})
+        await asyncio.wait([self._done, self._control.closed], return_when=asyncio.FIRST_COMPLETED)
+        await self.stop_all()
+
+    async def stop_all(self) -> None:
+        for stop in list(self._stops.values()):
+            stop("worker exiting")
+        tasks = list(self._tasks.values())
+        if tasks:
+            _done, pending = await asyncio.wait(tasks, timeout=self._settings.stop_timeout)
+            for task in pending:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    # -- control messages -----------------------------------------------------------
+
+    def _message(self, message: dict[str, Any], fds: list[int]) -> None:
+        op = message.get("op")
+        if op == "open" and len(fds) == 1:
+            session_id = int(message["session"])
+            task = asyncio.get_running_loop().create_task(
+                self._run(session_id, message, socket.socket(fileno=fds[0])),
+                name=f"ssh-app-{session_id}",
+            )
+            self._tasks[session_id] = task
+            task.add_done_callback(lambda _t, sid=session_id: self._tasks.pop(sid, None))
+        elif op == "lobby":
+            reply = self._lobby_replies.pop(int(message["request"]), None)
+            if reply is None or reply.done():
+                for fd in fds:
+                    os.close(fd)
+            elif len(fds) == 1:
+                reply.set_result(socket.socket(fileno=fds[0]))
+            else:
+                reply.set_exception(ConnectionError(str(message.get("error", "no lobby"))))
+        elif op == "exit":
+            if not self._done.done():
+                self._done.set_result(None)
+        else:
+            for fd in fds:
+                os.close(fd)
+            logger.error("worker: unexpected control message %r", op)
+
+    async def _connect(self, session_id: int) -> socket.socket:
+        self._requests += 1
+        request = self._requests
+        reply = asyncio.get_running_loop().create_future()
+        self._lobby_replies[request] = reply
+        self._control.send({"op": "connect", "session": session_id, "request": request})
+        try:
+            return await asyncio.wait_for(reply, CONNECT_TIMEOUT)
+        finally:
+            self._lobby_replies.pop(request, None)
+
+    # -- one session ----------------------------------------------------------------
+
+    async def _run(self, session_id: int, message: dict[str, Any], sock: socket.socket) -> None:
+        loop = asyncio.get_running_loop()
+        app: App[Any] | None = None
+        stop_reason: list[str] = []
+
+        def stop(reason: str) -> None:
+            if not stop_reason:
+                stop_reason.append(reason)
+                loop.call_later(self._settings.stop_timeout, self._cancel_stuck, session_id)
+            if app is not None:
+                app.exit()
+
+        self._stops[session_id] = stop
+        info = _session_info(session_id, message["info"])
+        pipe = PipeChannel(stop)
+        await loop.create_unix_connection(lambda: pipe, sock=sock)
+        terminal = ChannelTerminal(
+            pipe, info.size, env=dict(info.env), write_buffer_cap=2**62,  # capped on the SSH side
+            pending_input_cap=self._settings.pending_input_cap, on_close=stop,
+        )
+        pipe.terminal = terminal
+        if self._gc_scheduler is not None:
+            self._gc_scheduler.session_started()
+        status = EXIT_FAILURE
+        try:
+            built = self._factory(info, dict(message.get("extra") or {}),
+                                  lambda: self._connect(session_id))
+            app = await built if not isinstance(built, App) else built
+            errors = prepare_app(app, terminal, info.term_type)
+            if stop_reason:
+                app.exit()
+            await run_app_preserving_task_factory(app, mouse=True, size=terminal.size)
+            status = app_exit_status(app, errors.getvalue(), session_id, terminal,
+                                     self._settings.crashed)
+        except asyncio.CancelledError:
+            pass
+        except Exception:
+            logger.exception("ssh session %d: app failed", session_id)
+            terminal.write(self._settings.crashed)
+        finally:
+            app = None
+            self._stops.pop(session_id, None)
+            pipe.exit(status)
+            terminal.close("session finished")
+            clear_instance_keyed_caches()
+            if self._gc_scheduler is not None:
+                self._gc_scheduler.session_ended()
+
+    def _cancel_stuck(self, session_id: int) -> None:
+        task = self._tasks.get(session_id)
+        if task is not None and not task.done():
+            logger.warning("ssh session %d: app did not exit in time; cancelling", session_id)
+            task.cancel()
+
+
+def _session_info(session_id: int, described: dict[str, Any]) -> SessionInfo:
+    peer = described.get("peer")
+    return SessionInfo(
+        session_id=session_id,
+        username=described.get("username"),
+        peer=tuple(peer) if peer else None,
+        term_type=str(described.get("term_type") or "xterm"),
+        size=(int(described["size"][0]), int(described["size"][1])),
+        env=MappingProxyType({str(k): str(v) for k, v in (described.get("env") or {}).items()}),
+    )
+
+
+def load_factory(spec: str) -> RemoteAppFactory:
+    """``"package.module:function"`` -> the function."""
+    module_name, _, attribute = spec.partition(":")
+    factory = getattr(importlib.import_module(module_name), attribute)
+    if not callable(factory):
+        raise TypeError(f"{spec} is not callable")
+    return factory  # type: ignore[no-any-return]
+
+
+async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings,
+                     gc_policy: GCPolicy | None, preload: list[str]) -> None:
+    install_stdio_guard()
+    use_lazy_render_caches()
+    factory = load_factory(factory_spec)
+    for module in preload:  # imported once, then frozen: not per session, never walked
+        importlib.import_module(module)
+    scheduler: GCScheduler | None = None
+    if gc_policy is not None:
+        gc_policy.apply()
+        scheduler = GCScheduler(gc_policy)
+        scheduler.start()
+    control = ControlChannel(socket.socket(fileno=control_fd))
+    try:
+        await AppHost(control, factory, settings, scheduler).serve()
+    finally:
+        control.close()
+        if scheduler is not None:
+            scheduler.close()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m server.ssh.worker")
+    parser.add_argument("--control-fd", type=int, required=True)
+    parser.add_argument("--app", required=True, help="module:function building each app")
+    parser.add_argument("--settings", required=True, help="JSON from the SSH process")
+    args = parser.parse_args(argv)
+    options = json.loads(args.settings)
+    logging.basicConfig(
+        level=int(options.get("log_level", logging.WARNING)), stream=sys.stderr,
+        format=f"%(asctime)s worker {os.getpid()} %(levelname)s %(name)s: %(message)s",
+    )
+    policy = options.get("gc_policy")
+    settings = HostSettings(
+        crashed=str(options["crashed"]),
+        stop_timeout=float(options["stop_timeout"]),
+        pending_input_cap=int(options["pending_input_cap"]),
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(run_worker(args.control_fd, args.app, settings,
+                               GCPolicy.from_dict(policy) if policy else None,
+                               [str(m) for m in options.get("preload", [])]))
+    gc.collect()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,319 @@
+"""Worker processes for the SSH sessions' apps, recycled like a prefork server's.
+
+CPython's cyclic garbage collector stops the whole process for as long as it
+walks every object it considers, and a Textual session holds tens of
+thousands.  In one process with hundreds of sessions, freeing what finished
+sessions left behind (their objects are full of reference cycles) means one
+collection over every session: seconds during which nobody's screen moves
+(see ``gcpolicy``).  So the apps run in worker processes instead:
+
+* the SSH process keeps the connections, authentication, limits and the
+  lobby; each session's terminal is relayed to a worker (``relay``) and its
+  lobby connections are in-process sockets handed over to the worker, so the
+  lobby trusts them exactly as before;
+* each worker freezes what its sessions keep (``gcpolicy``), so its routine
+  collections stay short, and it never runs the long collection that frees
+  finished sessions: after ``recycle_after`` of its sessions have ended it
+  takes no new ones (a fresh worker takes its place) and it exits when its
+  last player leaves, giving all its memory back to the system at once;
+* sessions go to the worker with the fewest, so the apps use every core.
+
+A worker that dies takes only its own sessions (their players see the
+"something went wrong" message and can reconnect to their seats); a new
+worker replaces it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import socket
+import sys
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from .control import ControlChannel, control_pair
+from .driver import ChannelTerminal
+from .gcpolicy import GCPolicy
+from .relay import RemoteApp
+from .session import SessionInfo
+
+logger = logging.getLogger(__name__)
+
+PROJECT_ROOT: Final = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class WorkerOptions:
+    """How many worker processes run the apps, and when they are recycled."""
+
+    processes: int = 2
+    """Workers taking new sessions at any time (0: apps run in the SSH process)."""
+    recycle_after: int = 32
+    """Sessions a worker serves to their end before it is replaced."""
+    start_timeout: float = 30.0
+    """Seconds a new worker has to import the app and say it is ready."""
+    stop_timeout: float = 10.0
+
+
+Describe = Callable[[SessionInfo], dict[str, Any]]
+"""What a worker's app factory needs to know about a session (plain data)."""
+ConnectLobby = Callable[[SessionInfo], Awaitable[socket.socket]]
+"""Opens one lobby connection for a session (the worker gets the socket)."""
+
+
+class WorkerUnavailable(RuntimeError):
+    """No worker could take the session."""
+
+
+class Worker:
+    """One worker process, seen from the SSH process."""
+
+    def __init__(self, pool: WorkerPool, number: int) -> None:
+        self.pool = pool
+        self.number = number
+        self.process: asyncio.subprocess.Process | None = None
+        self.control: ControlChannel | None = None
+        self.pid: int | None = None
+        self.sessions: dict[int, SessionInfo] = {}
+        self.ended = 0
+        self.retiring = False
+        self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    @property
+    def accepting(self) -> bool:
+        return self.ready.done() and not self.ready.exception() and not self.retiring \
+            and not self.exited.done()
+
+    async def start(self, settings: dict[str, Any]) -> None:
+        ours, theirs = control_pair()
+        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
+            p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+        try:
+            self.process = await asyncio.create_subprocess_exec(
+                sys.executable, "-m", "server.ssh.worker",
+                "--control-fd", str(theirs.fileno()),
+                "--app", self.pool.app_spec,
+                "--settings", json.dumps(settings),
+                pass_fds=(theirs.fileno(),),
+                stdin=asyncio.subprocess.DEVNULL,
+                env=environment,
+                start_new_session=True,  # the operator's Ctrl-C is for the server, which stops us
+            )
+        finally:
+            theirs.close()
+        self.pid = self.process.pid
+        self.control = ControlChannel(ours)
+        self.control.start(self._message)
+        self._spawn(self._watch())
+
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _watch(self) -> None:
+        assert self.process is not None and self.control is not None
+        await asyncio.wait([self.control.closed, asyncio.ensure_future(self.process.wait())],
+                           return_when=asyncio.FIRST_COMPLETED)
+        self.control.close()
+        code = await self.process.wait()
+        if not self.ready.done():
+            self.ready.set_exception(WorkerUnavailable(f"worker exited ({code}) before it was ready"))
+            self.ready.exception()  # retrieved: the pool reports it
+        self.exited.set_result(code)
+        self.pool._worker_exited(self, code)
+
+    def _message(self, message: dict[str, Any], fds: list[int]) -> None:
+        for fd in fds:  # a worker never hands us anything
+            os.close(fd)
+        op = message.get("op")
+        if op == "ready" and not self.ready.done():
+            self.ready.set_result(None)
+        elif op == "connect":
+            self._spawn(self._connect(int(message.get("session", -1)), int(message.get("request", 0))))
+        else:
+            logger.error("worker %s: unexpected message %r", self.pid, op)
+
+    async def _connect(self, session_id: int, request: int) -> None:
+        info = self.sessions.get(session_id)
+        reply: dict[str, Any] = {"op": "lobby", "request": request}
+        if info is None:
+            assert self.control is not None
+            self.control.send({**reply, "error": "no such session"})
+            return
+        try:
+            sock = await self.pool.connect_lobby(info)
+        except Exception as exc:  # the lobby refused or is stopping
+            logger.warning("worker %s: lobby connection for session %d failed: %s",
+                           self.pid, session_id, exc)
+            if self.control is not None:
+                self.control.send({**reply, "error": str(exc)})
+            return
+        if self.control is None:
+            sock.close()
+            return
+        self.control.send(reply, handing_over=[sock])
+
+    async def open_session(self, info: SessionInfo, extra: dict[str, Any],
+                           terminal: ChannelTerminal) -> RemoteApp:
+        assert self.control is not None
+        ours, theirs = socket.socketpair()
+        try:
+            _transport, remote = await asyncio.get_running_loop().create_unix_connection(
+                lambda: RemoteApp(terminal), sock=ours)
+        except BaseException:
+            ours.close()
+            theirs.close()
+            raise
+        self.sessions[info.session_id] = info
+        described = {
+            "username": info.username, "peer": list(info.peer[:2]) if info.peer else None,
+            "term_type": info.term_type, "size": list(info.size), "env": dict(info.env),
+        }
+        self.control.send({"op": "open", "session": info.session_id, "info": described,
+                           "extra": extra}, handing_over=[theirs])
+        return remote
+
+    def session_ended(self, session_id: int) -> None:
+        if self.sessions.pop(session_id, None) is None:
+            return
+        self.ended += 1
+        if not self.retiring and self.ended >= self.pool.options.recycle_after:
+            logger.info("worker %s: recycled after %d sessions", self.pid, self.ended)
+            self.retiring = True
+            self.pool._replace(self)
+        if self.retiring and not self.sessions:
+            self.stop()
+
+    def stop(self) -> None:
+        """Ask the worker to stop its apps and exit."""
+        if self.control is not None:
+            self.control.send({"op": "exit"})
+
+    def kill(self) -> None:
+        if self.process is not None and self.process.returncode is None:
+            self.process.kill()
+
+    async def closed(self) -> None:
+        await asyncio.shield(self.exited)
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+class WorkerPool:
+    """The worker processes of one SSH front door: start, place sessions, recycle, stop."""
+
+    def __init__(self, options: WorkerOptions, app_spec: str, *, describe: Describe,
+                 connect_lobby: ConnectLobby, settings: dict[str, Any],
+                 gc_policy: GCPolicy | None) -> None:
+        self.options = options
+        self.app_spec = app_spec
+        self.describe = describe
+        self.connect_lobby = connect_lobby
+        policy = gc_policy.to_dict() if gc_policy is not None else None
+        if policy is not None:
+            # Finished sessions are freed by recycling the worker, never by a
+            # full collection (the thaw); growth of what live sessions keep
+            # still is, rarely.
+            policy["thaw_after_ended"] = 2**31
+        self._settings = {**settings, "gc_policy": policy,
+                          "log_level": logging.getLogger().getEffectiveLevel()}
+        self.workers: list[Worker] = []
+        self._numbers = 0
+        self._closing = False
+        self._starting: set[asyncio.Task[Any]] = set()
+
+    async def start(self) -> None:
+        """Start the workers; raises ``WorkerUnavailable`` if they cannot start."""
+        workers = [self._new_worker() for _ in range(self.options.processes)]
+        await asyncio.gather(*(self._start(w) for w in workers))
+        for worker in workers:
+            if not worker.accepting:
+                raise WorkerUnavailable("a worker process did not start")
+
+    def _new_worker(self) -> Worker:
+        self._numbers += 1
+        worker = Worker(self, self._numbers)
+        self.workers.append(worker)
+        return worker
+
+    async def _start(self, worker: Worker) -> None:
+        try:
+            await worker.start(self._settings)
+            await asyncio.wait_for(asyncio.shield(worker.ready), self.options.start_timeout)
+            logger.info("ssh worker %d (pid %s) ready", worker.number, worker.pid)
+        except (OSError, asyncio.TimeoutError, WorkerUnavailable) as exc:
+            logger.error("ssh worker %d did not start: %s", worker.number, exc)
+            worker.kill()
+
+    def _replace(self, worker: Worker) -> None:
+        """Start a worker to take the place of one retiring or dead."""
+        if self._closing:
+            return
+        task = asyncio.get_running_loop().create_task(self._start(self._new_worker()))
+        self._starting.add(task)
+        task.add_done_callback(self._starting.discard)
+
+    def _worker_exited(self, worker: Worker, code: int) -> None:
+        if worker in self.workers:
+            self.workers.remove(worker)
+        if worker.retiring or self._closing:
+            logger.info("ssh worker %d (pid %s) exited (%d)", worker.number, worker.pid, code)
+            return
+        logger.error("ssh worker %d (pid %s) died (%d) with %d sessions; replacing it",
+                     worker.number, worker.pid, code, len(worker.sessions))
+        worker.retiring = True
+        self._replace(worker)
+
+    async def _choose(self) -> Worker:
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.options.start_timeout
+        while not self._closing:
+            accepting = [w for w in self.workers if w.accepting]
+            if accepting:
+                return min(accepting, key=lambda w: (len(w.sessions), w.number))
+            if loop.time() >= deadline:
+                break
+            await asyncio.sleep(0.05)  # a replacement is starting
+        raise WorkerUnavailable("no worker process is available")
+
+    async def open(self, info: SessionInfo, terminal: ChannelTerminal) -> tuple[Worker, RemoteApp]:
+        """Start ``info``'s app in a worker; its input and output go through ``terminal``."""
+        worker = await self._choose()
+        remote = await worker.open_session(info, self.describe(info), terminal)
+        return worker, remote
+
+    async def close(self) -> None:
+        """Stop every worker (their apps exit first); kill those that do not."""
+        self._closing = True
+        for task in list(self._starting):
+            task.cancel()
+        await asyncio.gather(*self._starting, return_exceptions=True)
+        workers = list(self.workers)
+        for worker in workers:
+            worker.stop()
+        if not workers:
+            return
+        waits = [asyncio.ensure_future(w.closed()) for w in workers]
+        _done, pending = await asyncio.wait(waits, timeout=self.options.stop_timeout)
+        if pending:
+            for worker in workers:
+                worker.kill()
+            await asyncio.wait(pending, timeout=self.options.stop_timeout)
+        for wait in waits:
+            wait.cancel()
+
+    def counts(self) -> list[tuple[int | None, int, bool]]:
+        """(pid, live sessions, retiring) per worker: for operators and tests."""
+        return [(w.pid, len(w.sessions), w.retiring) for w in self.workers]
+
+
+__all__ = ["WorkerOptions", "WorkerPool", "WorkerUnavailable"]

@@ -1,0 +1,196 @@
+"""The SSH sessions' apps in worker processes: real processes, real SSH, the real client."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import asyncssh
+import pytest
+
+from server.ssh.workers import WorkerOptions, WorkerPool
+
+from .realdoor import (
+    RealDoor,
+    create_table,
+    first_to_show,
+    join_first_table,
+    player,
+    real_door,
+    take_the_discard,
+    turn_up_two_cards,
+)
+from .sshkit import poll_until
+
+STARTUP = 60.0
+"""Seconds for worker processes to import the client (slow under a loaded CI machine)."""
+
+
+@pytest.fixture(scope="module")
+def keys() -> dict[str, asyncssh.SSHKey]:
+    return {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("alice", "bob", "carol")}
+
+
+@contextlib.asynccontextmanager
+async def door_with_workers(tmp_path: Path, **options: int) -> AsyncIterator[RealDoor]:
+    workers = WorkerOptions(start_timeout=STARTUP, **options)  # type: ignore[arg-type]
+    pids: list[int] = []
+    async with real_door(tmp_path, workers=workers) as door:
+        pids = [pid for pid, _live, _retiring in pool_of(door).counts() if pid]
+        yield door
+        pids += [pid for pid, _live, _retiring in pool_of(door).counts() if pid]
+    for pid in pids:  # the server stopped them all
+        assert not alive(pid), f"worker {pid} still running after the server stopped"
+
+
+def pool_of(door: RealDoor) -> WorkerPool:
+    manager = door.door.manager
+    assert manager is not None and manager.pool is not None
+    return manager.pool
+
+
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG) != (0, 0):
+            return False  # a zombie that was ours
+    return True
+
+
+def worker_of(door: RealDoor, session_index: int) -> int:
+    """pid of the worker running the ``session_index``-th live session."""
+    sessions = sorted(
+        (sid, worker.pid) for worker in pool_of(door).workers for sid in worker.sessions
+    )
+    pid = sessions[session_index][1]
+    assert pid is not None
+    return pid
+
+
+async def test_two_players_in_two_workers_play_together(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    async with door_with_workers(tmp_path, processes=2) as door:
+        async with player(door.port, "alice", keys["alice"]) as alice, \
+                player(door.port, "bob", keys["bob"]) as bob:
+            await alice.shows("Lobby · alice")
+            await bob.shows("Lobby · bob")
+            assert sorted(live for _pid, live, _r in pool_of(door).counts()) == [1, 1]
+            assert os.getpid() not in {worker_of(door, 0), worker_of(door, 1)}
+            await create_table(alice)
+            await join_first_table(bob, "alice's table")
+            bob.press(b"r")
+            await alice.shows("✓")
+            alice.press(b"s")
+            await turn_up_two_cards(alice, "alice")
+            await turn_up_two_cards(bob, "bob")
+            names, terms = ["alice", "bob"], [alice, bob]
+            mover = await first_to_show(terms, "Your turn:")
+            await take_the_discard(terms[mover])
+            await terms[1 - mover].shows(f"{names[mover]} took the")
+
+
+async def test_a_player_who_drops_comes_back_to_the_seat(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    async with door_with_workers(tmp_path, processes=1) as door:
+        async with player(door.port, "alice", keys["alice"]) as alice:
+            await alice.shows("Lobby · alice")
+            await create_table(alice)
+            alice.press(b"b")
+            await alice.shows("bot")
+            alice.press(b"s")
+            await turn_up_two_cards(alice, "alice")
+            alice.proc.channel.get_connection().abort()
+        await poll_until(lambda: not pool_of(door).workers[0].sessions, "the session ended", 10.0)
+        async with player(door.port, "skyjo", keys["alice"]) as alice:
+            await alice.shows("Round 1")  # straight back to her table, by her key
+
+
+async def test_a_dead_worker_takes_only_its_own_sessions(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    async with door_with_workers(tmp_path, processes=2) as door:
+        async with player(door.port, "alice", keys["alice"]) as alice, \
+                player(door.port, "bob", keys["bob"]) as bob:
+            await alice.shows("Lobby · alice")
+            await bob.shows("Lobby · bob")
+            alices_worker = worker_of(door, 0)
+            assert alices_worker != worker_of(door, 1)
+            os.kill(alices_worker, signal.SIGKILL)
+            assert await alice.exit_status() == 1
+            assert "something went wrong" in alice.screen.text + alice.text
+            bob.press(b"n")  # bob's game goes on
+            await bob.shows("New table")
+            await poll_until(lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
+                             "a worker in place of the dead one", STARTUP)
+        async with player(door.port, "carol", keys["carol"]) as carol:
+            await carol.shows("Lobby · carol")
+
+
+async def test_a_worker_is_recycled_and_exits_when_its_last_player_leaves(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    async with door_with_workers(tmp_path, processes=1, recycle_after=2) as door:
+        first = pool_of(door).workers[0].pid
+        assert first is not None
+        async with player(door.port, "carol", keys["carol"]) as carol:
+            await carol.shows("Lobby · carol")
+            for name in ("alice", "bob"):  # two sessions end in the first worker
+                async with player(door.port, name, keys[name]) as term:
+                    await term.shows(f"Lobby · {name}")
+                    term.press(b"q")
+                    await term.shows("Leave this server?")
+                    term.press(b"y")
+                    assert await term.exit_status() == 0
+            # Recycled: a new worker takes new sessions; the first one still
+            # runs carol's game, and exits once she leaves.
+            await poll_until(lambda: any(w.accepting and w.pid != first for w in pool_of(door).workers),
+                             "a fresh worker", STARTUP)
+            async with player(door.port, "bob", keys["bob"]) as bob:
+                await bob.shows("Lobby · bob")
+                assert worker_of(door, 1) != first
+            assert alive(first)
+            carol.press(b"n")
+            await carol.shows("New table")
+        await poll_until(lambda: not alive(first), "the recycled worker exited", 10.0)
+
+
+async def test_resize_reaches_an_app_in_a_worker(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    def chat_box_ends_at(width: int) -> object:
+        def ends(text: str) -> bool:  # the lobby chat's top right corner
+            return any(line.endswith("╮") and len(line) == width for line in text.splitlines())
+        return ends
+
+    async with door_with_workers(tmp_path, processes=1) as door:
+        async with player(door.port, "alice", keys["alice"]) as alice:
+            await alice.shows("Lobby · alice")
+            alice.resize(120, 40)
+            await alice.wait_until(chat_box_ends_at(120), "the lobby at 120 columns")  # type: ignore[arg-type]
+            alice.resize(30, 10)
+            await alice.shows("The terminal is too small")
+
+
+async def test_the_server_stops_with_players_in_workers(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    """Every worker exits with the server; the players' sessions end cleanly."""
+    async with door_with_workers(tmp_path, processes=2) as door:
+        term_context = player(door.port, "alice", keys["alice"])
+        alice = await term_context.__aenter__()
+        try:
+            await alice.shows("Lobby · alice")
+            await asyncio.wait_for(door.server.stop(), 30.0)
+            assert await alice.exit_status() is not None
+        finally:
+            with contextlib.suppress(Exception):
+                await term_context.__aexit__(None, None, None)
