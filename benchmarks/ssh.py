@@ -1,17 +1,21 @@
 """The SSH front door under load: N players at 80x24, each pressing keys.
 
-    python benchmarks/ssh.py [--sessions N] [--keys K] [--gap S] [--wave W] [--idle S] [--gc T0,T1,T2]
+    python benchmarks/ssh.py [--sessions N] [--keys K] [--gap S] [--wave W] [--idle S]
+                             [--workers N] [--recycle-after N] [--gc T0,T1,T2]
 
 A child process runs the real server (lobby + SSH front door, the real
-Textual client per session) on 127.0.0.1; this process runs N asyncssh
+Textual client per session, in ``--workers`` worker processes as
+``skyjo-server`` runs it, or in the server process with ``--workers 0``) on
+127.0.0.1; this process runs N asyncssh
 clients, each with its own key, a PTY at 80x24 and its own name.  Players
 arrive ``--wave`` at a time; each logs in, creates a table, adds a bot and
 starts the game, then sits at it.
 
 Reported:
-- memory per session: the server's RSS with everyone playing, minus its RSS
-  after one warm-up session came and went, divided by N (as the OS sees it,
-  then after a full collection and ``malloc_trim``);
+- memory per session: the RSS of the server and its workers with everyone
+  playing, minus the same after one warm-up session came and went, divided
+  by N (as the OS sees it; with ``--workers 0`` also after a full collection
+  and ``malloc_trim``);
 - SSH handshake, connect to first frame (the client's connecting screen) and
   connect to the lobby on screen;
 - key to frame: from a key press (the card cursor, a small change) to the
@@ -19,8 +23,10 @@ Reported:
   seconds on average (uniformly 0.5x to 1.5x: a card game's pace); and the
   server's CPU per key;
 - idle CPU: the server's CPU over ``--idle`` seconds, everyone seated, nobody typing;
-- the garbage collector: collections and their longest pause per generation,
-  as players arrive, type and leave (a third of them leave at the end).
+- key to frame while a third of the players leave (the others go on typing):
+  where freeing the leavers' memory would pause everyone;
+- the garbage collector of the server process: collections and their longest
+  pause per generation, as players arrive, type and leave.
 
 Targets (issue 5): 200 sessions at <= 5 MiB each, first frame median < 150 ms,
 key to frame p50 < 10 ms and p99 < 50 ms, no CPU when idle.
@@ -92,12 +98,14 @@ class GCWatch:
         }
 
 
-async def serve(data_dir: Path, capacity: int, gc_thresholds: str) -> None:
+async def serve(data_dir: Path, capacity: int, gc_thresholds: str, workers: int,
+                recycle_after: int) -> None:
     """Run lobby + front door; answer "stats" lines on stdin with JSON."""
     from server.app import SkyjoServer
     from server.config import Limits, ServerConfig
     from server.ssh import GCPolicy, SessionLimits
     from server.ssh.frontdoor import SSHOptions, start_ssh_front_door
+    from server.ssh.workers import WorkerOptions
 
     if os.environ.get("SKYJO_BENCH_LOG"):
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
@@ -108,7 +116,8 @@ async def serve(data_dir: Path, capacity: int, gc_thresholds: str) -> None:
     ssh_limits = SessionLimits(
         max_sessions=capacity, max_connections=capacity, max_connections_per_address=capacity
     )
-    options = SSHOptions(port=0, limits=ssh_limits)
+    options = SSHOptions(port=0, limits=ssh_limits,
+                         workers=WorkerOptions(processes=workers, recycle_after=recycle_after))
     if gc_thresholds:
         a, b, c = (int(n) for n in gc_thresholds.split(","))
         options = replace(options, gc_policy=GCPolicy(thresholds=(a, b, c)))
@@ -139,15 +148,34 @@ async def serve(data_dir: Path, capacity: int, gc_thresholds: str) -> None:
 # --------------------------------------------------------------------------
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its children (the worker processes)."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as file:
+            return [pid, *(int(child) for child in file.read().split())]
+    except OSError:
+        return [pid]
+
+
 def rss_bytes(pid: int) -> int:
-    with open(f"/proc/{pid}/statm") as file:
-        return int(file.read().split()[1]) * PAGE
+    """Resident memory of the server and its workers."""
+    total = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/statm") as file:
+            total += int(file.read().split()[1]) * PAGE
+    return total
 
 
 def cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as file:
-        fields = file.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of the server and its workers, finished workers included."""
+    ticks = 0
+    for member in process_tree(pid):
+        with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as file:
+            fields = file.read().rsplit(")", 1)[1].split()
+            ticks += int(fields[11]) + int(fields[12])
+            if member == pid:
+                ticks += int(fields[13]) + int(fields[14])  # children waited for
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -164,11 +192,13 @@ class ServerProcess:
 
 
 @contextlib.asynccontextmanager
-async def server_process(capacity: int, gc_thresholds: str) -> AsyncIterator[ServerProcess]:
+async def server_process(capacity: int, gc_thresholds: str, workers: int,
+                         recycle_after: int) -> AsyncIterator[ServerProcess]:
     with tempfile.TemporaryDirectory(prefix="skyjo-ssh-bench-") as data_dir:
         proc = await asyncio.create_subprocess_exec(
             sys.executable, __file__, "--serve", data_dir, "--sessions", str(capacity),
-            "--gc", gc_thresholds,
+            "--gc", gc_thresholds, "--workers", str(workers),
+            "--recycle-after", str(recycle_after),
             stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         )
         try:
@@ -232,15 +262,21 @@ class Player:
             self.proc.stdin.write(key)
             await self._read_until(text)
 
-    async def press_keys(self, count: int, gap: float, rng: random.Random) -> None:
-        """Press ``count`` keys ``gap`` seconds apart on average; time each to its frame."""
+    async def press_keys(self, count: int, gap: float, rng: random.Random,
+                         keep: bool = True) -> list[float]:
+        """Press ``count`` keys ``gap`` seconds apart on average; time each to its frame
+        (kept in ``key_to_frame`` unless ``keep`` is False)."""
+        times: list[float] = []
         for index in range(count):
             await asyncio.sleep(rng.uniform(gap / 2, gap * 1.5))
             await self.drain()
             started = time.perf_counter()
             self.proc.stdin.write(ARROWS[index % 2])
             await asyncio.wait_for(self.proc.stdout.read(65536), TIMEOUT)
-            self.key_to_frame.append(time.perf_counter() - started)
+            times.append(time.perf_counter() - started)
+        if keep:
+            self.key_to_frame += times
+        return times
 
     async def drain(self) -> None:
         """Consume output already waiting (so it is not taken for the next frame)."""
@@ -283,6 +319,8 @@ class Figures:
     idle_cpu: float = 0.0
     typing_cpu: float = 0.0
     typing_time: float = 0.0
+    while_leaving: list[float] = field(default_factory=list)
+    """Key to frame of the players who stay, while the others leave."""
     gc: dict[str, Any] = field(default_factory=dict)
 
 
@@ -322,8 +360,16 @@ async def measure(server: ServerProcess, players: list[Player], keys: int, gap: 
     figures.typing_cpu = cpu_seconds(server.pid) - cpu
     figures.gc["while typing"] = (await server.ask("stats"))["gc"]
 
-    leaving = players[: max(len(players) // 3, min(len(players), 16))]
-    await asyncio.gather(*(p.close() for p in leaving))
+    leaving = players[: max(len(players) // 3, 1)]
+    staying = players[len(leaving):]
+
+    async def leave() -> None:
+        for player in leaving:  # one after another, over about a gap
+            await player.close()
+            await asyncio.sleep(gap / len(leaving))
+
+    results = await asyncio.gather(leave(), *(p.press_keys(3, gap, rng, keep=False) for p in staying))
+    figures.while_leaving = [t for times in results[1:] for t in times]
     await asyncio.sleep(3.0)
     figures.gc[f"as {len(leaving)} players leave"] = (await server.ask("stats"))["gc"]
     figures.rss_left = rss_bytes(server.pid)
@@ -331,11 +377,11 @@ async def measure(server: ServerProcess, players: list[Player], keys: int, gap: 
 
 
 async def bench(sessions: int, keys: int, gap: float, wave: int, idle: float,
-                gc_thresholds: str) -> None:
+                gc_thresholds: str, workers: int, recycle_after: int) -> None:
     players = [Player(f"p{i}", asyncssh.generate_private_key("ssh-ed25519"))
                for i in range(sessions + 1)]
     warmup, players = players[0], players[1:]
-    async with server_process(sessions + 1, gc_thresholds) as server:
+    async with server_process(sessions + 1, gc_thresholds, workers, recycle_after) as server:
         await warmup.connect(server.port)  # imports and caches: not per session
         await warmup.sit_down()
         await warmup.close()
@@ -345,10 +391,10 @@ async def bench(sessions: int, keys: int, gap: float, wave: int, idle: float,
             figures = await measure(server, players, keys, gap, wave, idle)
         finally:
             await asyncio.gather(*(p.close() for p in players))
-    report(sessions, keys, gap, wave, idle, players, figures)
+    report(sessions, keys, gap, wave, idle, workers, players, figures)
 
 
-def report(sessions: int, keys: int, gap: float, wave: int, idle: float,
+def report(sessions: int, keys: int, gap: float, wave: int, idle: float, workers: int,
            players: list[Player], figures: Figures) -> None:
     def per_session(rss: int) -> str:
         return f"{rss / 2**20:.1f} MiB, {(rss - figures.rss_before) / sessions / 2**20:.2f} MiB per session"
@@ -357,12 +403,15 @@ def report(sessions: int, keys: int, gap: float, wave: int, idle: float,
     first_output = [p.first_output for p in players]
     first = [p.first_frame for p in players]
     latency = [t for p in players for t in p.key_to_frame]
-    print(f"SSH sessions: {sessions} at 80x24, arriving {wave} at a time, each at a game "
-          f"against a bot; {keys} keys each, one every {gap / 2:.1f}-{gap * 1.5:.1f} s")
+    where = f"{workers} worker processes" if workers else "the server process"
+    print(f"SSH sessions: {sessions} at 80x24 (apps in {where}), arriving {wave} at a time, "
+          f"each at a game against a bot; {keys} keys each, one every "
+          f"{gap / 2:.1f}-{gap * 1.5:.1f} s")
     print(f"server RSS: {figures.rss_before / 2**20:.1f} MiB with no session (after a warm-up one)")
     print(f"  everyone playing: {per_session(figures.rss_playing)}")
-    print(f"  after a full collection (frozen heap too) and malloc_trim: "
-          f"{per_session(figures.rss_collected)}")
+    if not workers:
+        print(f"  after a full collection (frozen heap too) and malloc_trim: "
+              f"{per_session(figures.rss_collected)}")
     print(f"SSH handshake (TCP, key exchange, key auth): median "
           f"{ms(statistics.median(handshake))}, p99 {ms(percentile(handshake, 0.99))}")
     print(f"connect to first frame (the connecting screen): median "
@@ -374,6 +423,10 @@ def report(sessions: int, keys: int, gap: float, wave: int, idle: float,
     print(f"server CPU while typing: {figures.typing_cpu / figures.typing_time * 100:.0f} % of "
           f"one core, {figures.typing_cpu / len(latency) * 1000:.1f} ms per key")
     print(f"idle CPU over {idle:.0f} s: {figures.idle_cpu * 100:.2f} % of one core")
+    leaving = figures.while_leaving
+    print(f"key to frame while a third leave ({len(leaving)} keys): p50 "
+          f"{ms(percentile(leaving, 0.5))}, p99 {ms(percentile(leaving, 0.99))}, "
+          f"max {ms(max(leaving))}")
     print(f"RSS after some players left: {figures.rss_left / 2**20:.1f} MiB")
     for phase, stats in figures.gc.items():
         print(f"GC {phase}: " + "; ".join(
@@ -389,14 +442,20 @@ def main() -> None:
                         help="mean seconds between one player's keys (a card game's pace)")
     parser.add_argument("--wave", type=int, default=1, help="sessions opened at once")
     parser.add_argument("--idle", type=float, default=5.0, help="seconds to measure idle CPU")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="worker processes for the apps (0: in the server process)")
+    parser.add_argument("--recycle-after", type=int, default=32,
+                        help="sessions a worker serves to their end before it is replaced")
     parser.add_argument("--gc", default="", metavar="T0,T1,T2",
                         help="GC thresholds for the server (default: the front door's policy)")
     parser.add_argument("--serve", metavar="DATA_DIR", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.serve:
-        asyncio.run(serve(Path(args.serve), args.sessions, args.gc))
+        asyncio.run(serve(Path(args.serve), args.sessions, args.gc, args.workers,
+                          args.recycle_after))
     else:
-        asyncio.run(bench(args.sessions, args.keys, args.gap, args.wave, args.idle, args.gc))
+        asyncio.run(bench(args.sessions, args.keys, args.gap, args.wave, args.idle, args.gc,
+                          args.workers, args.recycle_after))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ Generic API::
     def app_factory(info: SessionInfo) -> App: ...      # may also be async
 
     manager = AppSessionManager(app_factory)
-    acceptor = await create_app_server(manager, "0.0.0.0", 2222,
+    acceptor = await create_app_server(manager, None, 2222,     # None: every interface
                                        server_factory=lambda: MyAuthServer(manager),
                                        server_host_keys=["host_key"])
     ...

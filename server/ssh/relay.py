@@ -12,12 +12,15 @@ channel is this socket.  Frames are msgpack arrays, one after another:
 * to the SSH side: ``["out", bytes]`` (terminal output), ``["exit", status]``
   (the app has finished; nothing follows).
 
-A stream that ends without ``exit`` means the worker died.
+After ``exit`` the worker ends its half of the stream and waits for the SSH
+side to close the relay; a stream that ends without ``exit`` means the worker
+died.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any, Final
@@ -83,6 +86,7 @@ class RemoteApp(_FrameProtocol):
     def __init__(self, terminal: ChannelTerminal) -> None:
         super().__init__()
         self._terminal = terminal
+        self._stopping = False
         self._status: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
 
     # -- driver side of ChannelTerminal ---------------------------------------------
@@ -99,8 +103,10 @@ class RemoteApp(_FrameProtocol):
     # -- lifecycle ------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Ask the app to exit (its player left)."""
-        self.send("stop")
+        """Ask the app to exit (its player left); said once."""
+        if not self._stopping:
+            self._stopping = True
+            self.send("stop")
 
     async def finished(self) -> int | None:
         """The app's exit status; None if the worker vanished before saying it."""
@@ -171,11 +177,23 @@ class PipeChannel(_FrameProtocol):
 
     # -- frames ----------------------------------------------------------------------
 
-    def exit(self, status: int) -> None:
-        """Report the app's exit status, then close the relay."""
+    async def exit(self, status: int, timeout: float) -> None:
+        """Report the app's exit status and end our half of the stream.
+
+        Our side stays open for reading until the SSH side closes the relay
+        (at most ``timeout`` seconds): what it sends meanwhile (a last key, a
+        "stop") must not hit a closed socket, whose error would make it drop
+        the exit status still unread in its buffer.
+        """
         self.send("exit", status & 0xFF)
-        if self.transport is not None:
-            self.transport.close()
+        transport = self.transport
+        if transport is None:
+            return
+        if transport.can_write_eof():
+            transport.write_eof()
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(self.closed), timeout)
+        transport.close()
 
     def frame_received(self, frame: list[Any]) -> None:
         kind, terminal = frame[0], self.terminal

@@ -364,9 +364,12 @@ class AppSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         status: int | None = EXIT_FAILURE
         worker = None
         try:
-            worker, remote = await pool.open(self._session_info(terminal), terminal)
+            info = self._session_info(terminal)
+            worker, remote = await pool.open(info, terminal)
             self._remote = remote
             terminal.attach(remote)
+            if terminal.size != info.size:  # the window changed while the worker was chosen
+                remote.resize(*terminal.size)
             if self._stop_reason is not None:  # client left while we were starting it
                 remote.stop()
             status = await remote.finished()

@@ -181,8 +181,8 @@ class AppHost:
         finally:
             app = None
             self._stops.pop(session_id, None)
-            pipe.exit(status)
             terminal.close("session finished")
+            await pipe.exit(status, self._settings.stop_timeout)
             clear_instance_keyed_caches()
             if self._gc_scheduler is not None:
                 self._gc_scheduler.session_ended()
