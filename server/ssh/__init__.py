@@ -1,4 +1,5 @@
-"""Serve Textual apps over SSH, in-process: one app per SSH session.
+"""Serve Textual apps over SSH: one app per SSH session, run in this process or
+in recycled worker processes (``workers``: ``AppSessionManager.pool``).
 
 The Skyjo front door (``server.ssh.frontdoor``: ``SSHFrontDoor``,
 ``start_ssh_front_door``, ``SSH_FRONT_DOOR_PLUGIN``) is built on this
