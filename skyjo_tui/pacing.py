@@ -27,15 +27,20 @@ BACKLOG_BEAT: Final = 0.08
 
 @dataclass(frozen=True, slots=True)
 class Step:
-    """One action's consequences: its events and the view after them."""
+    """One action's consequences: its events and the view after them.
+
+    ``seq`` is the server's count of game updates (None when not known):
+    it tells when the update that shows a move of ours is on screen.
+    """
 
     events: tuple[Event, ...]
     view: PlayerView
     changed: Touched
+    seq: int | None = None
 
     @classmethod
-    def of(cls, events: list[Event] | tuple[Event, ...], view: PlayerView) -> Step:
-        return cls(tuple(events), view, touched(events))
+    def of(cls, events: list[Event] | tuple[Event, ...], view: PlayerView, seq: int | None = None) -> Step:
+        return cls(tuple(events), view, touched(events), seq)
 
 
 class StepQueue:
@@ -56,6 +61,10 @@ class StepQueue:
 
     def clear(self) -> None:
         self._steps.clear()
+
+    def asks_for_move(self) -> bool:
+        """A step waiting here already asks for a move of ours: the table catches up at once."""
+        return any(step.view.legal_actions for step in self._steps)
 
     def hold_for(self, step: Step) -> float:
         """How long ``step`` stays on screen before the next one is shown."""

@@ -8,7 +8,6 @@ become actions only through ``Choices`` (the legal moves the view lists).
 from __future__ import annotations
 
 import time
-from collections import deque
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -22,6 +21,7 @@ from server.engine import Action, PlayerView, event_from_dict
 
 from ..choices import Choices, Mode
 from ..cursor import Target, move
+from ..kept_keys import MoveInFlight
 from ..layout import plan_table
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
@@ -41,9 +41,6 @@ from .base import SkyjoScreen
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
 #: The move keys that explain themselves when they can do nothing.
 _REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
-#: Move keys kept while a move of ours is on its way (a quick second flip, say);
-#: beyond this many, a key rings the bell instead.
-MAX_PENDING_KEYS = 3
 
 
 class TableScreen(SkyjoScreen[None]):
@@ -79,10 +76,8 @@ class TableScreen(SkyjoScreen[None]):
         self._turn_timer = TurnTimer()
         self._ticker: Timer | None = None
         self._link_note = ""
-        self._acting = False
-        self._sent_from: PlayerView | None = None  # the view our move in flight was chosen in
-        # (move, cursor when pressed): kept while a move is in flight, played on the next view
-        self._pending: deque[tuple[str, Target]] = deque()
+        self._flight = MoveInFlight()  # our move on its way, and the keys kept meanwhile
+        self._shown_seq: int | None = None  # the server's seq of the update on screen
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         self._ready = False  # the board is composed
         self._footer_state: tuple[bool | None, ...] = ()
@@ -133,14 +128,17 @@ class TableScreen(SkyjoScreen[None]):
             return  # the app is closing: the board is already gone
         view = PlayerView.from_dict(message["view"])
         events_ = [event_from_dict(e) for e in message.get("events") or []]
+        seq = message.get("seq")
         self._set_timer(message.get("timer"))
         if not events_:  # a fresh start (joining, coming back): show it as it is now
             self._queue.clear()
             self._cancel_hold()
-            self._show(Step.of([], view))
+            self._show(Step.of([], view, seq))
             return
-        self._queue.push(Step.of(events_, view))
-        if self._hold is None:
+        self._queue.push(Step.of(events_, view, seq))
+        if self._hold is None or view.legal_actions:
+            # Your move beats the pace: an update that asks for it cuts the hold short.
+            self._cancel_hold()
             self._next_step()
 
     def feed_game_over(self, message: dict[str, Any]) -> None:
@@ -148,7 +146,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def link_changed(self, change: LinkChanged) -> None:
         if change.link is not Link.ONLINE:
-            self._pending.clear()  # keys meant for a game we no longer see live
+            self._flight.drop_keys()  # keys meant for a game we no longer see live
         self._link_note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
             self.tr("link.offline") if change.link is Link.OFFLINE else ""
         )
@@ -185,15 +183,11 @@ class TableScreen(SkyjoScreen[None]):
         if step is None:
             return
         self._show(step)
-        hold = 0.0 if self._my_move_waiting() else self._queue.hold_for(step)
+        hold = 0.0 if self._queue.asks_for_move() else self._queue.hold_for(step)
         if len(self._queue) and hold <= 0:
             self._hold = self.set_timer(0.001, self._next_step)
         elif hold > 0:
             self._hold = self.set_timer(hold, self._next_step)
-
-    def _my_move_waiting(self) -> bool:
-        """A later update already asks for your move: catch up at once."""
-        return any(step.view.legal_actions for step in list(self._queue._steps))
 
     def _cancel_hold(self) -> None:
         if self._hold is not None:
@@ -202,7 +196,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def _show(self, step: Step) -> None:
         previous = self.view
-        self.view = step.view
+        self.view, self._shown_seq = step.view, step.seq
         if previous is None or bool(previous.legal_actions) != bool(step.view.legal_actions):
             self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
         self.tracker.feed(step.events)
@@ -210,6 +204,10 @@ class TableScreen(SkyjoScreen[None]):
         for line in describe(step.events, names, self.tr):
             self.board.write_log(line)
         self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
+        if self._flight.active:
+            self._flight.shown(step.seq)
+            if not self._flight.active:
+                self.mode = Mode.NORMAL  # the mode our move was chosen in is used up
         self.mode = Choices.from_view(step.view).valid_mode(self.mode)
         self._redraw()
         self._after_phase(previous, step.view)
@@ -309,13 +307,13 @@ class TableScreen(SkyjoScreen[None]):
 
     @property
     def acting(self) -> bool:
-        """True while a move of ours is on its way to the server."""
-        return self._acting
+        """True from sending a move of ours until the update that shows it is on screen."""
+        return self._flight.active
 
     @property
     def kept_keys(self) -> int:
-        """How many move keys, pressed while a move was in flight, wait for the next view."""
-        return len(self._pending)
+        """How many move keys, pressed while the board could not judge them yet, wait."""
+        return len(self._flight)
 
     @property
     def choices(self) -> Choices:
@@ -324,6 +322,8 @@ class TableScreen(SkyjoScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _REFUSABLE and self.link is not Link.ONLINE:
             return False  # nothing can be sent: the key says why (see on_key)
+        if action in _REFUSABLE and self._keys_wait():
+            return True  # kept by the action, in order with the arrows pressed around it
         choices = self.choices
         if action == "draw":
             return choices.draw
@@ -332,7 +332,7 @@ class TableScreen(SkyjoScreen[None]):
         if action == "discard":
             return bool(choices.discard_flip)
         if action == "cancel":
-            return self.mode is not Mode.NORMAL
+            return self.mode is not Mode.NORMAL and not self._flight.active  # a sent move stays sent
         if action == "choose":
             return choices.any
         return True
@@ -346,13 +346,16 @@ class TableScreen(SkyjoScreen[None]):
         self._choose(self.cursor)
 
     def action_draw(self) -> None:
-        self._choose("draw")
+        if not self._kept("draw"):
+            self._choose("draw")
 
     def action_take(self) -> None:
-        self._set_mode(Mode.TAKE)
+        if not self._kept("take"):
+            self._set_mode(Mode.TAKE)
 
     def action_discard(self) -> None:
-        self._set_mode(Mode.DISCARD)
+        if not self._kept("discard"):
+            self._set_mode(Mode.DISCARD)
 
     def action_cancel(self) -> None:
         self._set_mode(Mode.NORMAL)
@@ -364,8 +367,7 @@ class TableScreen(SkyjoScreen[None]):
         self._redraw()
 
     def _choose(self, target: Target) -> None:
-        if self._acting:
-            self._keep("choose", target)
+        if self._kept("choose", target):
             return
         choices = self.choices
         if target == "draw":
@@ -385,47 +387,60 @@ class TableScreen(SkyjoScreen[None]):
         self._play(action)
 
     def _play(self, action: Action) -> None:
-        # Set at once, not when the worker starts: a key pressed right after is then kept.
-        self._acting = True
-        self._sent_from = self.view
-        self.mode = Mode.NORMAL
+        # In flight at once, not when the worker starts: a key pressed right after is kept.
+        # Until the update that shows the move, the board shows it as chosen (same mode).
+        self._flight.sent()
+        self._refresh_footer()
         self._send(action)
 
     @work(group="act")
     async def _send(self, action: Action) -> None:
-        reply: dict[str, Any] | None = None
         try:
             reply = await self.skyjo.call({"type": "act", "action": action.to_dict()})
-        finally:
-            self._acting = False
-        if reply is None:
-            self._pending.clear()  # the move was refused: keys pressed after it no longer fit
-        else:
+        except BaseException:
+            self._flight.refused()
+            raise
+        if reply is None:  # refused, said in a notification: the board stays as it was,
+            self._flight.refused()  # and keys pressed after the move no longer fit
+            return
+        self._flight.answered(reply.get("seq"), self._shown_seq)
+        if not self._flight.active:  # the update that shows it was on screen first
+            if self.mode is not Mode.NORMAL:
+                self._set_mode(Mode.NORMAL)  # the mode the move was chosen in is used up
             self._play_pending()
 
-    # -- keys pressed while a move is in flight -------------------------------------------
+    # -- keys that wait until the board can judge them --------------------------------------
 
-    def _keep(self, move: str, target: Target) -> None:
-        """Keep a move key pressed while our move is on its way (played on the next view)."""
-        if len(self._pending) >= MAX_PENDING_KEYS:
+    def _keys_wait(self) -> bool:
+        """Our move is on its way, or the board is catching up to one that asks for our move."""
+        return self._flight.active or self._queue.asks_for_move()
+
+    def _kept(self, move: str, target: Target | None = None) -> bool:
+        """Keep ``move`` for the update it waits for, if keys wait now (full: the bell).
+
+        Kept here, in the binding's action, not in ``on_key``: Textual runs a key's
+        binding after the screen's ``on_key`` of the keys pressed with it, so only
+        here has the cursor already moved for the arrows pressed before.
+        """
+        if not self._keys_wait():
+            return False
+        if not self._flight.keep(move, self.cursor if target is None else target):
             self.app.bell()
-            return
-        self._pending.append((move, target))
+        return True
 
     def _play_pending(self) -> None:
-        """Play the kept keys, in order, once the server has answered and its new view is shown.
+        """Play the kept keys, in order, once the update they wait for is shown.
 
-        Each is checked against the new view's legal actions as if pressed now;
-        one that sends a move leaves the rest for the view after it.
+        Each is checked against that view's legal actions as if pressed now;
+        one that sends a move leaves the rest for the update after it.
         """
-        while self._pending and not self._acting and self.view is not self._sent_from and not len(self._queue):
-            move, target = self._pending.popleft()
-            if move == "choose":
-                self._choose(target)
-            elif not self.check_action(move, ()):
-                self._refuse(move)
+        while not self._keys_wait() and (kept := self._flight.next_key()) is not None:
+            if kept.move == "choose":
+                self._choose(kept.target)
+            elif not self.check_action(kept.move, ()):
+                self._refuse(kept.move)
             else:
-                {"draw": self.action_draw, "take": self.action_take, "discard": self.action_discard}[move]()
+                {"draw": self.action_draw, "take": self.action_take, "discard": self.action_discard}[kept.move]()
 
     # -- the mouse -------------------------------------------------------------------------
 
@@ -476,10 +491,7 @@ class TableScreen(SkyjoScreen[None]):
         # Keys reach the screen before its bindings: a move key whose binding is
         # off now does nothing by itself, so say why.
         action = self._move_action_of(event.key)
-        if action is not None and self._acting:
-            self._keep(action, self.cursor)  # acted on when the server's answer is shown
-            event.stop()
-        elif action is not None and not self.check_action(action, ()):
+        if action is not None and not self.check_action(action, ()):
             self._refuse(action)
 
     def _move_action_of(self, key: str) -> str | None:
@@ -494,7 +506,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def _refuse(self, action: str) -> None:
         """Say for a moment, in the prompt line, why ``action`` cannot be played now."""
-        if self.view is None or self._acting:
+        if self.view is None or self._flight.active:
             return
         note = refusal_text(action, self.view, self.seats, self.tr, self._key_labels(), self.link.value)
         if note:

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from textual import events
 from textual.geometry import Offset
 from textual.pilot import Pilot
 
@@ -33,6 +34,12 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], timeout: flo
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
         await pilot.pause(STEP_PAUSE)
+
+
+def burst(app: SkyjoApp, *keys: str) -> None:
+    """Keys arriving together, as a quick typist's do: none waits for the server's answer."""
+    for key in keys:
+        app.post_message(events.Key(key, "\r" if key == "enter" else None))
 
 
 def rows(app: SkyjoApp, screen_type: type, selector: str) -> int:

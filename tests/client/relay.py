@@ -2,6 +2,7 @@
 
 ``cut()`` aborts every connection through it (as a network failure would);
 new connections are relayed again at once, so the client can come back.
+``hold()`` keeps what the server sends until ``release()`` (a slow link).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ class Relay:
         self._transports: list[asyncio.WriteTransport] = []
         self._tasks: set[asyncio.Task[None]] = set()
         self.accepting = True  # False: new connections are closed at once (the link stays down)
+        self._downstream = asyncio.Event()  # set: the server's bytes go on to the client
+        self._downstream.set()
 
     async def start(self) -> None:
         self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
@@ -33,7 +36,7 @@ class Relay:
         self._transports += [client_writer.transport, server_writer.transport]
         pipes = [
             asyncio.ensure_future(_pipe(client_reader, server_writer)),
-            asyncio.ensure_future(_pipe(server_reader, client_writer)),
+            asyncio.ensure_future(_pipe(server_reader, client_writer, self._downstream)),
         ]
         self._tasks.update(pipes)
         await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
@@ -41,6 +44,14 @@ class Relay:
             task.cancel()
         for writer in (client_writer, server_writer):
             writer.transport.abort()
+
+    def hold(self) -> None:
+        """From now on, what the server sends waits here (the client's requests still go)."""
+        self._downstream.clear()
+
+    def release(self) -> None:
+        """Deliver what was held, in order, and everything after it."""
+        self._downstream.set()
 
     def cut(self) -> None:
         """Drop every connection now, without a goodbye."""
@@ -59,8 +70,12 @@ class Relay:
                 await task
 
 
-async def _pipe(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+async def _pipe(
+    reader: asyncio.StreamReader, writer: asyncio.StreamWriter, gate: asyncio.Event | None = None
+) -> None:
     with contextlib.suppress(ConnectionError, OSError):
         while data := await reader.read(65536):
+            if gate is not None:
+                await gate.wait()
             writer.write(data)
             await writer.drain()

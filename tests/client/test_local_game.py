@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from skyjo_tui.app import SkyjoApp
-from textual import events
 from textual.widgets import TabbedContent
 
 from skyjo_tui.screens.game_over import GameOverScreen
@@ -17,7 +16,7 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 from skyjo_tui.widgets.results import ResultsTable
 
-from .players import KeyboardPlayer, MousePlayer, play_to_game_over, rows, wait_for
+from .players import KeyboardPlayer, MousePlayer, burst, play_to_game_over, rows, wait_for
 
 
 async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., SkyjoApp]) -> None:
@@ -92,12 +91,6 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
         await wait_for(pilot, lambda: table.view is not None and table.view.round == 1 and table.view.phase == "initial_flips")
         assert all(total == 0 for total in table.view.totals)  # type: ignore[union-attr]
-
-
-def burst(app: SkyjoApp, *keys: str) -> None:
-    """Keys arriving together, as a quick typist's do: none waits for the server's answer."""
-    for key in keys:
-        app.post_message(events.Key(key, "\r" if key == "enter" else None))
 
 
 async def test_a_key_pressed_while_a_move_is_in_flight_is_played_next(make_app: Callable[..., SkyjoApp]) -> None:
