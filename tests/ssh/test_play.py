@@ -68,10 +68,11 @@ async def play_turns(players: dict[str, Term], turns: int) -> str:
     for _ in range(turns):
         mover = await first_to_show(terms, "Your turn:")
         movers.append(names[mover])
+        marks = [term.mark() for term in terms]
         await take_the_discard(terms[mover])
         for index, term in enumerate(terms):
-            if index != mover:  # sees the move in words, and it is their turn
-                await term.shows(f"{names[mover]} took the")
+            if index != mover:  # sees this move in words (not an older one)
+                await term.wait_for(f"{names[mover]} took the", since=marks[index])
     assert len(set(movers[::2])) == len(set(movers[1::2])) == 1  # they take turns
     return movers[0]
 
