@@ -21,8 +21,9 @@ logger = logging.getLogger(__name__)
 
 MAX_MESSAGE: Final = 64 * 1024
 MAX_FDS: Final = 4
-SEND_RETRIES: Final = 200
-"""A full socket buffer is retried every 5 ms, at most this many times (1 s)."""
+MAX_READS_AT_ONCE: Final = 64
+STALL_TIMEOUT: Final = 30.0
+"""Seconds the other side may leave a full socket unread before it is given up on."""
 
 MessageHandler = Callable[[dict[str, Any], list[int]], None]
 
@@ -49,8 +50,9 @@ class ControlChannel:
         self._loop = asyncio.get_running_loop()
         self._handler: MessageHandler | None = None
         self.closed: asyncio.Future[None] = self._loop.create_future()
-        self._sending: asyncio.Task[None] | None = None
         self._outbox: list[tuple[bytes, list[socket.socket]]] = []
+        self._stalled: asyncio.TimerHandle | None = None
+        """Armed while the socket is full; reset by every message that goes out."""
 
     def start(self, handler: MessageHandler) -> None:
         self._handler = handler
@@ -64,69 +66,83 @@ class ControlChannel:
                 sock.close()
             return
         self._outbox.append((msgpack.packb(message, use_bin_type=True), handing_over or []))
-        if self._sending is None and not self._flush():
-            self._sending = self._loop.create_task(self._retry())
+        if self._stalled is None:
+            self._flush()
 
     def close(self) -> None:
         sock, self._sock = self._sock, None
         if sock is not None:
             self._loop.remove_reader(sock.fileno())
+            self._loop.remove_writer(sock.fileno())
             sock.close()
         for _data, handing_over in self._outbox:
             for handed in handing_over:
                 handed.close()
         self._outbox.clear()
-        sending, self._sending = self._sending, None
-        if sending is not None and sending is not asyncio.current_task():
-            sending.cancel()
+        if self._stalled is not None:
+            self._stalled.cancel()
+            self._stalled = None
         if not self.closed.done():
             self.closed.set_result(None)
 
     # -- internals ------------------------------------------------------------------
 
-    def _flush(self) -> bool:
-        """Send what is queued; False if the socket is full (try again later)."""
-        while self._outbox and self._sock is not None:
+    def _flush(self) -> None:
+        """Send what is queued; if the socket is full, wait until it is writable."""
+        sock = self._sock
+        while self._outbox and sock is not None:
             data, handing_over = self._outbox[0]
             try:
-                socket.send_fds(self._sock, [data], [s.fileno() for s in handing_over])
+                socket.send_fds(sock, [data], [s.fileno() for s in handing_over])
             except BlockingIOError:
-                return False
+                if self._stalled is None:
+                    self._loop.add_writer(sock.fileno(), self._flush)
+                    self._stalled = self._loop.call_later(STALL_TIMEOUT, self._give_up)
+                return
             except OSError as exc:
                 logger.warning("control socket: %s", exc)
                 self.close()
-                return True
+                return
             self._outbox.pop(0)
             for handed in handing_over:
                 handed.close()
-        return True
+            if self._stalled is not None:  # progress: the other side is reading
+                self._stalled.cancel()
+                self._stalled = self._loop.call_later(STALL_TIMEOUT, self._give_up)
+        if self._stalled is not None and sock is not None:
+            self._loop.remove_writer(sock.fileno())
+            self._stalled.cancel()
+            self._stalled = None
 
-    async def _retry(self) -> None:
-        for _ in range(SEND_RETRIES):
-            await asyncio.sleep(0.005)
-            if self._flush():
-                self._sending = None
-                return
-        logger.error("control socket: the other side stopped reading; closing")
+    def _give_up(self) -> None:
+        self._stalled = None
+        logger.error("control socket: the other side has read nothing for %.0f s; closing",
+                     STALL_TIMEOUT)
         self.close()
 
     def _readable(self) -> None:
+        for _ in range(MAX_READS_AT_ONCE):  # what is waiting, within reason
+            if not self._read_one():
+                return
+
+    def _read_one(self) -> bool:
+        """Handle one message; False when there is nothing more to read now."""
         sock = self._sock
         if sock is None:
-            return
+            return False
         try:
             data, fds, _flags, _address = socket.recv_fds(sock, MAX_MESSAGE, MAX_FDS)
         except (BlockingIOError, InterruptedError):
-            return
+            return False
         except OSError as exc:
             logger.warning("control socket: %s", exc)
             self.close()
-            return
+            return False
         if not data:
             for fd in fds:
                 os.close(fd)
             self.close()
-            return
+            return False
         try:
             message = msgpack.unpackb(data, raw=False)
             if not isinstance(message, dict):
@@ -135,9 +151,10 @@ class ControlChannel:
             logger.error("control socket: bad message (%s)", exc)
             for fd in fds:
                 os.close(fd)
-            return
+            return True
         assert self._handler is not None
         self._handler(message, list(fds))
+        return True
 
 
 __all__ = ["ControlChannel", "control_pair"]

@@ -354,7 +354,8 @@ class SSHFrontDoor:
         return self.acceptor.get_port() if self.acceptor is not None else self.options.port
 
     async def start(self, server: InProcessServer) -> None:
-        """Listen; raises ``OSError`` when the port or the host key is unusable."""
+        """Listen; raises ``OSError`` when the port or the host key is unusable, or
+        when the worker processes cannot start."""
         options = self.options
         quiet_asyncssh()
         host_key = load_or_create_host_key(options.host_key_path(server.config))

@@ -505,6 +505,8 @@ class AppSessionManager:
         """Stop every app (they restore their client's terminal), cancel
         stragglers, then disconnect every connection still open."""
         self._closing = True
+        if self.pool is not None:
+            self.pool.begin_close()  # sessions ending now must not start new workers
         if self.gc_scheduler is not None:
             # No thaw (a long pause) while everyone leaves at once: give the
             # frozen heap back to the ordinary collector instead.

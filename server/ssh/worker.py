@@ -20,11 +20,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ctypes
 import gc
 import importlib
 import json
 import logging
 import os
+import signal
 import socket
 import sys
 from collections.abc import Awaitable, Callable
@@ -54,6 +56,7 @@ RemoteAppFactory = Callable[[SessionInfo, dict[str, Any], ConnectLobby], "App[An
 ``describe`` said about the session; ``connect()`` opens a lobby connection."""
 
 CONNECT_TIMEOUT = 10.0
+PR_SET_PDEATHSIG = 1
 
 
 @dataclass(frozen=True)
@@ -87,6 +90,11 @@ class AppHost:
         await asyncio.wait([self._done, self._control.closed], return_when=asyncio.FIRST_COMPLETED)
         await self.stop_all()
 
+    def exit(self) -> None:
+        """Stop every app, then the process (as the ``exit`` message does)."""
+        if not self._done.done():
+            self._done.set_result(None)
+
     async def stop_all(self) -> None:
         for stop in list(self._stops.values()):
             stop("worker exiting")
@@ -101,7 +109,11 @@ class AppHost:
 
     def _message(self, message: dict[str, Any], fds: list[int]) -> None:
         op = message.get("op")
-        if op == "open" and len(fds) == 1:
+        if op == "ping":
+            self._control.send({"op": "pong"})
+        elif op == "open" and len(fds) == 1 and self._done.done():
+            self._refuse(int(message["session"]), socket.socket(fileno=fds[0]))
+        elif op == "open" and len(fds) == 1:
             session_id = int(message["session"])
             task = asyncio.get_running_loop().create_task(
                 self._run(session_id, message, socket.socket(fileno=fds[0])),
@@ -119,12 +131,25 @@ class AppHost:
             else:
                 reply.set_exception(ConnectionError(str(message.get("error", "no lobby"))))
         elif op == "exit":
-            if not self._done.done():
-                self._done.set_result(None)
+            self.exit()
         else:
             for fd in fds:
                 os.close(fd)
             logger.error("worker: unexpected control message %r", op)
+
+    def _refuse(self, session_id: int, sock: socket.socket) -> None:
+        """An ``open`` after ``exit`` (they crossed): the session ends at once, said plainly."""
+        logger.warning("ssh session %d: arrived while this worker was exiting", session_id)
+
+        async def refuse() -> None:
+            pipe = PipeChannel(lambda _reason: None)
+            await asyncio.get_running_loop().create_unix_connection(lambda: pipe, sock=sock)
+            pipe.write(self._settings.crashed)
+            await pipe.exit(EXIT_FAILURE, self._settings.stop_timeout)
+
+        task = asyncio.get_running_loop().create_task(refuse())
+        self._tasks[-session_id] = task
+        task.add_done_callback(lambda _t: self._tasks.pop(-session_id, None))
 
     async def _connect(self, session_id: int) -> socket.socket:
         self._requests += 1
@@ -143,11 +168,13 @@ class AppHost:
         loop = asyncio.get_running_loop()
         app: App[Any] | None = None
         stop_reason: list[str] = []
+        watchdog: list[asyncio.TimerHandle] = []
 
         def stop(reason: str) -> None:
             if not stop_reason:
                 stop_reason.append(reason)
-                loop.call_later(self._settings.stop_timeout, self._cancel_stuck, session_id)
+                watchdog.append(
+                    loop.call_later(self._settings.stop_timeout, self._cancel_stuck, session_id))
             if app is not None:
                 app.exit()
 
@@ -181,11 +208,14 @@ class AppHost:
         finally:
             app = None
             self._stops.pop(session_id, None)
+            stop_reason.append("finished")  # no watchdog from here on
+            for handle in watchdog:
+                handle.cancel()
             terminal.close("session finished")
-            await pipe.exit(status, self._settings.stop_timeout)
             clear_instance_keyed_caches()
             if self._gc_scheduler is not None:
                 self._gc_scheduler.session_ended()
+            await pipe.exit(status, self._settings.stop_timeout)
 
     def _cancel_stuck(self, session_id: int) -> None:
         task = self._tasks.get(session_id)
@@ -228,15 +258,29 @@ async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings,
         scheduler = GCScheduler(gc_policy)
         scheduler.start()
     control = ControlChannel(socket.socket(fileno=control_fd))
+    host = AppHost(control, factory, settings, scheduler)
+    # Stopped as when the server says so: every app restores its player's terminal.
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, host.exit)
     try:
-        await AppHost(control, factory, settings, scheduler).serve()
+        await host.serve()
     finally:
         control.close()
         if scheduler is not None:
             scheduler.close()
 
 
+def die_with_the_server() -> None:
+    """Ask Linux to kill this process when the server process dies, even if a
+    stuck app keeps this loop from noticing that its control socket closed.
+    (The players' SSH connections lived in the server: there is nothing left
+    to restore.)  Best effort: elsewhere the control socket's end does it."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError, AttributeError):
+            ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
 def main(argv: list[str] | None = None) -> None:
+    die_with_the_server()
     parser = argparse.ArgumentParser(prog="python -m server.ssh.worker")
     parser.add_argument("--control-fd", type=int, required=True)
     parser.add_argument("--app", required=True, help="module:function building each app")

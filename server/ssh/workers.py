@@ -31,6 +31,7 @@ import logging
 import os
 import socket
 import sys
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +59,13 @@ class WorkerOptions:
     start_timeout: float = 30.0
     """Seconds a new worker has to import the app and say it is ready."""
     stop_timeout: float = 10.0
+    heartbeat_interval: float = 10.0
+    """Seconds between two pings of a worker (two tiny messages: no CPU to speak of)."""
+    heartbeat_timeout: float = 30.0
+    """A worker silent this long is stuck (an app in an endless loop): it is killed
+    and replaced, and only its own players lose their screens."""
+    max_restart_delay: float = 60.0
+    """Longest wait before starting a worker again after failed starts (doubling from 1 s)."""
 
 
 Describe = Callable[[SessionInfo], dict[str, Any]]
@@ -66,8 +74,9 @@ ConnectLobby = Callable[[SessionInfo], Awaitable[socket.socket]]
 """Opens one lobby connection for a session (the worker gets the socket)."""
 
 
-class WorkerUnavailable(RuntimeError):
-    """No worker could take the session."""
+class WorkerUnavailable(OSError):
+    """No worker process could be started, or none can take a session (an
+    ``OSError``, like the other reasons a server cannot start: a taken port)."""
 
 
 class Worker:
@@ -85,11 +94,22 @@ class Worker:
         self.ready: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._last_heard = time.monotonic()
 
     @property
     def accepting(self) -> bool:
+        control = self.control
         return self.ready.done() and not self.ready.exception() and not self.retiring \
-            and not self.exited.done()
+            and not self.exited.done() and control is not None and not control.closed.done()
+
+    def gone(self, code: int, reason: str) -> None:
+        """The process is gone (or never started: ``code`` -1); if it never got
+        ready, ``reason`` says why."""
+        if not self.ready.done():
+            self.ready.set_exception(WorkerUnavailable(reason))
+            self.ready.exception()  # retrieved: the pool reports it
+        if not self.exited.done():
+            self.exited.set_result(code)
 
     async def start(self, settings: dict[str, Any]) -> None:
         ours, theirs = control_pair()
@@ -112,6 +132,7 @@ class Worker:
         self.control = ControlChannel(ours)
         self.control.start(self._message)
         self._spawn(self._watch())
+        self._spawn(self._heartbeat())
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -120,21 +141,45 @@ class Worker:
 
     async def _watch(self) -> None:
         assert self.process is not None and self.control is not None
-        await asyncio.wait([self.control.closed, asyncio.ensure_future(self.process.wait())],
-                           return_when=asyncio.FIRST_COMPLETED)
+        exiting = asyncio.ensure_future(self.process.wait())
+        await asyncio.wait([self.control.closed, exiting], return_when=asyncio.FIRST_COMPLETED)
         self.control.close()
-        code = await self.process.wait()
-        if not self.ready.done():
-            self.ready.set_exception(WorkerUnavailable(f"worker exited ({code}) before it was ready"))
-            self.ready.exception()  # retrieved: the pool reports it
-        self.exited.set_result(code)
+        try:  # without its control socket a worker stops by itself, unless it is stuck
+            code = await asyncio.wait_for(exiting, self.pool.options.stop_timeout)
+        except asyncio.TimeoutError:
+            logger.error("ssh worker %d (pid %s) did not exit; killing it", self.number, self.pid)
+            self.kill()
+            code = await self.process.wait()
+        self.gone(code, f"worker exited ({code}) before it was ready")
         self.pool._worker_exited(self, code)
+
+    async def _heartbeat(self) -> None:
+        """Ping now and then; kill the worker if it stops answering."""
+        options = self.pool.options
+        try:
+            await asyncio.shield(self.ready)
+        except WorkerUnavailable:
+            return
+        self._last_heard = time.monotonic()
+        while self.control is not None and not self.control.closed.done():
+            await asyncio.sleep(options.heartbeat_interval)
+            silent = time.monotonic() - self._last_heard
+            if silent > options.heartbeat_timeout:
+                logger.error("ssh worker %d (pid %s) has not answered for %.0f s; killing it "
+                             "(its %d players lose their screens)",
+                             self.number, self.pid, silent, len(self.sessions))
+                self.kill()
+                return
+            self.control.send({"op": "ping"})
 
     def _message(self, message: dict[str, Any], fds: list[int]) -> None:
         for fd in fds:  # a worker never hands us anything
             os.close(fd)
+        self._last_heard = time.monotonic()
         op = message.get("op")
-        if op == "ready" and not self.ready.done():
+        if op == "pong":
+            pass
+        elif op == "ready" and not self.ready.done():
             self.ready.set_result(None)
         elif op == "connect":
             self._spawn(self._connect(int(message.get("session", -1)), int(message.get("request", 0))))
@@ -161,9 +206,14 @@ class Worker:
             return
         self.control.send(reply, handing_over=[sock])
 
+    def reserve(self, info: SessionInfo) -> None:
+        """Count the session here from the moment it is placed (so the worker is
+        neither stopped nor chosen as empty while it is being opened)."""
+        self.sessions[info.session_id] = info
+
     async def open_session(self, info: SessionInfo, extra: dict[str, Any],
                            terminal: ChannelTerminal) -> RemoteApp:
-        assert self.control is not None
+        """Start the (reserved) session's app here; ``session_ended`` when it is over."""
         ours, theirs = socket.socketpair()
         try:
             _transport, remote = await asyncio.get_running_loop().create_unix_connection(
@@ -172,7 +222,10 @@ class Worker:
             ours.close()
             theirs.close()
             raise
-        self.sessions[info.session_id] = info
+        if self.control is None or self.control.closed.done():
+            theirs.close()
+            remote.close()  # the worker is gone: the session ends as a crash
+            return remote
         described = {
             "username": info.username, "peer": list(info.peer[:2]) if info.peer else None,
             "term_type": info.term_type, "size": list(info.size), "env": dict(info.env),
@@ -230,6 +283,7 @@ class WorkerPool:
         self._numbers = 0
         self._closing = False
         self._starting: set[asyncio.Task[Any]] = set()
+        self._failed_starts = 0
 
     async def start(self) -> None:
         """Start the workers; raises ``WorkerUnavailable`` if they cannot start."""
@@ -237,7 +291,10 @@ class WorkerPool:
         await asyncio.gather(*(self._start(w) for w in workers))
         for worker in workers:
             if not worker.accepting:
-                raise WorkerUnavailable("a worker process did not start")
+                failure = worker.ready.exception() if worker.ready.done() else None
+                raise WorkerUnavailable(
+                    f"an SSH worker process did not start: {failure or 'not ready in time'}"
+                    " (see the log above)")
 
     def _new_worker(self) -> Worker:
         self._numbers += 1
@@ -249,22 +306,56 @@ class WorkerPool:
         try:
             await worker.start(self._settings)
             await asyncio.wait_for(asyncio.shield(worker.ready), self.options.start_timeout)
-            logger.info("ssh worker %d (pid %s) ready", worker.number, worker.pid)
         except (OSError, asyncio.TimeoutError, WorkerUnavailable) as exc:
             logger.error("ssh worker %d did not start: %s", worker.number, exc)
+            self._failed_starts += 1
+            if worker.process is None:  # never ran: nothing will report its exit
+                worker.gone(-1, str(exc))
+                self._forget(worker)
             worker.kill()
+            return
+        self._failed_starts = 0
+        logger.info("ssh worker %d (pid %s) ready", worker.number, worker.pid)
 
     def _replace(self, worker: Worker) -> None:
-        """Start a worker to take the place of one retiring or dead."""
+        """Start a worker to take the place of one retiring or dead (after a
+        growing delay while starts keep failing: no restart loop)."""
         if self._closing:
             return
-        task = asyncio.get_running_loop().create_task(self._start(self._new_worker()))
+        task = asyncio.get_running_loop().create_task(self._start_later(self._restart_delay()))
         self._starting.add(task)
         task.add_done_callback(self._starting.discard)
 
-    def _worker_exited(self, worker: Worker, code: int) -> None:
+    def _restart_delay(self) -> float:
+        if not self._failed_starts:
+            return 0.0
+        return min(2.0 ** (self._failed_starts - 1), self.options.max_restart_delay)
+
+    async def _start_later(self, delay: float) -> None:
+        if delay:
+            logger.warning("starting an ssh worker in %.0f s (%d failed starts)",
+                           delay, self._failed_starts)
+            await asyncio.sleep(delay)
+        worker = self._new_worker()
+        await self._start(worker)
+        if not worker.process and not self._closing:
+            self._replace(worker)
+
+    def _forget(self, worker: Worker) -> None:
         if worker in self.workers:
             self.workers.remove(worker)
+
+    def begin_close(self) -> None:
+        """No new workers from now on (the server is stopping)."""
+        self._closing = True
+
+    def _worker_exited(self, worker: Worker, code: int) -> None:
+        self._forget(worker)
+        if not worker.ready.done() or worker.ready.exception() is not None:
+            if not self._closing and not worker.retiring:
+                worker.retiring = True
+                self._replace(worker)  # a failed start: _start counted it, so with a delay
+            return
         if worker.retiring or self._closing:
             logger.info("ssh worker %d (pid %s) exited (%d)", worker.number, worker.pid, code)
             return
@@ -288,12 +379,17 @@ class WorkerPool:
     async def open(self, info: SessionInfo, terminal: ChannelTerminal) -> tuple[Worker, RemoteApp]:
         """Start ``info``'s app in a worker; its input and output go through ``terminal``."""
         worker = await self._choose()
-        remote = await worker.open_session(info, self.describe(info), terminal)
+        worker.reserve(info)
+        try:
+            remote = await worker.open_session(info, self.describe(info), terminal)
+        except BaseException:
+            worker.session_ended(info.session_id)
+            raise
         return worker, remote
 
     async def close(self) -> None:
         """Stop every worker (their apps exit first); kill those that do not."""
-        self._closing = True
+        self.begin_close()
         for task in list(self._starting):
             task.cancel()
         await asyncio.gather(*self._starting, return_exceptions=True)

@@ -6,13 +6,14 @@ import asyncio
 import contextlib
 import os
 import signal
+import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import asyncssh
 import pytest
 
-from server.ssh.workers import WorkerOptions, WorkerPool
+from server.ssh.workers import WorkerOptions, WorkerPool, WorkerUnavailable
 
 from .realdoor import (
     RealDoor,
@@ -36,7 +37,7 @@ def keys() -> dict[str, asyncssh.SSHKey]:
 
 
 @contextlib.asynccontextmanager
-async def door_with_workers(tmp_path: Path, **options: int) -> AsyncIterator[RealDoor]:
+async def door_with_workers(tmp_path: Path, **options: float) -> AsyncIterator[RealDoor]:
     workers = WorkerOptions(start_timeout=STARTUP, **options)  # type: ignore[arg-type]
     pids: list[int] = []
     async with real_door(tmp_path, workers=workers) as door:
@@ -54,13 +55,14 @@ def pool_of(door: RealDoor) -> WorkerPool:
 
 
 def alive(pid: int) -> bool:
+    """Is ``pid`` running (asyncio reaps our children: a dead worker leaves no zombie)?"""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
-    with contextlib.suppress(ChildProcessError):
-        if os.waitpid(pid, os.WNOHANG) != (0, 0):
-            return False  # a zombie that was ours
+    with contextlib.suppress(OSError), open(f"/proc/{pid}/stat") as stat:
+        if stat.read().rsplit(")", 1)[1].split()[0] == "Z":
+            return False  # exited, not yet reaped by asyncio's child watcher
     return True
 
 
@@ -133,6 +135,51 @@ async def test_a_dead_worker_takes_only_its_own_sessions(
                              "a worker in place of the dead one", STARTUP)
         async with player(door.port, "carol", keys["carol"]) as carol:
             await carol.shows("Lobby · carol")
+
+
+async def test_a_stuck_worker_is_killed_and_replaced(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    """An app that never yields (here: the process stopped) takes only its own worker."""
+    async with door_with_workers(tmp_path, processes=2, heartbeat_interval=0.2,
+                                 heartbeat_timeout=1.5) as door:
+        async with player(door.port, "alice", keys["alice"]) as alice, \
+                player(door.port, "bob", keys["bob"]) as bob:
+            await alice.shows("Lobby · alice")
+            await bob.shows("Lobby · bob")
+            stuck = worker_of(door, 0)
+            os.kill(stuck, signal.SIGSTOP)
+            try:
+                await alice.wait_until(lambda text: "something went wrong" in text,
+                                       "the crash message", 15.0)
+                assert await alice.exit_status() == 1
+            finally:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(stuck, signal.SIGCONT)
+            assert not alive(stuck)
+            bob.press(b"n")
+            await bob.shows("New table")
+            await poll_until(lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
+                             "a worker in place of the stuck one", STARTUP)
+        async with player(door.port, "carol", keys["carol"]) as carol:
+            await carol.shows("Lobby · carol")
+
+
+async def test_workers_that_cannot_start_are_a_clear_error(tmp_path: Path) -> None:
+    async def no_lobby(_info: object) -> socket.socket:
+        raise AssertionError("no session expected")
+
+    pool = WorkerPool(WorkerOptions(processes=1, start_timeout=STARTUP),
+                      "no_such_module_here:build", describe=lambda _info: {},
+                      connect_lobby=no_lobby,  # type: ignore[arg-type]
+                      settings={"crashed": "x", "stop_timeout": 1.0, "pending_input_cap": 10},
+                      gc_policy=None)
+    try:
+        with pytest.raises(WorkerUnavailable, match="before it was ready"):
+            await pool.start()
+    finally:
+        await asyncio.wait_for(pool.close(), 10.0)
+    assert pool.workers == []  # and nothing is being started again
 
 
 async def test_a_worker_is_recycled_and_exits_when_its_last_player_leaves(
