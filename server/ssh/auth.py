@@ -6,6 +6,8 @@ import logging
 
 import asyncssh
 
+from ..listen import peer_host
+
 from .connection import SSHAppServer
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
 from .session import AppSessionManager
@@ -87,5 +89,6 @@ class SkyjoSSHServer(SSHAppServer):
         )
 
     def _client_address(self) -> str:
+        # An IPv4 client of the dual-stack socket must match from="192.168.1.*".
         peer = self.connection.get_extra_info("peername") if self.connection else None
-        return str(peer[0]) if peer else ""
+        return peer_host(peer) if peer else ""

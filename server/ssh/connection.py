@@ -25,6 +25,8 @@ from typing import Any, Final
 
 import asyncssh
 
+from ..listen import peer_host
+
 from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy, GCScheduler
 from .session import AppSessionManager
 
@@ -76,8 +78,7 @@ class SSHAppServer(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.connection = conn
-        peer = conn.get_extra_info("peername") or ("?",)
-        address = str(peer[0])
+        address = peer_host(conn.get_extra_info("peername"))
         refusal = self.manager.connections.admit(address, conn)
         if refusal is not None:
             logger.warning("ssh connection from %s refused: %s", address, refusal)

@@ -14,6 +14,7 @@ import logging
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -29,10 +30,13 @@ from .sshkit import TIMEOUT, GuestClient
 
 
 @contextlib.asynccontextmanager
-async def lobby_with_ssh(data_dir: Path, host: str | None) -> AsyncIterator[SSHFrontDoor]:
+async def lobby_with_ssh(
+    data_dir: Path, host: str | None, authorized_keys: Path | None = None
+) -> AsyncIterator[SSHFrontDoor]:
     """A lobby on ``host`` (None: the default) with the SSH front door; always stopped."""
     server = SkyjoServer(ServerConfig(host=host, port=0, data_dir=data_dir))
-    door = SSHFrontDoor(SSHOptions(port=0, limits=SessionLimits(stop_timeout=2.0), gc_policy=None))
+    door = SSHFrontDoor(SSHOptions(port=0, limits=SessionLimits(stop_timeout=2.0), gc_policy=None,
+                                   authorized_keys=authorized_keys))
     server.add_front_door(door)
     await server.start()
     try:
@@ -84,3 +88,28 @@ async def test_the_lobby_host_is_the_only_way_in(tmp_path: Path) -> None:
         await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
         with pytest.raises(ConnectionRefusedError):
             await guest_login("::1", door.port)
+
+
+@pytest.mark.skipif(not socket.has_dualstack_ipv6(), reason="no dual-stack sockets here")
+async def test_from_options_see_ipv4_clients_of_the_default_host_as_ipv4(tmp_path: Path) -> None:
+    """On the dual-stack socket an IPv4 client is ::ffff:127.0.0.1 to the kernel;
+    ``from="127.0.0.1"`` in authorized_keys must still match it."""
+    here, elsewhere = (asyncssh.generate_private_key("ssh-ed25519") for _ in range(2))
+    keys_file = tmp_path / "friends"
+    keys_file.write_text(
+        f'from="127.0.0.1" {here.export_public_key().decode()}'
+        f'from="192.0.2.1" {elsewhere.export_public_key().decode()}'
+    )
+
+    def login(key: asyncssh.SSHKey) -> Any:
+        return asyncio.wait_for(asyncssh.connect(
+            "127.0.0.1", door.port, username="skyjo", client_keys=[key],
+            known_hosts=None, agent_path=None, config=None, preferred_auth="publickey",
+        ), TIMEOUT)
+
+    async with lobby_with_ssh(tmp_path / "data", host=None, authorized_keys=keys_file) as door:
+        conn = await login(here)
+        conn.close()
+        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
+        with pytest.raises(asyncssh.PermissionDenied):
+            await login(elsewhere)
