@@ -83,9 +83,11 @@ class RemoteApp(_FrameProtocol):
     and window sizes go to the worker, output comes back to the terminal.
     """
 
-    def __init__(self, terminal: ChannelTerminal) -> None:
+    def __init__(self, terminal: ChannelTerminal, on_input: Callable[[], None] | None = None) -> None:
         super().__init__()
         self._terminal = terminal
+        self._on_input = on_input
+        """Told of every key relayed (the pool checks the worker is alive)."""
         self._stopping = False
         self._status: asyncio.Future[int | None] = asyncio.get_running_loop().create_future()
 
@@ -93,6 +95,8 @@ class RemoteApp(_FrameProtocol):
 
     def feed(self, text: str) -> None:
         self.send("in", text)
+        if self._on_input is not None:
+            self._on_input()
 
     def resize(self, width: int, height: int) -> None:
         self.send("size", width, height)

@@ -20,7 +20,9 @@ collection over every session: seconds during which nobody's screen moves
 
 A worker that dies takes only its own sessions (their players see the
 "something went wrong" message and can reconnect to their seats); a new
-worker replaces it.
+worker replaces it.  So does a worker that stops answering: when a key or a
+new session goes to a worker not heard from for a while, it is pinged, and
+killed if it does not answer (an idle server sends nothing at all).
 """
 
 from __future__ import annotations
@@ -59,11 +61,12 @@ class WorkerOptions:
     start_timeout: float = 30.0
     """Seconds a new worker has to import the app and say it is ready."""
     stop_timeout: float = 10.0
-    heartbeat_interval: float = 10.0
-    """Seconds between two pings of a worker (two tiny messages: no CPU to speak of)."""
-    heartbeat_timeout: float = 30.0
-    """A worker silent this long is stuck (an app in an endless loop): it is killed
-    and replaced, and only its own players lose their screens."""
+    heartbeat_interval: float = 5.0
+    """While players type, a worker not heard from for this long is pinged."""
+    heartbeat_timeout: float = 20.0
+    """A ping unanswered this long means the worker is stuck (an app in an endless
+    loop): it is killed and replaced, and only its own players lose their screens.
+    Pings only follow activity (a key, a new session), so an idle server sends none."""
     max_restart_delay: float = 60.0
     """Longest wait before starting a worker again after failed starts (doubling from 1 s)."""
 
@@ -95,6 +98,7 @@ class Worker:
         self.exited: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._tasks: set[asyncio.Task[Any]] = set()
         self._last_heard = time.monotonic()
+        self._ping_check: asyncio.TimerHandle | None = None
 
     @property
     def accepting(self) -> bool:
@@ -132,7 +136,6 @@ class Worker:
         self.control = ControlChannel(ours)
         self.control.start(self._message)
         self._spawn(self._watch())
-        self._spawn(self._heartbeat())
 
     def _spawn(self, coroutine: Any) -> None:
         task = asyncio.get_running_loop().create_task(coroutine)
@@ -153,29 +156,34 @@ class Worker:
         self.gone(code, f"worker exited ({code}) before it was ready")
         self.pool._worker_exited(self, code)
 
-    async def _heartbeat(self) -> None:
-        """Ping now and then; kill the worker if it stops answering."""
+    def poke(self) -> None:
+        """Something was sent that the worker should act on (a key, a session):
+        if it has been quiet a while, make sure it is still alive."""
         options = self.pool.options
-        try:
-            await asyncio.shield(self.ready)
-        except WorkerUnavailable:
+        if self._ping_check is not None or not self.ready.done() or self.control is None:
             return
-        self._last_heard = time.monotonic()
-        while self.control is not None and not self.control.closed.done():
-            await asyncio.sleep(options.heartbeat_interval)
-            silent = time.monotonic() - self._last_heard
-            if silent > options.heartbeat_timeout:
-                logger.error("ssh worker %d (pid %s) has not answered for %.0f s; killing it "
-                             "(its %d players lose their screens)",
-                             self.number, self.pid, silent, len(self.sessions))
-                self.kill()
-                return
-            self.control.send({"op": "ping"})
+        if time.monotonic() - self._last_heard < options.heartbeat_interval:
+            return
+        self.control.send({"op": "ping"})
+        self._ping_check = asyncio.get_running_loop().call_later(
+            options.heartbeat_timeout, self._unanswered)
+
+    def _unanswered(self) -> None:
+        self._ping_check = None
+        if self.exited.done():
+            return
+        logger.error("ssh worker %d (pid %s) has not answered for %.0f s; killing it "
+                     "(its %d players lose their screens)", self.number, self.pid,
+                     self.pool.options.heartbeat_timeout, len(self.sessions))
+        self.kill()
 
     def _message(self, message: dict[str, Any], fds: list[int]) -> None:
         for fd in fds:  # a worker never hands us anything
             os.close(fd)
         self._last_heard = time.monotonic()
+        if self._ping_check is not None:  # any message answers a ping
+            self._ping_check.cancel()
+            self._ping_check = None
         op = message.get("op")
         if op == "pong":
             pass
@@ -217,7 +225,7 @@ class Worker:
         ours, theirs = socket.socketpair()
         try:
             _transport, remote = await asyncio.get_running_loop().create_unix_connection(
-                lambda: RemoteApp(terminal), sock=ours)
+                lambda: RemoteApp(terminal, on_input=self.poke), sock=ours)
         except BaseException:
             ours.close()
             theirs.close()
@@ -232,6 +240,7 @@ class Worker:
         }
         self.control.send({"op": "open", "session": info.session_id, "info": described,
                            "extra": extra}, handing_over=[theirs])
+        self.poke()
         return remote
 
     def session_ended(self, session_id: int) -> None:
@@ -256,6 +265,9 @@ class Worker:
 
     async def closed(self) -> None:
         await asyncio.shield(self.exited)
+        if self._ping_check is not None:
+            self._ping_check.cancel()
+            self._ping_check = None
         for task in list(self._tasks):
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)

@@ -140,7 +140,8 @@ async def test_a_dead_worker_takes_only_its_own_sessions(
 async def test_a_stuck_worker_is_killed_and_replaced(
     tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
 ) -> None:
-    """An app that never yields (here: the process stopped) takes only its own worker."""
+    """An app that never yields (here: the process stopped) takes only its own worker,
+    found out when its player types."""
     async with door_with_workers(tmp_path, processes=2, heartbeat_interval=0.2,
                                  heartbeat_timeout=1.5) as door:
         async with player(door.port, "alice", keys["alice"]) as alice, \
@@ -149,6 +150,8 @@ async def test_a_stuck_worker_is_killed_and_replaced(
             await bob.shows("Lobby · bob")
             stuck = worker_of(door, 0)
             os.kill(stuck, signal.SIGSTOP)
+            await asyncio.sleep(0.3)  # quiet for longer than heartbeat_interval
+            alice.press(b"n")  # a key to a stuck worker: a ping, never answered
             try:
                 await alice.wait_until(lambda text: "something went wrong" in text,
                                        "the crash message", 15.0)
