@@ -123,6 +123,13 @@ class CounterApp(App[None]):
         self.query_one("#status", Label).update("SIDE EFFECTS DONE")
 
 
+def remote_counter_app(info: SessionInfo, extra: dict[str, Any], connect: Any) -> CounterApp:
+    """``CounterApp`` as a worker process builds it (``server.ssh.worker``)."""
+    if info.username == "broken":
+        raise RuntimeError("factory failed")
+    return CounterApp(info)
+
+
 class NoAuthServer(SSHAppServer):
     def begin_auth(self, username: str) -> bool:
         return False  # tests only: no authentication

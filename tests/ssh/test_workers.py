@@ -9,11 +9,15 @@ import signal
 import socket
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
+from textual.app import App
 
 from server.ssh.workers import WorkerOptions, WorkerPool, WorkerUnavailable
+
+from server.ssh import AppSessionManager, SessionInfo, SessionLimits, create_app_server
 
 from .realdoor import (
     RealDoor,
@@ -26,6 +30,7 @@ from .realdoor import (
     turn_up_two_cards,
 )
 from .sshkit import poll_until
+from .test_driver import HOST_KEY, Harness, NoAuthServer, open_term
 
 STARTUP = 60.0
 """Seconds for worker processes to import the client (slow under a loaded CI machine)."""
@@ -244,3 +249,71 @@ async def test_the_server_stops_with_players_in_workers(
         finally:
             with contextlib.suppress(Exception):
                 await term_context.__aexit__(None, None, None)
+
+
+# --------------------------------------------------------------------------
+# the generic layer with workers: a test app that crashes and hangs on demand
+# --------------------------------------------------------------------------
+
+
+@contextlib.asynccontextmanager
+async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
+    """``test_driver``'s CounterApp served from one worker process."""
+
+    def in_process(info: SessionInfo) -> App[Any]:
+        raise AssertionError("apps run in the worker")
+
+    async def no_lobby(_info: SessionInfo) -> socket.socket:
+        raise AssertionError("the counter app opens no lobby connection")
+
+    manager = AppSessionManager(in_process, limits=SessionLimits(stop_timeout=1.0))
+    manager.pool = WorkerPool(
+        WorkerOptions(processes=1, start_timeout=STARTUP), "tests.ssh.test_driver:remote_counter_app",
+        describe=lambda _info: {}, connect_lobby=no_lobby, gc_policy=None,
+        settings={"crashed": manager.messages.crashed, "stop_timeout": 1.0,
+                  "pending_input_cap": 1024},
+    )
+    await manager.pool.start()
+    acceptor = await create_app_server(manager, "127.0.0.1", 0, gc_policy=None,
+                                       server_factory=lambda: NoAuthServer(manager),
+                                       server_host_keys=[HOST_KEY])
+    try:
+        yield Harness(manager, acceptor.get_port())
+    finally:
+        acceptor.close()
+        await manager.close(timeout=2.0)
+        await asyncio.wait_for(acceptor.wait_closed(), 10.0)
+
+
+async def test_a_crash_in_a_worker_closes_only_that_session(capfd: pytest.CaptureFixture[str]) -> None:
+    async with counter_apps_in_a_worker() as harness:
+        async with open_term(harness, "alice") as alice, open_term(harness, "bob") as bob:
+            alice.press(b"x")  # the app raises
+            assert await alice.exit_status() == 1
+            assert "something went wrong" in alice.text
+            assert "boom from the test app" not in alice.text  # no traceback to clients
+            bob.press(b"a")  # the same worker goes on serving bob
+            await bob.wait_for("PRESSED 1")
+            async with open_term(harness, "broken", wait_ready=False) as broken:
+                assert await broken.exit_status() == 1  # the factory raised
+                assert "something went wrong" in broken.text
+            bob.press(b"a")
+            await bob.wait_for("PRESSED 2")
+    logged = capfd.readouterr().err  # the worker logs to the server's stderr
+    assert "boom from the test app" in logged and "factory failed" in logged
+
+
+async def test_an_app_that_hangs_after_its_player_left_is_cancelled(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
+    async with counter_apps_in_a_worker() as harness:
+        async with open_term(harness, "bob") as bob:
+            async with open_term(harness, "alice") as alice:
+                alice.press(b"h")  # the app's message loop sleeps 60 s
+                await alice.wait_for("HANGING")
+            # alice left; her app is cancelled after stop_timeout (1 s) in the worker
+            await poll_until(lambda: len(harness.manager.sessions) == 1, "alice's session ended", 10.0)
+            bob.press(b"a")
+            await bob.wait_for("PRESSED 1")
+    worker_log = [line for line in capfd.readouterr().err.splitlines() if " worker " in line]
+    assert any("did not exit in time; cancelling" in line for line in worker_log)
