@@ -120,7 +120,7 @@ class Worker:
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
             p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
         try:
-            self.process = await asyncio.create_subprocess_exec(
+            process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "server.ssh.worker",
                 "--control-fd", str(theirs.fileno()),
                 "--app", self.pool.app_spec,
@@ -130,9 +130,13 @@ class Worker:
                 env=environment,
                 start_new_session=True,  # the operator's Ctrl-C is for the server, which stops us
             )
+        except BaseException:
+            ours.close()  # a worker that did start sees its control socket close, and exits
+            raise
         finally:
             theirs.close()
-        self.pid = self.process.pid
+        self.process = process
+        self.pid = process.pid
         self.control = ControlChannel(ours)
         self.control.start(self._message)
         self._spawn(self._watch())

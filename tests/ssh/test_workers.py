@@ -218,6 +218,36 @@ async def test_a_worker_is_recycled_and_exits_when_its_last_player_leaves(
         await poll_until(lambda: not alive(first), "the recycled worker exited", 10.0)
 
 
+async def test_a_player_arriving_as_the_only_worker_retires_gets_the_next_one(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    async with door_with_workers(tmp_path, processes=1, recycle_after=1) as door:
+        first = pool_of(door).workers[0].pid
+        async with player(door.port, "alice", keys["alice"]) as alice:
+            await alice.shows("Lobby · alice")
+            alice.press(b"q")
+            await alice.shows("Leave this server?")
+            alice.press(b"y")
+            assert await alice.exit_status() == 0  # her worker retires and exits
+        async with player(door.port, "bob", keys["bob"]) as bob:  # while the next one starts
+            await bob.shows("Lobby · bob", timeout=STARTUP)
+            assert worker_of(door, 0) != first
+
+
+async def test_the_server_stops_promptly_while_a_worker_is_being_replaced(
+    tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
+) -> None:
+    async with door_with_workers(tmp_path, processes=1, recycle_after=1) as door:
+        async with player(door.port, "alice", keys["alice"]) as alice:
+            await alice.shows("Lobby · alice")
+            alice.press(b"q")
+            await alice.shows("Leave this server?")
+            alice.press(b"y")
+            assert await alice.exit_status() == 0  # her worker retires; another starts
+        await asyncio.wait_for(door.server.stop(), 10.0)
+        assert pool_of(door).workers == []
+
+
 async def test_resize_reaches_an_app_in_a_worker(
     tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
 ) -> None:
