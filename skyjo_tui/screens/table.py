@@ -402,11 +402,14 @@ class TableScreen(SkyjoScreen[None]):
             raise
         if reply is None:  # refused, said in a notification: the board stays as it was,
             self._flight.refused()  # and keys pressed after the move no longer fit
+            self._refresh_footer()  # the keys of the board as it is, no longer all kept
             return
         self._flight.answered(reply.get("seq"), self._shown_seq)
         if not self._flight.active:  # the update that shows it was on screen first
             if self.mode is not Mode.NORMAL:
                 self._set_mode(Mode.NORMAL)  # the mode the move was chosen in is used up
+            else:
+                self._refresh_footer()
             self._play_pending()
 
     # -- keys that wait until the board can judge them --------------------------------------

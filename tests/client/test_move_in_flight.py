@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets._footer import FooterKey
 
 from server.app import SkyjoServer
 from server.engine import Game, Phase
@@ -26,6 +27,8 @@ from skyjo_tui.screens.table import TableScreen
 from .players import KeyboardPlayer, burst, my_move, rows, wait_for
 from .relay import Relay
 from .scenes import game_pushes, table_map
+
+MOVE_ACTIONS = ("draw", "take", "discard", "cancel")
 
 
 @pytest.fixture
@@ -123,15 +126,27 @@ async def test_the_turn_is_not_offered_again_while_the_move_is_on_its_way(
         await wait_for(pilot, lambda: not table.acting)
         # In flight until the update that shows the move is on screen, not just its answer.
         assert table.view is not None and table.view.tableaux[view.seat].cards[place] == taken
+        # The footer offers what the board offers now (not every key, as while in flight).
+        await wait_for(pilot, lambda: footer_moves(table) == board_moves(table))
+
+
+def footer_moves(table: TableScreen) -> set[str]:
+    return {key.action for key in table.query(FooterKey) if key.action in MOVE_ACTIONS}
+
+
+def board_moves(table: TableScreen) -> set[str]:
+    return {action for action in MOVE_ACTIONS if table.check_action(action, ())}
 
 
 async def test_your_turn_cuts_the_pace_short_and_a_key_pressed_meanwhile_is_kept(
     make_app: Callable[..., SkyjoApp],
 ) -> None:
-    app = make_app(pace="slow")  # each other player's move stays on screen 1.5 s
+    app = make_app(pace="slow")
     async with app.run_test(size=(80, 24)) as pilot:
         table = TableScreen(table_map(4))
         await app.push_screen(table)
+        # Each other player's move would stay on screen an hour: only the cut passes.
+        table._queue.pace = 3600.0  # noqa: SLF001
 
         def our_turn(game: Game, moves: int) -> bool:
             return moves > 14 and game.current_player == 0 and game.round.phase is Phase.CHOOSE
