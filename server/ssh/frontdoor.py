@@ -40,6 +40,7 @@ from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy
 from .hostkey import HOST_KEY_FILENAME, fingerprint, load_or_create_host_key
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer
 from .session import AppSessionManager, SessionInfo, SessionLimits, SessionMessages
+from .worker import HostSettings
 from .workers import WorkerOptions, WorkerPool
 
 logger = logging.getLogger(__name__)
@@ -409,10 +410,11 @@ class SSHFrontDoor:
             f"{__name__}:remote_skyjo_app",
             describe=_describe_for_worker(options.worker_app_options),
             connect_lobby=_lobby_for_worker(server),
-            settings={"crashed": manager.messages.crashed, "stop_timeout": limits.stop_timeout,
-                      "pending_input_cap": limits.pending_input_cap,
-                      "preload": ["skyjo_tui.app"]},
-            gc_policy=options.gc_policy,
+            settings=HostSettings(
+                crashed=manager.messages.crashed, stop_timeout=limits.stop_timeout,
+                pending_input_cap=limits.pending_input_cap, preload=("skyjo_tui.app",),
+                gc_policy=options.gc_policy,
+            ),
         )
         try:
             await pool.start()

@@ -54,12 +54,9 @@ class GCPolicy:
     thaw_growth: float = 0.5
     thaw_interval: float = 300.0
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain data, for a worker process (``from_dict``)."""
-        return {**dataclasses.asdict(self), "thresholds": list(self.thresholds)}
-
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> GCPolicy:
+        """From ``dataclasses.asdict`` of one, after a trip through JSON (a worker's settings)."""
         fields = {f.name for f in dataclasses.fields(cls)}
         values = {k: v for k, v in data.items() if k in fields}
         if "thresholds" in values:

@@ -21,6 +21,7 @@ import argparse
 import asyncio
 import contextlib
 import ctypes
+import dataclasses
 import gc
 import importlib
 import json
@@ -61,11 +62,27 @@ PR_SET_PDEATHSIG = 1
 
 @dataclass(frozen=True)
 class HostSettings:
-    """What every session of this worker shares (from the SSH process)."""
+    """How a worker runs its sessions (given by the SSH process, as JSON)."""
 
     crashed: str
+    """The message a player sees when their app fails."""
     stop_timeout: float
+    """Seconds an app gets to exit once its player left, before it is cancelled."""
     pending_input_cap: int
+    preload: tuple[str, ...] = ()
+    """Modules imported at start (then frozen): not per session, never walked."""
+    gc_policy: GCPolicy | None = None
+    log_level: int = logging.WARNING
+
+    def to_json(self) -> str:
+        return json.dumps(dataclasses.asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> HostSettings:
+        data = json.loads(text)
+        policy = data.pop("gc_policy", None)
+        return cls(**{**data, "preload": tuple(data.get("preload", ())),
+                      "gc_policy": GCPolicy.from_dict(policy) if policy else None})
 
 
 class AppHost:
@@ -245,17 +262,16 @@ def load_factory(spec: str) -> RemoteAppFactory:
     return factory  # type: ignore[no-any-return]
 
 
-async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings,
-                     gc_policy: GCPolicy | None, preload: list[str]) -> None:
+async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings) -> None:
     install_stdio_guard()
     use_lazy_render_caches()
     factory = load_factory(factory_spec)
-    for module in preload:  # imported once, then frozen: not per session, never walked
+    for module in settings.preload:
         importlib.import_module(module)
     scheduler: GCScheduler | None = None
-    if gc_policy is not None:
-        gc_policy.apply()
-        scheduler = GCScheduler(gc_policy)
+    if settings.gc_policy is not None:
+        settings.gc_policy.apply()
+        scheduler = GCScheduler(settings.gc_policy)
         scheduler.start()
     control = ControlChannel(socket.socket(fileno=control_fd))
     host = AppHost(control, factory, settings, scheduler)
@@ -284,23 +300,15 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m server.ssh.worker")
     parser.add_argument("--control-fd", type=int, required=True)
     parser.add_argument("--app", required=True, help="module:function building each app")
-    parser.add_argument("--settings", required=True, help="JSON from the SSH process")
+    parser.add_argument("--settings", required=True, help="HostSettings as JSON")
     args = parser.parse_args(argv)
-    options = json.loads(args.settings)
+    settings = HostSettings.from_json(args.settings)
     logging.basicConfig(
-        level=int(options.get("log_level", logging.WARNING)), stream=sys.stderr,
+        level=settings.log_level, stream=sys.stderr,
         format=f"%(asctime)s worker {os.getpid()} %(levelname)s %(name)s: %(message)s",
     )
-    policy = options.get("gc_policy")
-    settings = HostSettings(
-        crashed=str(options["crashed"]),
-        stop_timeout=float(options["stop_timeout"]),
-        pending_input_cap=int(options["pending_input_cap"]),
-    )
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(run_worker(args.control_fd, args.app, settings,
-                               GCPolicy.from_dict(policy) if policy else None,
-                               [str(m) for m in options.get("preload", [])]))
+        asyncio.run(run_worker(args.control_fd, args.app, settings))
     gc.collect()
 
 

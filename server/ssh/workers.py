@@ -28,26 +28,28 @@ killed if it does not answer (an idle server sends nothing at all).
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import os
 import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final
 
 from .control import ControlChannel, control_pair
 from .driver import ChannelTerminal
-from .gcpolicy import GCPolicy
+from .worker import HostSettings
 from .relay import RemoteApp
 from .session import SessionInfo
 
 logger = logging.getLogger(__name__)
 
-PROJECT_ROOT: Final = Path(__file__).resolve().parents[2]
+IMPORT_ROOT: Final = Path(__file__).resolve().parents[2]
+"""The directory holding the ``server`` package (a checkout or site-packages):
+a worker imports ``server.ssh.worker`` from there whatever its working directory."""
+NEVER: Final = 2**31
 
 
 @dataclass(frozen=True)
@@ -115,16 +117,16 @@ class Worker:
         if not self.exited.done():
             self.exited.set_result(code)
 
-    async def start(self, settings: dict[str, Any]) -> None:
+    async def start(self, settings: HostSettings) -> None:
         ours, theirs = control_pair()
         environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (str(PROJECT_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+            p for p in (str(IMPORT_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
         try:
             process = await asyncio.create_subprocess_exec(
                 sys.executable, "-m", "server.ssh.worker",
                 "--control-fd", str(theirs.fileno()),
                 "--app", self.pool.app_spec,
-                "--settings", json.dumps(settings),
+                "--settings", settings.to_json(),
                 pass_fds=(theirs.fileno(),),
                 stdin=asyncio.subprocess.DEVNULL,
                 env=environment,
@@ -281,20 +283,19 @@ class WorkerPool:
     """The worker processes of one SSH front door: start, place sessions, recycle, stop."""
 
     def __init__(self, options: WorkerOptions, app_spec: str, *, describe: Describe,
-                 connect_lobby: ConnectLobby, settings: dict[str, Any],
-                 gc_policy: GCPolicy | None) -> None:
+                 connect_lobby: ConnectLobby, settings: HostSettings) -> None:
         self.options = options
         self.app_spec = app_spec
         self.describe = describe
         self.connect_lobby = connect_lobby
-        policy = gc_policy.to_dict() if gc_policy is not None else None
+        policy = settings.gc_policy
         if policy is not None:
             # Finished sessions are freed by recycling the worker, never by a
             # full collection (the thaw); growth of what live sessions keep
             # still is, rarely.
-            policy["thaw_after_ended"] = 2**31
-        self._settings = {**settings, "gc_policy": policy,
-                          "log_level": logging.getLogger().getEffectiveLevel()}
+            policy = replace(policy, thaw_after_ended=NEVER)
+        self._settings = replace(settings, gc_policy=policy,
+                                 log_level=logging.getLogger().getEffectiveLevel())
         self.workers: list[Worker] = []
         self._numbers = 0
         self._closing = False

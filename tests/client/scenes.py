@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from server.bots import make_bot
+from server.bots.match import bot_move, play_game, seats_to_act, tell_bots
 from server.engine import Game, GamePhase, Settings, public_event, view_for
 
 NAMES = ("Alice", "Bruno", "Chloé", "Dmitri", "Emma", "Farid", "Gaëlle", "Hugo")
@@ -45,20 +46,7 @@ def table_map(
 
 def finished_game(players: int, seed: int, settings: Settings | None = None) -> Game:
     """A whole game between greedy bots, as the engine played it."""
-    settings = settings or Settings()
-    game = Game(players, settings, seed)
-    bots = [make_bot("greedy", seat, seed, settings) for seat in range(players)]
-    while game.phase is not GamePhase.GAME_OVER:
-        if game.phase is GamePhase.BETWEEN_ROUNDS:
-            events = game.next_round()
-        else:
-            pending = game.round.pending_flippers()
-            actor = pending[0] if pending else game.current_player
-            assert actor is not None
-            events = game.apply(bots[actor].choose(view_for(game, actor)))
-        for bot in bots:
-            bot.observe([public_event(e) for e in events])
-    return game
+    return play_game(["greedy"] * players, settings or Settings(), seed).game
 
 
 def game_pushes(
@@ -79,15 +67,10 @@ def game_pushes(
         if game.phase is GamePhase.BETWEEN_ROUNDS:
             events = game.next_round()
         else:
-            pending = game.round.pending_flippers()
-            actor = pending[0] if pending else game.current_player
-            assert actor is not None
-            events = game.apply(bots[actor].choose(view_for(game, actor)))
-        public = [public_event(e) for e in events]
-        for bot in bots:
-            bot.observe(public)
+            events = game.apply(bot_move(bots[seats_to_act(game)[0]], game))
+        tell_bots(bots, events)
         moves += 1
-        pushes.append(_push(game, public, viewer, moves))
+        pushes.append(_push(game, [public_event(e) for e in events], viewer, moves))
     return pushes
 
 

@@ -15,6 +15,7 @@ import asyncssh
 import pytest
 from textual.app import App
 
+from server.ssh.worker import HostSettings
 from server.ssh.workers import WorkerOptions, WorkerPool, WorkerUnavailable
 
 from server.ssh import AppSessionManager, SessionInfo, SessionLimits, create_app_server
@@ -29,7 +30,7 @@ from .realdoor import (
     take_the_discard,
     turn_up_two_cards,
 )
-from .sshkit import poll_until
+from .sshkit import Term, poll_until
 from .test_driver import HOST_KEY, Harness, NoAuthServer, open_term
 
 STARTUP = 60.0
@@ -81,14 +82,33 @@ def worker_of(door: RealDoor, session_index: int) -> int:
     return pid
 
 
+@contextlib.asynccontextmanager
+async def alice_and_bob_in_the_lobby(
+    door: RealDoor, keys: dict[str, asyncssh.SSHKey]
+) -> AsyncIterator[tuple[Term, Term]]:
+    async with player(door.port, "alice", keys["alice"]) as alice, \
+            player(door.port, "bob", keys["bob"]) as bob:
+        await alice.shows("Lobby · alice")
+        await bob.shows("Lobby · bob")
+        yield alice, bob
+
+
+async def the_others_play_on(door: RealDoor, bob: Term, keys: dict[str, asyncssh.SSHKey]) -> None:
+    """After alice's worker went: bob's game goes on, a new worker takes its place, and
+    a newcomer gets in."""
+    bob.press(b"n")
+    await bob.shows("New table")
+    await poll_until(lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
+                     "a worker in place of the lost one", STARTUP)
+    async with player(door.port, "carol", keys["carol"]) as carol:
+        await carol.shows("Lobby · carol")
+
+
 async def test_two_players_in_two_workers_play_together(
     tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
 ) -> None:
     async with door_with_workers(tmp_path, processes=2) as door:
-        async with player(door.port, "alice", keys["alice"]) as alice, \
-                player(door.port, "bob", keys["bob"]) as bob:
-            await alice.shows("Lobby · alice")
-            await bob.shows("Lobby · bob")
+        async with alice_and_bob_in_the_lobby(door, keys) as (alice, bob):
             assert sorted(live for _pid, live, _r in pool_of(door).counts()) == [1, 1]
             assert os.getpid() not in {worker_of(door, 0), worker_of(door, 1)}
             await create_table(alice)
@@ -125,21 +145,13 @@ async def test_a_dead_worker_takes_only_its_own_sessions(
     tmp_path: Path, keys: dict[str, asyncssh.SSHKey]
 ) -> None:
     async with door_with_workers(tmp_path, processes=2) as door:
-        async with player(door.port, "alice", keys["alice"]) as alice, \
-                player(door.port, "bob", keys["bob"]) as bob:
-            await alice.shows("Lobby · alice")
-            await bob.shows("Lobby · bob")
+        async with alice_and_bob_in_the_lobby(door, keys) as (alice, bob):
             alices_worker = worker_of(door, 0)
             assert alices_worker != worker_of(door, 1)
             os.kill(alices_worker, signal.SIGKILL)
             assert await alice.exit_status() == 1
             assert "something went wrong" in alice.screen.text + alice.text
-            bob.press(b"n")  # bob's game goes on
-            await bob.shows("New table")
-            await poll_until(lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
-                             "a worker in place of the dead one", STARTUP)
-        async with player(door.port, "carol", keys["carol"]) as carol:
-            await carol.shows("Lobby · carol")
+            await the_others_play_on(door, bob, keys)
 
 
 async def test_a_stuck_worker_is_killed_and_replaced(
@@ -149,10 +161,7 @@ async def test_a_stuck_worker_is_killed_and_replaced(
     found out when its player types."""
     async with door_with_workers(tmp_path, processes=2, heartbeat_interval=0.2,
                                  heartbeat_timeout=1.5) as door:
-        async with player(door.port, "alice", keys["alice"]) as alice, \
-                player(door.port, "bob", keys["bob"]) as bob:
-            await alice.shows("Lobby · alice")
-            await bob.shows("Lobby · bob")
+        async with alice_and_bob_in_the_lobby(door, keys) as (alice, bob):
             stuck = worker_of(door, 0)
             os.kill(stuck, signal.SIGSTOP)
             await asyncio.sleep(0.3)  # quiet for longer than heartbeat_interval
@@ -165,12 +174,7 @@ async def test_a_stuck_worker_is_killed_and_replaced(
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(stuck, signal.SIGCONT)
             assert not alive(stuck)
-            bob.press(b"n")
-            await bob.shows("New table")
-            await poll_until(lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
-                             "a worker in place of the stuck one", STARTUP)
-        async with player(door.port, "carol", keys["carol"]) as carol:
-            await carol.shows("Lobby · carol")
+            await the_others_play_on(door, bob, keys)
 
 
 async def test_workers_that_cannot_start_are_a_clear_error(tmp_path: Path) -> None:
@@ -180,8 +184,7 @@ async def test_workers_that_cannot_start_are_a_clear_error(tmp_path: Path) -> No
     pool = WorkerPool(WorkerOptions(processes=1, start_timeout=STARTUP),
                       "no_such_module_here:build", describe=lambda _info: {},
                       connect_lobby=no_lobby,  # type: ignore[arg-type]
-                      settings={"crashed": "x", "stop_timeout": 1.0, "pending_input_cap": 10},
-                      gc_policy=None)
+                      settings=HostSettings(crashed="x", stop_timeout=1.0, pending_input_cap=10))
     try:
         with pytest.raises(WorkerUnavailable, match="before it was ready"):
             await pool.start()
@@ -299,9 +302,9 @@ async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
     manager = AppSessionManager(in_process, limits=SessionLimits(stop_timeout=1.0))
     manager.pool = WorkerPool(
         WorkerOptions(processes=1, start_timeout=STARTUP), "tests.ssh.test_driver:remote_counter_app",
-        describe=lambda _info: {}, connect_lobby=no_lobby, gc_policy=None,
-        settings={"crashed": manager.messages.crashed, "stop_timeout": 1.0,
-                  "pending_input_cap": 1024},
+        describe=lambda _info: {}, connect_lobby=no_lobby,
+        settings=HostSettings(crashed=manager.messages.crashed, stop_timeout=1.0,
+                              pending_input_cap=1024),
     )
     await manager.pool.start()
     acceptor = await create_app_server(manager, "127.0.0.1", 0, gc_policy=None,
