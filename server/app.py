@@ -27,6 +27,7 @@ from typing import Any, Protocol
 from .config import Limits, ServerConfig
 from .listen import describe_listening, dual_stack_socket, peer_host
 from .lobby import Lobby, Session
+from .lobby.session import IN_PROCESS
 from .protocol import (
     BadFrame,
     ErrorCode,
@@ -42,7 +43,6 @@ from .store import Store
 logger = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
-IN_PROCESS = "in-process"
 STOP_GRACE = 2.0  # seconds connections get to finish when the server stops
 
 

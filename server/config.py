@@ -26,6 +26,13 @@ class Limits:
     max_connections: int = 2000
     max_connections_per_address: int = 32
     max_tables: int = 500
+    # Open tables one person, and one network address, may have created (those
+    # still open count, their creator seated or not): one address cannot fill
+    # the server. In-process connections (the local game, SSH) have no address
+    # of their own here, so only the per-person cap applies to them.
+    tables_per_player: int = 3
+    tables_per_address: int = 10
+    tables_page: int = 50  # table summaries in one list_tables reply or lobby push, at most
     max_frame: int = DEFAULT_MAX_FRAME
     messages_per_second: float = 20.0
     message_burst: int = 40
@@ -39,6 +46,10 @@ class Limits:
     name_max_length: int = 20
     turn_timer_min: int = 5
     turn_timer_max: int = 600
+    # A name that never finished a game and is not reserved is forgotten (its
+    # row deleted, the name free again) once unused this long: every drive-by
+    # name does not stay in the database for ever.
+    forget_guests_after: float = 7 * 24 * 3600.0
 
     def to_wire(self) -> dict[str, Any]:
         """What a client is told in the welcome."""
@@ -52,6 +63,9 @@ class Limits:
             "name_max_length": self.name_max_length,
             "turn_timer_min": self.turn_timer_min,
             "turn_timer_max": self.turn_timer_max,
+            "tables_per_player": self.tables_per_player,
+            "tables_per_address": self.tables_per_address,
+            "tables_page": self.tables_page,
         }
 
 
@@ -62,8 +76,10 @@ class Pace:
     bot_delay: float = 0.8  # seconds between a bot's moves, so people can follow
     grace_period: float = 60.0  # seconds a table waits for a dropped player
     between_rounds: float = 30.0  # seconds before the next round starts anyway
-    empty_table: float = 300.0  # seconds a table not in play stays with nobody at it
-    abandon_after: float = 3600.0  # seconds a game in play stays with nobody at it
+    # Seconds a table with nobody connected at it (no person seated and connected,
+    # nobody watching) keeps its seats for them before it closes, in a game or not:
+    # long enough to come back after a network blip or a server restart.
+    empty_table: float = 120.0
     standin_level: str = ""  # the bot that plays for away players ("": the strongest)
 
 

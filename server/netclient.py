@@ -102,6 +102,31 @@ class Welcome:
         )
 
 
+@dataclass(slots=True)
+class LobbyTables:
+    """One page of the lobby's public tables, kept as the server describes it.
+
+    Feed it the ``list_tables`` reply (sent with ``follow: true``) and then every
+    ``tables_changed`` (or ``tables``) push: ``tables`` is the page in the
+    server's order, ``total`` how many public tables there are in all.
+    """
+
+    offset: int = 0
+    total: int = 0
+    tables: list[dict[str, Any]] = field(default_factory=list)
+
+    def apply(self, message: Mapping[str, Any]) -> None:
+        """A ``list_tables`` reply, or a ``tables`` / ``tables_changed`` push."""
+        if message.get("type") == "tables_changed":
+            known = {t.get("table_id"): t for t in self.tables}
+            known.update((t.get("table_id"), t) for t in message.get("changed") or [])
+            self.tables = [known[i] for i in message.get("order") or [] if i in known]
+        else:
+            self.tables = list(message.get("tables") or [])
+        self.offset = int(message.get("offset") or 0)
+        self.total = int(message.get("total", len(self.tables)))
+
+
 class ByteReader(Protocol):
     """What the connection needs from its reader (an ``asyncio.StreamReader``)."""
 
@@ -390,6 +415,7 @@ class ServerConnection:
 __all__ = [
     "ConnectionLost",
     "ErrorCode",
+    "LobbyTables",
     "ServerConnection",
     "ServerError",
     "Welcome",

@@ -64,7 +64,9 @@ class ErrorCode(str, Enum):
     BAD_SEATS = "bad_seats"
     BAD_TIMER = "bad_timer"
     BAD_LEVEL = "bad_level"
-    TOO_MANY_TABLES = "too_many_tables"
+    TOO_MANY_TABLES = "too_many_tables"  # the server hosts as many tables as it may
+    TABLES_PER_PLAYER = "tables_per_player"  # you created as many open tables as you may
+    TABLES_PER_ADDRESS = "tables_per_address"  # so did your network address
     NOT_ENOUGH_PLAYERS = "not_enough_players"
     NOT_READY = "not_ready"
     WRONG_PHASE = "wrong_phase"
@@ -147,7 +149,8 @@ _CATALOGUE: Final = (
     _request("hello", version=Field(INT), name=opt(STR), token=opt(STR), client=opt(STR)),
     _request("set_name", name=Field(STR)),
     _request("ping"),
-    _request("list_tables"),
+    _request("list_tables", offset=opt(INT, nullable=False), limit=opt(INT, nullable=False),
+             follow=opt(BOOL, nullable=False)),
     _request(
         "create_table",
         name=Field(STR),
@@ -198,7 +201,16 @@ _CATALOGUE: Final = (
         totals=Field(LIST),
         winners=Field(LIST),
     ),
-    _push("tables", tables=Field(LIST)),
+    # The lobby's list, one page of it: whole ("tables"), or what changed since
+    # the page was last sent ("tables_changed", for clients that follow).
+    _push("tables", tables=Field(LIST), total=opt(INT, nullable=False)),
+    _push(
+        "tables_changed",
+        offset=Field(INT),
+        total=Field(INT),
+        order=Field(LIST),
+        changed=Field(LIST),
+    ),
     _push(
         "chat",
         scope=Field(STR),

@@ -24,7 +24,8 @@ CREATE TABLE IF NOT EXISTS players (
     name_key TEXT NOT NULL UNIQUE,      -- the name, case-folded: names are unique ignoring case
     token_hash TEXT UNIQUE,
     reserved_by TEXT,                   -- the SSH identity that reserved this name
-    created REAL NOT NULL
+    created REAL NOT NULL,
+    last_seen REAL                      -- last login (unix time): unused guests are forgotten
 );
 CREATE TABLE IF NOT EXISTS identities (
     identity TEXT PRIMARY KEY,          -- e.g. "ssh-key:SHA256:..."
@@ -80,7 +81,11 @@ class PlayerRow:
 
 
 #: Columns added after the first release: (table, column, type), added when missing.
-ADDED_COLUMNS = (("tables", "snapshot_at", "REAL"), ("table_actions", "at", "REAL"))
+ADDED_COLUMNS = (
+    ("tables", "snapshot_at", "REAL"),
+    ("table_actions", "at", "REAL"),
+    ("players", "last_seen", "REAL"),
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,6 +183,37 @@ class Store(Database):
                 "UPDATE players SET token_hash = ? WHERE id = ?", (hash_token(token), player_id)
             )
         )
+
+    async def touch_player(self, player_id: int) -> None:
+        """The player logged in now (a guest is forgotten only once unused long enough)."""
+        await self.run(
+            lambda c: c.execute(
+                "UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), player_id)
+            )
+        )
+
+    async def forget_guests(self, unused_since: float, keep: set[int]) -> int:
+        """Delete the players who never finished a game, hold no reserved name, were
+        last seen before ``unused_since`` (unix time) and are not in ``keep``.
+
+        Returns how many were deleted (their mutes, both ways, go with them).
+        """
+
+        def forget(conn: sqlite3.Connection) -> int:
+            rows = conn.execute(
+                "SELECT id FROM players WHERE reserved_by IS NULL "
+                "AND COALESCE(last_seen, created) < ? "
+                "AND id NOT IN (SELECT player_id FROM player_stats) "
+                "AND id NOT IN (SELECT player_id FROM identities)",
+                (unused_since,),
+            )
+            gone = [(r[0],) for r in rows if r[0] not in keep]
+            conn.executemany("DELETE FROM mutes WHERE player_id = ?", gone)
+            conn.executemany("DELETE FROM mutes WHERE muted_id = ?", gone)
+            conn.executemany("DELETE FROM players WHERE id = ?", gone)
+            return len(gone)
+
+        return await self.run(forget)
 
     async def remember_identity(self, identity: str, player_id: int) -> None:
         await self.run(

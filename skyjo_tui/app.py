@@ -25,7 +25,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from server.config import Pace
-from server.netclient import ConnectionLost, ServerConnection, ServerError
+from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
 
 from . import preferences
 from .errors import describe_error
@@ -125,7 +125,7 @@ class SkyjoApp(App[None]):
         self.session: Session | None = None
         self.local: LocalServer | None = None
         self.table: dict[str, Any] | None = None
-        self.lobby_tables: list[dict[str, Any]] = []
+        self.lobby_tables = LobbyTables()  # the page of public tables the lobby shows
         self.chat_lines: list[tuple[str, str, str]] = []  # (scope, name, text)
         self._quick_game = False
         self._reconnecting = False

@@ -32,8 +32,8 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
     if app.holding_tables and kind in ("table", "game", "game_over", "left_table"):
         app.held_pushes.append(message)
         return
-    if kind == "tables":
-        _tables(app, message.get("tables") or [])
+    if kind in ("tables", "tables_changed"):
+        _tables(app, message)
     elif kind == "table":
         _table(app, message["table"])
     elif kind == "game":
@@ -46,13 +46,13 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
         _left_table(app, message)
 
 
-def _tables(app: SkyjoApp, tables: list[dict[str, Any]]) -> None:
+def _tables(app: SkyjoApp, message: dict[str, Any]) -> None:
     from .screens.lobby import LobbyScreen
 
-    app.lobby_tables = tables
+    app.lobby_tables.apply(message)
     lobby = find_screen(app, LobbyScreen)
     if lobby is not None:
-        lobby.show_tables(tables)
+        lobby.show_tables()
 
 
 def _table(app: SkyjoApp, table: dict[str, Any]) -> None:

@@ -109,6 +109,7 @@ async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -
         lobby.detach(older)
         older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
     session.player_id, session.name = player.id, player.name
+    await lobby.store.touch_player(player.id)
     session.muted = await lobby.store.mutes_of(player.id)
     lobby.by_player[player.id] = session
     resumed = lobby.return_to_table(session)

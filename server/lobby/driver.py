@@ -103,8 +103,9 @@ class TableDriver:
     def _closing_due(self) -> Due:
         if self.empty_since is None:
             self.empty_since = time.monotonic()
-        wait = self.pace.abandon_after if self.table.status in IN_GAME else self.pace.empty_table
-        return self.empty_since + wait, self._close_abandoned
+        # One wait, in a game or not: the seats are kept for people coming back
+        # (a blip, a restart), and a table everyone walked away from closes soon.
+        return self.empty_since + self.pace.empty_table, self._close_abandoned
 
     async def _close_abandoned(self) -> None:
         if not self.table.anyone_here():

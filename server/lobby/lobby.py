@@ -18,10 +18,13 @@ from typing import Any
 
 from ..config import ServerConfig
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
-from ..protocol import ErrorCode, ProtocolError, encode_frame, error, ok
+from ..protocol import ErrorCode, ProtocolError, error, ok
 from ..store import Store
 from . import accounts, chat, hosting, tables
+from .guests import GuestSweeper
+from .listing import TableListing
 from .play import TablePlay
+from .quotas import TableQuotas
 from .session import Session
 from .table import Table
 from .thinking import BotThinker
@@ -37,7 +40,6 @@ HANDLERS: dict[str, Handler] = {
 }
 #: Errors after which the connection is closed (the peer cannot go on).
 FATAL = frozenset({ErrorCode.VERSION_MISMATCH})
-LIST_PUSH_INTERVAL = 1.0  # seconds between two "tables" pushes to the lobby
 
 
 class Lobby:
@@ -54,7 +56,9 @@ class Lobby:
         self.watching: dict[int, Table] = {}  # player id -> the table they watch, even while away
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
-        self._list_push: asyncio.TimerHandle | None = None
+        self.listing = TableListing(self.tables, self.sessions, config.limits)
+        self.quotas = TableQuotas(config.limits)
+        self.guests = GuestSweeper(self, config.limits.forget_guests_after)
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -76,11 +80,12 @@ class Lobby:
             self.watching.update(dict.fromkeys(table.watcher_ids, table))
             table.play.start_driver()
         logger.info("restored %d tables", len(self.tables))
+        await self.guests.start()
 
     async def stop(self) -> None:
         """Close every connection and stop every table (all is already stored)."""
-        if self._list_push is not None:
-            self._list_push.cancel()
+        self.listing.stop()
+        await self.guests.stop()
         for session in list(self.sessions):
             session.close(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
         for table in list(self.tables.values()):
@@ -109,6 +114,7 @@ class Lobby:
     def disconnected(self, session: Session) -> None:
         """The connection ended: keep the seat, leave the audience."""
         self.sessions.discard(session)
+        self.listing.forget(session)
         self.detach(session)
         self.forget_player(session)
 
@@ -234,19 +240,7 @@ class Lobby:
 
     def table_changed(self, table: Table) -> None:
         """A public table changed: the lobby's list is pushed again shortly."""
-        if not table.private and self._list_push is None:
-            loop = asyncio.get_running_loop()
-            self._list_push = loop.call_later(LIST_PUSH_INTERVAL, self._push_list)
-
-    def public_tables(self) -> list[dict[str, Any]]:
-        return [t.summary() for t in self.tables.values() if not t.private]
-
-    def _push_list(self) -> None:
-        self._list_push = None
-        data = encode_frame({"type": "tables", "tables": self.public_tables()})
-        for session in self.sessions:
-            if session.in_lobby:
-                session.send_frame(data)
+        self.listing.changed(table)
 
     def seat_released(self, player_id: int) -> None:
         self.seated.pop(player_id, None)
@@ -255,6 +249,7 @@ class Lobby:
         """Close a table: once it is deleted, everyone at it is told and goes back to the lobby."""
         if self.tables.pop(table.id, None) is None:
             return
+        self.quotas.closed(table.id)
         present = table.sessions()
         for session in present:
             session.table, session.seat = None, None

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
+#: The address of a connection opened in-process (the local game, the SSH front door).
+IN_PROCESS = "in-process"
 
 
 class Session:

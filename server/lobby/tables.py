@@ -18,7 +18,7 @@ TABLE_NAME_MAX = 40
 
 
 async def list_tables(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    return {"tables": lobby.public_tables()}
+    return lobby.listing.list_tables(session, message)
 
 
 def _table_name(raw: str) -> str:
@@ -59,8 +59,7 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
         raise ProtocolError(
             ErrorCode.BAD_SEATS, f"a table has {lobby.MIN_SEATS} to {lobby.MAX_SEATS} seats"
         )
-    if len(lobby.tables) >= lobby.limits.max_tables:
-        raise ProtocolError(ErrorCode.TOO_MANY_TABLES, "the server has no room for another table")
+    lobby.quotas.check(session, len(lobby.tables))
     table = Table(
         lobby.new_table_id(),
         _table_name(message["name"]),
@@ -70,6 +69,7 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
         turn_timer=_timer(lobby, message.get("turn_timer")),
     )
     lobby.add_table(table)
+    lobby.quotas.created(table.id, session)
     table.host_id = session.player_id
     await _sit(lobby, session, table, 0)
     return {"table": table.to_wire(session.seat)}

@@ -44,12 +44,13 @@ class LobbyScreen(SkyjoScreen[None]):
             with Vertical(id="lobby-tables"):
                 yield TableList(id="tables", tr=tr)
                 yield Label(tr("lobby.no_tables"), id="no-tables", classes="hint")
+                yield Label("", id="more-tables", classes="hint")
             yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._columns()
-        self.show_tables(self.skyjo.lobby_tables)
+        self.show_tables()
         for scope, name, text in self.skyjo.chat_lines:
             self.add_chat(scope, name, text)
         self.action_refresh()
@@ -64,7 +65,13 @@ class LobbyScreen(SkyjoScreen[None]):
             tr("lobby.col.rules"),
         )
 
-    def show_tables(self, tables: list[dict[str, Any]]) -> None:
+    def show_tables(self) -> None:
+        """Show the page of tables the app knows (``SkyjoApp.lobby_tables``)."""
+        listing = self.skyjo.lobby_tables
+        tables = listing.tables
+        more = self.query_one("#more-tables", Label)
+        more.display = listing.total > len(tables)
+        more.update(self.tr("lobby.more_tables", shown=len(tables), total=listing.total))
         table = self.query_one("#tables", DataTable)
         selected = self._selected_id()
         table.clear()
@@ -108,10 +115,11 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @work(exclusive=True, group="lobby")
     async def action_refresh(self) -> None:
-        reply = await self.skyjo.call({"type": "list_tables"}, quiet=True)
+        # follow: from now on the server sends what changes on this page, not all of it
+        reply = await self.skyjo.call({"type": "list_tables", "follow": True}, quiet=True)
         if reply is not None:
-            self.skyjo.lobby_tables = reply.get("tables") or []
-            self.show_tables(self.skyjo.lobby_tables)
+            self.skyjo.lobby_tables.apply(reply)
+            self.show_tables()
 
     @on(DataTable.RowSelected, "#tables")
     def action_join(self) -> None:

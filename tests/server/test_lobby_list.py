@@ -1,0 +1,122 @@
+"""The lobby's list stays small with many tables: pages, and pushes of what changed (issue 9, 3).
+
+With 500 tables the whole list was 90 KB, and an 87 KB push went to every
+lobby client every second. The sizes asserted here are those of the real
+frames the clients read from their sockets.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+import pytest
+
+from server.app import SkyjoServer
+from server.netclient import LobbyTables, ServerError
+from server.protocol import HEADER, HEADER_SIZE, decode_body
+
+from .support import TEST_LIMITS, Client, table_with
+
+TABLES = 150  # three pages' worth
+PAGE = TEST_LIMITS.tables_page
+
+
+def frames(raw: bytes) -> list[tuple[int, dict[str, Any]]]:
+    """Each whole frame in ``raw``: its size in bytes (with its header) and its message."""
+    found, at = [], 0
+    while at + HEADER_SIZE <= len(raw):
+        (length,) = HEADER.unpack_from(raw, at)
+        end = at + HEADER_SIZE + length
+        if end > len(raw):
+            break
+        found.append((end - at, decode_body(raw[at + HEADER_SIZE : end])))
+        at = end
+    return found
+
+
+def received(client: Client, type_: str, since: int = 0) -> list[tuple[int, dict[str, Any]]]:
+    """The frames of ``type_`` (``ok`` for replies) that ``client`` read after byte ``since``."""
+    assert client.tee is not None
+    return [(n, m) for n, m in frames(bytes(client.tee.received[since:])) if m["type"] == type_]
+
+
+async def many_tables(server: SkyjoServer, count: int) -> list[str]:
+    """``count`` public tables, each held by a host who dropped (the seat is kept)."""
+    ids = []
+    for number in range(count):
+        host = await Client.connect(server, f"Host {number}")
+        ids.append((await table_with(host, seats=2))["table_id"])
+        await host.close()
+    return ids
+
+
+@pytest.fixture
+async def crowded(make_server) -> tuple[SkyjoServer, list[str]]:
+    limits = replace(TEST_LIMITS, tables_per_address=TABLES + 10)
+    server = await make_server(limits=limits)
+    return server, await many_tables(server, TABLES)
+
+
+async def test_list_tables_answers_one_page_and_says_how_many_there_are(crowded) -> None:
+    server, ids = crowded
+    reader = await Client.connect(server, "Reader")
+    first = await reader.request("list_tables")
+    assert [t["table_id"] for t in first["tables"]] == ids[:PAGE]  # oldest open tables first
+    assert first["total"] == TABLES and first["offset"] == 0
+    second = await reader.request("list_tables", offset=PAGE, limit=PAGE)
+    assert [t["table_id"] for t in second["tables"]] == ids[PAGE : 2 * PAGE]
+    assert (await reader.request("list_tables", offset=TABLES))["tables"] == []
+    (size, _), *_ = received(reader, "ok")[-3:]
+    assert size < 16 * 1024  # a page, not 150 tables (about 27 KB)
+    for bad in ({"limit": PAGE + 1}, {"limit": 0}, {"offset": -1}):
+        with pytest.raises(ServerError) as caught:
+            await reader.request("list_tables", **bad)
+        assert caught.value.code == "bad_field"
+    await reader.close()
+
+
+async def test_a_change_reaches_the_lobby_as_a_small_push(crowded) -> None:
+    server, ids = crowded
+    follower = await Client.connect(server, "Follower")
+    legacy = await Client.connect(server, "Legacy")  # never lists: gets pages whole, as before
+    listing = LobbyTables()
+    listing.apply(await follower.request("list_tables", follow=True))
+    since = len(follower.tee.received)
+
+    joiner = await Client.connect(server, "Joiner")
+    await joiner.request("join_table", table_id=ids[3])
+    await follower.push("tables_changed")
+    (size, change), = received(follower, "tables_changed", since)
+    assert [t["table_id"] for t in change["changed"]] == [ids[3]]
+    assert change["changed"][0]["seats_taken"] == 2 and change["total"] == TABLES
+    assert size < 1024  # one summary and the page's order, not the whole list
+    listing.apply(change)
+    assert [t["table_id"] for t in listing.tables] == ids[:PAGE]
+    assert listing.tables[3]["seats_taken"] == 2
+
+    await legacy.push("tables")
+    (whole, page), *_ = received(legacy, "tables")
+    assert len(page["tables"]) == PAGE and page["total"] == TABLES and whole < 16 * 1024
+
+    since = len(follower.tee.received)
+    await joiner.request("leave_table")  # seat 1 free again
+    await joiner.request("create_table", name="Newest", seats=2)  # listed after the others
+    await follower.push("tables_changed", after=1)
+    (size, change), = received(follower, "tables_changed", since)
+    assert change["total"] == TABLES + 1 and [t["table_id"] for t in change["changed"]] == [ids[3]]
+    for client in (follower, legacy, joiner):
+        await client.close()
+
+
+async def test_a_client_back_from_a_table_hears_what_changed_meanwhile(crowded) -> None:
+    server, ids = crowded
+    follower = await Client.connect(server, "Follower")
+    await follower.request("list_tables", follow=True)
+    await follower.request("join_table", table_id=ids[0])  # hears nothing of the lobby now
+    joiner = await Client.connect(server, "Joiner")
+    await joiner.request("join_table", table_id=ids[1])
+    await follower.request("leave_table")
+    await follower.push("tables_changed", lambda p: ids[1] in [t["table_id"] for t in p["changed"]])
+    await follower.close()
+    await joiner.close()
