@@ -1,0 +1,52 @@
+"""The lobby lists the server's tables a page at a time, kept current by what changed (issue 9, 3)."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import replace
+
+from textual.widgets import DataTable, Label
+
+from server.app import SkyjoServer
+from server.netclient import ServerConnection
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.lobby import LobbyScreen
+
+from .conftest import TEST_LIMITS
+from .players import rows, wait_for
+
+PAGE, TABLES = 5, 7
+
+
+def seats_shown(app: SkyjoApp, table_id: str) -> str:
+    tables = app.screen.query_one("#tables", DataTable)
+    return str(tables.get_row(table_id)[1])
+
+
+async def test_the_lobby_shows_a_page_of_tables_and_follows_their_changes(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Awaitable[SkyjoServer]]
+) -> None:
+    limits = replace(TEST_LIMITS, tables_page=PAGE, tables_per_address=TABLES + 2)
+    server = await make_server(limits=limits)
+    ids = []
+    for number in range(TABLES):  # hosts who dropped: their tables stay listed for the grace
+        host = await ServerConnection.open("127.0.0.1", server.port)
+        await host.hello(name=f"Host {number}")
+        reply = await host.request({"type": "create_table", "name": f"Table {number}", "seats": 2})
+        ids.append(reply["table"]["table_id"])
+        await host.close()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == PAGE)
+        more = app.screen.query_one("#more-tables", Label)
+        assert more.display and f"{PAGE} of {TABLES}" in str(more.render())
+        assert seats_shown(app, ids[0]) == "1/2"
+
+        joiner = await ServerConnection.open("127.0.0.1", server.port)
+        await joiner.hello(name="Joiner")
+        await joiner.request({"type": "join_table", "table_id": ids[0]})
+        await wait_for(pilot, lambda: seats_shown(app, ids[0]) == "2/2")
+        await joiner.request({"type": "leave_table"})
+        await joiner.close()
+        assert rows(app, LobbyScreen, "#tables") == PAGE
