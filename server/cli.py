@@ -68,6 +68,24 @@ def _host(text: str) -> str | None:
     return text.strip() or None
 
 
+#: Limits of tables and names set from the command line, by field name: (flag, type, help).
+TABLE_LIMITS: tuple[tuple[str, type, str], ...] = (
+    ("--tables-per-player", int, "open tables one player may have created"),
+    ("--tables-per-address", int, "open tables created from one address (raise it when many share one)"),
+    ("--tables-page", int, "tables in one page of the lobby's list"),
+    (
+        "--forget-guests-after",
+        float,
+        "seconds unused before a name with no finished game and no reservation is forgotten",
+    ),
+)
+
+
+def _field(flag: str) -> str:
+    """The ``Limits`` field (and argparse destination) of ``--a-flag``: ``a_flag``."""
+    return flag.removeprefix("--").replace("-", "_")
+
+
 def _add_limits(parser: argparse.ArgumentParser, limits: Limits) -> None:
     group = parser.add_argument_group("limits")
     group.add_argument("--max-connections", type=int, default=limits.max_connections)
@@ -78,6 +96,8 @@ def _add_limits(parser: argparse.ArgumentParser, limits: Limits) -> None:
         help="connections from one address",
     )
     group.add_argument("--max-tables", type=int, default=limits.max_tables)
+    for flag, kind, text in TABLE_LIMITS:
+        group.add_argument(flag, type=kind, default=getattr(limits, _field(flag)), help=text)
     group.add_argument("--max-frame", type=int, default=limits.max_frame, help="bytes per message")
     group.add_argument(
         "--messages-per-second", type=float, default=limits.messages_per_second, help="per client"
@@ -110,6 +130,12 @@ def _add_pace(parser: argparse.ArgumentParser, pace: Pace) -> None:
         default=pace.between_rounds,
         help="seconds before the next round starts if not everyone is ready",
     )
+    group.add_argument(
+        "--empty-table",
+        type=float,
+        default=pace.empty_table,
+        help="seconds a table with nobody connected keeps its seats before it closes",
+    )
 
 
 def config_from_args(args: argparse.Namespace) -> ServerConfig:
@@ -117,13 +143,19 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
         max_connections=args.max_connections,
         max_connections_per_address=args.max_per_address,
         max_tables=args.max_tables,
+        **{_field(flag): getattr(args, _field(flag)) for flag, _, _ in TABLE_LIMITS},
         max_frame=args.max_frame,
         messages_per_second=args.messages_per_second,
         message_burst=max(1, int(args.messages_per_second * 2)),
         idle_timeout=args.idle_timeout,
         output_buffer=args.output_buffer,
     )
-    pace = Pace(bot_delay=args.bot_delay, grace_period=args.grace, between_rounds=args.between_rounds)
+    pace = Pace(
+        bot_delay=args.bot_delay,
+        grace_period=args.grace,
+        between_rounds=args.between_rounds,
+        empty_table=args.empty_table,
+    )
     return ServerConfig(
         host=args.host,
         port=args.port,

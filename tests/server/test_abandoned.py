@@ -151,3 +151,16 @@ async def test_unused_guest_names_are_forgotten_and_names_that_matter_are_kept(
     assert newcomer.welcome.name == "drive by"
     for client in (asker, back, newcomer):
         await client.close()
+
+
+def test_the_caps_and_the_grace_are_set_from_the_command_line() -> None:
+    from server import cli
+
+    args = cli.build_parser().parse_args(
+        ["--tables-per-player", "1", "--tables-per-address", "40", "--tables-page", "20",
+         "--empty-table", "45", "--forget-guests-after", "3600"]
+    )
+    config = cli.config_from_args(args)
+    limits = config.limits
+    assert (limits.tables_per_player, limits.tables_per_address, limits.tables_page) == (1, 40, 20)
+    assert config.pace.empty_table == 45.0 and limits.forget_guests_after == 3600.0
