@@ -162,9 +162,9 @@ class Store(Database):
                 )
                 target = cursor.lastrowid
             conn.execute(
-                "UPDATE players SET name = ?, name_key = ?, token_hash = ?, "
+                "UPDATE players SET name = ?, name_key = ?, token_hash = ?, last_seen = ?, "
                 "reserved_by = COALESCE(reserved_by, ?) WHERE id = ?",
-                (name, name_key, hash_token(token), identity, target),
+                (name, name_key, hash_token(token), time.time(), identity, target),
             )
             if identity is not None:
                 conn.execute(
@@ -184,13 +184,17 @@ class Store(Database):
             )
         )
 
-    async def touch_player(self, player_id: int) -> None:
-        """The player logged in now (a guest is forgotten only once unused long enough)."""
-        await self.run(
-            lambda c: c.execute(
-                "UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), player_id)
-            )
-        )
+    async def touch_player(self, player_id: int) -> bool:
+        """The player logged in now (a guest is forgotten only once unused long enough).
+
+        False when the player is gone (forgotten between finding them and now).
+        """
+
+        def touch(conn: sqlite3.Connection) -> bool:
+            sql = "UPDATE players SET last_seen = ? WHERE id = ?"
+            return conn.execute(sql, (time.time(), player_id)).rowcount == 1
+
+        return await self.run(touch)
 
     async def forget_guests(self, unused_since: float, keep: set[int]) -> int:
         """Delete the players who never finished a game, hold no reserved name, were

@@ -104,12 +104,14 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
 
 async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -> Reply:
     """``session`` is now ``player``: replace an older connection, return to the seat."""
+    if not await lobby.store.touch_player(player.id):
+        # Forgotten (an unused guest, see guests.py) since it was looked up.
+        raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")
     older = lobby.by_player.get(player.id)
     if older is not None and older is not session:
         lobby.detach(older)
         older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
     session.player_id, session.name = player.id, player.name
-    await lobby.store.touch_player(player.id)
     session.muted = await lobby.store.mutes_of(player.id)
     lobby.by_player[player.id] = session
     resumed = lobby.return_to_table(session)
