@@ -112,6 +112,7 @@ class LobbyTables:
     """
 
     offset: int = 0
+    limit: int = 0  # the page's size (0 until a list_tables reply said it)
     total: int = 0
     tables: list[dict[str, Any]] = field(default_factory=list)
 
@@ -124,7 +125,16 @@ class LobbyTables:
         else:
             self.tables = list(message.get("tables") or [])
         self.offset = int(message.get("offset") or 0)
+        self.limit = int(message.get("limit") or self.limit)
         self.total = int(message.get("total", len(self.tables)))
+
+    def page_at(self, step: int) -> int | None:
+        """The offset of the page ``step`` pages away (+1 next, -1 previous); None: no such page."""
+        size = self.limit or len(self.tables)
+        offset = self.offset + step * size
+        if size == 0 or offset < 0 or offset >= self.total:
+            return None
+        return offset
 
 
 class ByteReader(Protocol):

@@ -79,7 +79,7 @@ class TableListing:
         window = Window(offset, limit, follow=bool(message.get("follow", False)))
         self._remember(window, summaries, total)
         self._windows[session] = window
-        return {"tables": summaries, "total": total, "offset": offset}
+        return {"tables": summaries, "total": total, "offset": offset, "limit": limit}
 
     @staticmethod
     def _remember(window: Window, summaries: list[Summary], total: int) -> None:

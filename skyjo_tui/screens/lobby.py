@@ -30,6 +30,8 @@ class LobbyScreen(SkyjoScreen[None]):
         Binding("s", "stats", "keys.stats", id="lobby.stats"),
         Binding("o", "settings", "keys.settings", show=False, id="lobby.settings"),
         Binding("r", "refresh", "keys.refresh", show=False, id="lobby.refresh"),
+        Binding("right_square_bracket", "page(1)", "keys.next_page", id="lobby.next_page"),
+        Binding("left_square_bracket", "page(-1)", "keys.previous_page", id="lobby.previous_page"),
         Binding("question_mark", "app.help", "keys.help", id="lobby.help"),
         Binding("q", "disconnect", "keys.quit", id="lobby.quit"),
     ]
@@ -71,7 +73,11 @@ class LobbyScreen(SkyjoScreen[None]):
         tables = listing.tables
         more = self.query_one("#more-tables", Label)
         more.display = listing.total > len(tables)
-        more.update(self.tr("lobby.more_tables", shown=len(tables), total=listing.total))
+        first = listing.offset + 1
+        more.update(
+            self.tr("lobby.more_tables", first=first, last=first + len(tables) - 1, total=listing.total)
+        )
+        self.refresh_bindings()  # a next or previous page may have come or gone
         table = self.query_one("#tables", DataTable)
         selected = self._selected_id()
         table.clear()
@@ -115,8 +121,25 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @work(exclusive=True, group="lobby")
     async def action_refresh(self) -> None:
+        await self._list(self.skyjo.lobby_tables.offset)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "page":
+            step = parameters[0] if parameters else 0
+            if not isinstance(step, int) or self.skyjo.lobby_tables.page_at(step) is None:
+                return None  # hidden from the footer: there is no such page
+        return True
+
+    @work(exclusive=True, group="lobby")
+    async def action_page(self, step: int) -> None:
+        offset = self.skyjo.lobby_tables.page_at(step)
+        if offset is not None:
+            await self._list(offset)
+
+    async def _list(self, offset: int) -> None:
         # follow: from now on the server sends what changes on this page, not all of it
-        reply = await self.skyjo.call({"type": "list_tables", "follow": True}, quiet=True)
+        message = {"type": "list_tables", "follow": True, "offset": offset}
+        reply = await self.skyjo.call(message, quiet=True)
         if reply is not None:
             self.skyjo.lobby_tables.apply(reply)
             self.show_tables()

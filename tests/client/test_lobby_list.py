@@ -40,7 +40,7 @@ async def test_the_lobby_shows_a_page_of_tables_and_follows_their_changes(
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == PAGE)
         more = app.screen.query_one("#more-tables", Label)
-        assert more.display and f"{PAGE} of {TABLES}" in str(more.render())
+        assert more.display and f"1 to {PAGE} of {TABLES}" in str(more.render())
         assert seats_shown(app, ids[0]) == "1/2"
 
         joiner = await ServerConnection.open("127.0.0.1", server.port)
@@ -50,3 +50,11 @@ async def test_the_lobby_shows_a_page_of_tables_and_follows_their_changes(
         await joiner.request({"type": "leave_table"})
         await joiner.close()
         assert rows(app, LobbyScreen, "#tables") == PAGE
+
+        await pilot.press("right_square_bracket")  # the next page: the last two tables
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == TABLES - PAGE)
+        assert f"{PAGE + 1} to {TABLES} of {TABLES}" in str(more.render())
+        assert seats_shown(app, ids[PAGE]) == "1/2"
+        assert app.screen.check_action("page", (1,)) is None  # no page after this one
+        await pilot.press("left_square_bracket")
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == PAGE)
