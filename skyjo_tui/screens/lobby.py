@@ -127,7 +127,7 @@ class LobbyScreen(SkyjoScreen[None]):
         if action == "page":
             step = parameters[0] if parameters else 0
             if not isinstance(step, int) or self.skyjo.lobby_tables.page_at(step) is None:
-                return None  # hidden from the footer: there is no such page
+                return False  # not shown in the footer: there is no such page
         return True
 
     @work(exclusive=True, group="lobby")
