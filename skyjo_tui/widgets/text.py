@@ -8,7 +8,7 @@ chat), often inside a sentence of ours ("{who}'s turn"). So the client never
 uses markup at all: every ``str`` it shows is literal text, and styled words
 are ``Content`` or Rich ``Text`` built from (text, style) pieces. These
 widgets (and ``SkyjoApp.notify``) are the one way words reach the screen;
-``tests/client/test_literal_text.py`` checks that no module uses Textual's
+``tests/client/test_no_markup.py`` checks that no module uses Textual's
 own text widgets or parses markup.
 """
 

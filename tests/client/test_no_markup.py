@@ -3,7 +3,7 @@
 Textual parses markup in a plain ``str`` given to most of its widgets, and
 the client's words carry other people's names, table names and chat. So no
 module of ``skyjo_tui`` may use Textual's text widgets directly, turn markup
-on, or parse markup itself; ``skyjo_tui/widgets/text.py`` holds the literal
+on, parse markup itself, or have a widget ``render()`` a str; ``skyjo_tui/widgets/text.py`` holds the literal
 versions (see its docstring).
 """
 
@@ -33,6 +33,7 @@ ALLOWED_TEXTUAL_WIDGETS = {
 }
 MARKUP_MODULES = {"rich.markup", "textual.markup"}
 MARKUP_CALLS = {"from_markup", "render_str", "to_content"}
+LITERAL_RENDERS = {"Text", "Content"}
 
 
 def client_modules() -> Iterator[tuple[Path, ast.Module]]:
@@ -57,6 +58,11 @@ def markup_uses(path: Path, tree: ast.Module) -> Iterator[str]:
             for alias in node.names:
                 if alias.name in MARKUP_MODULES or (alias.name == "textual.widgets" and path != TEXT_MODULE):
                     yield f"{line} imports {alias.name}"
+        elif isinstance(node, ast.FunctionDef) and node.name == "render":
+            # Textual reads a str that render() returns as markup.
+            returns = ast.unparse(node.returns) if node.returns else ""
+            if returns not in LITERAL_RENDERS:
+                yield f"{line} render() may return a str: return Text or Content"
         elif isinstance(node, ast.Call):
             called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
             if called in MARKUP_CALLS:
@@ -84,6 +90,8 @@ def test_the_check_sees_each_way_markup_gets_in() -> None:
         "x = Text.from_markup(name)": "parses markup (from_markup)",
         "self.notify(name, markup=True)": "turns markup on",
         "Label(name, markup=flag)": "turns markup on",
+        "def render(self) -> str: ...": "render() may return a str",
+        "def render(self): ...": "render() may return a str",
     }
     for source, problem in sources.items():
         path = CLIENT / "screens" / "example.py"
