@@ -23,6 +23,7 @@ from textual.binding import Binding, BindingType
 from textual.filter import Monochrome, NoColor
 from textual.geometry import Size
 from textual.message import Message
+from textual.notifications import SeverityLevel
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
@@ -375,6 +376,19 @@ class SkyjoApp(App[None]):
             if not quiet:
                 self.notify(self.describe_error(exc), severity="error", timeout=6)
             return None
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """Textual's notification, always as literal text: messages carry names and the
+        server's words (``markup`` is ignored; see ``widgets.text``)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     def describe_error(self, exc: BaseException) -> str:
         return describe_error(exc, self.tr)

@@ -9,8 +9,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Middle
-from textual.widgets import Button, LoadingIndicator, Static
+from textual.widgets import LoadingIndicator
 
+from ..widgets.text import Button, Static
 from .base import SkyjoScreen
 
 

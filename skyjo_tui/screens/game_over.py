@@ -8,11 +8,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label
 
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
+from ..widgets.text import Button, Label
 from .base import SkyjoModal
 from .round_summary import say, state_label, summary_notes
 

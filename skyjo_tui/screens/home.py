@@ -8,11 +8,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Vertical
-from textual.widgets import Label, OptionList
+from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from ..widgets.footer import KeyFooter
 from ..widgets.logo import Logo
+from ..widgets.text import Label
 from .base import SkyjoScreen
 
 #: Menu entries: option id -> the screen action it runs.

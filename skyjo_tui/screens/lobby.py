@@ -9,12 +9,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Label
 
 from ..rules_text import table_brief
 from ..widgets.chat import ChatPanel
 from ..widgets.footer import KeyFooter
 from ..widgets.table_list import TableList
+from ..widgets.text import Label, TextTable
 from .base import SkyjoScreen
 from .name import PromptScreen
 
@@ -62,7 +62,7 @@ class LobbyScreen(SkyjoScreen[None]):
 
     def _columns(self) -> None:
         tr = self.tr
-        self.query_one("#tables", DataTable).add_columns(
+        self.query_one("#tables", TextTable).add_columns(
             tr("lobby.col.name"), tr("lobby.col.seats"), tr("lobby.col.status"),
             tr("lobby.col.rules"),
         )
@@ -78,7 +78,7 @@ class LobbyScreen(SkyjoScreen[None]):
             self.tr("lobby.more_tables", first=first, last=first + len(tables) - 1, total=listing.total)
         )
         self.refresh_bindings()  # a next or previous page may have come or gone
-        table = self.query_one("#tables", DataTable)
+        table = self.query_one("#tables", TextTable)
         selected = self._selected_id()
         table.clear()
         for summary in tables:
@@ -107,7 +107,7 @@ class LobbyScreen(SkyjoScreen[None]):
         ]
 
     def _selected_id(self) -> str | None:
-        table = self.query_one("#tables", DataTable)
+        table = self.query_one("#tables", TextTable)
         if table.row_count == 0:
             return None
         row_key, _ = table.coordinate_to_cell_key(table.cursor_coordinate)
@@ -144,7 +144,7 @@ class LobbyScreen(SkyjoScreen[None]):
             self.skyjo.lobby_tables.apply(reply)
             self.show_tables()
 
-    @on(DataTable.RowSelected, "#tables")
+    @on(TextTable.RowSelected, "#tables")
     def action_join(self) -> None:
         table_id = self._selected_id()
         if table_id is not None:

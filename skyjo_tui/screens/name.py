@@ -8,9 +8,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label
+from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
+from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
 NAME_MAX = 20

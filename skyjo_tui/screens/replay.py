@@ -10,7 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
 from textual.timer import Timer
-from textual.widgets import Static
 
 from ..layout import plan_table
 from ..names import seat_names
@@ -20,6 +19,7 @@ from ..presenter import present
 from ..replay import Recording, ReplayError, load_file
 from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
+from ..widgets.text import Static
 from .base import SkyjoScreen
 from .name import PromptScreen
 

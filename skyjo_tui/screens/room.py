@@ -9,13 +9,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import DataTable, Label, Select
 
 from ..names import level_name
 from ..presenter import seat_info
 from ..rules_text import rules_brief, timer_brief
 from ..widgets.chat import ChatPanel
 from ..widgets.footer import KeyFooter
+from ..widgets.text import Label, Select, TextTable
 from .base import SkyjoScreen
 
 
@@ -43,7 +43,7 @@ class RoomScreen(SkyjoScreen[None]):
         yield Label(id="room-rules", classes="hint")
         with Horizontal(id="room"):
             with Vertical(id="room-seats"):
-                yield DataTable(id="seats", cursor_type="row", zebra_stripes=True)
+                yield TextTable(id="seats", cursor_type="row", zebra_stripes=True)
                 with Horizontal(id="bot-level-row"):
                     yield Label(tr("room.bot_level"))
                     yield Select(
@@ -57,7 +57,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     def on_mount(self) -> None:
         tr = self.tr
-        self.query_one("#seats", DataTable).add_columns(
+        self.query_one("#seats", TextTable).add_columns(
             "#", tr("room.col.name"), tr("room.col.who"), tr("room.col.ready"), tr("room.col.here")
         )
         self.update_table(self.table)
@@ -94,7 +94,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     def _fill_seats(self, seats: list[dict[str, Any] | None]) -> None:
         tr = self.tr
-        table = self.query_one("#seats", DataTable)
+        table = self.query_one("#seats", TextTable)
         row = table.cursor_row
         table.clear()
         for index, seat in enumerate(seats):
@@ -131,7 +131,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     def _selected_seat(self) -> dict[str, Any] | None:
         seats = self.table.get("seats") or []
-        row = self.query_one("#seats", DataTable).cursor_row
+        row = self.query_one("#seats", TextTable).cursor_row
         return seats[row] if 0 <= row < len(seats) else None
 
     # -- actions -------------------------------------------------------------------

@@ -9,7 +9,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Label
 
 from server.engine import PlayerView
 
@@ -18,6 +17,7 @@ from ..names import SeatInfo, seat_names
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
+from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
 if TYPE_CHECKING:

@@ -9,11 +9,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
-from textual.widgets import Button, Input, Label, Select
+from textual.widgets import Input
 
 from ..i18n import LANGUAGES
 from ..pacing import PACES
 from ..widgets.footer import KeyFooter
+from ..widgets.text import Button, Label, Select
 from .base import SkyjoScreen
 
 

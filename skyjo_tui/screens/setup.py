@@ -9,13 +9,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
-from textual.widgets import Button, Label, Select
 
 from server.bots import BOT_LEVELS
 
 from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
 from ..names import level_name
 from ..widgets.footer import KeyFooter
+from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
 

@@ -9,10 +9,12 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable, Label, Static, TabbedContent, TabPane
+from textual.content import Content
+from textual.widgets import TabbedContent, TabPane
 
 from ..replay import ReplayError, recording
 from ..widgets.footer import KeyFooter
+from ..widgets.text import Label, Static, TextTable
 from .base import SkyjoScreen
 
 
@@ -36,18 +38,18 @@ class StatsScreen(SkyjoScreen[None]):
             with TabPane(tr("stats.you"), id="you"):
                 yield Static(tr("stats.loading"), id="my-stats")
             with TabPane(tr("stats.leaderboard"), id="board"):
-                yield DataTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
+                yield TextTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
             with TabPane(tr("stats.recent"), id="recent"):
                 yield Label(tr("stats.recent_hint"), classes="hint")
-                yield DataTable(id="recent-games", cursor_type="row", zebra_stripes=True)
+                yield TextTable(id="recent-games", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
         tr = self.tr
-        self.query_one("#leaderboard", DataTable).add_columns(
+        self.query_one("#leaderboard", TextTable).add_columns(
             "#", tr("stats.name"), tr("stats.games"), tr("stats.wins"), tr("stats.win_rate"), tr("stats.mean")
         )
-        self.query_one("#recent-games", DataTable).add_columns(
+        self.query_one("#recent-games", TextTable).add_columns(
             tr("stats.when"), tr("stats.table"), tr("stats.players"), tr("stats.winner")
         )
         self.action_refresh()
@@ -74,14 +76,14 @@ class StatsScreen(SkyjoScreen[None]):
         tr = self.tr
         games, wins = stats.get("games", 0), stats.get("wins", 0)
         lines = [
-            f"[b]{stats.get('name', '')}[/b]",
             tr("stats.line.games", games=games, wins=wins),
             tr("stats.line.rounds", rounds=stats.get("rounds", 0), mean=mean(stats.get("mean_round_score"))),
         ]
-        self.query_one("#my-stats", Static).update("\n".join(lines))
+        name = (str(stats.get("name", "")), "bold")
+        self.query_one("#my-stats", Static).update(Content.assemble(name, *(f"\n{line}" for line in lines)))
 
     def _show_board(self, entries: list[dict[str, Any]]) -> None:
-        table = self.query_one("#leaderboard", DataTable)
+        table = self.query_one("#leaderboard", TextTable)
         table.clear()
         for entry in entries:
             table.add_row(
@@ -90,7 +92,7 @@ class StatsScreen(SkyjoScreen[None]):
             )
 
     def _show_recent(self, games: list[dict[str, Any]]) -> None:
-        table = self.query_one("#recent-games", DataTable)
+        table = self.query_one("#recent-games", TextTable)
         table.clear()
         for game in games:
             names = [str(n) for n in game.get("names") or []]
@@ -101,9 +103,9 @@ class StatsScreen(SkyjoScreen[None]):
                 ", ".join(winners), key=str(game.get("game_id")),
             )
 
-    @on(DataTable.RowSelected, "#recent-games")
+    @on(TextTable.RowSelected, "#recent-games")
     @work(group="record")
-    async def _watch(self, event: DataTable.RowSelected) -> None:
+    async def _watch(self, event: TextTable.RowSelected) -> None:
         from .replay import ReplayScreen
 
         game_id = event.row_key.value

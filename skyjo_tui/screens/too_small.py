@@ -7,8 +7,8 @@ from typing import Any, ClassVar
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.geometry import Size
-from textual.widgets import Static
 
+from ..widgets.text import Static
 from .base import SkyjoScreen
 
 

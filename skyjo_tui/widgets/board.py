@@ -11,7 +11,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Input, Static
+from textual.widgets import Input
 
 from ..layout import TablePlan, piles_width, plan_table, tableau_width
 from ..presenter import BoardModel
@@ -19,6 +19,7 @@ from .line_log import LineLog
 from .piles import PilesWidget
 from .prompt import PromptLine
 from .tableau import NAME_EXTRA, TableauWidget
+from .text import Static
 
 
 def opponent_cell_width(plan: TablePlan, width: int) -> int:

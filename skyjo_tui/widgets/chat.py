@@ -10,6 +10,7 @@ from textual.message import Message
 from textual.widgets import Input
 
 from .line_log import LineLog
+from .text import literal
 
 
 class ChatPanel(Vertical):
@@ -26,7 +27,7 @@ class ChatPanel(Vertical):
 
     def __init__(self, title: str, placeholder: str, max_length: int = 300, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.border_title = title
+        self.border_title = literal(title)
         self._placeholder, self._max_length = placeholder, max_length
 
     def compose(self) -> ComposeResult:

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Final
 
 from textual.timer import Timer
-from textual.widgets import Static
+
+from .text import Static
 
 #: Seconds a note ("not your turn yet...") stands in for the prompt.
 NOTE_SECONDS: Final = 3.0

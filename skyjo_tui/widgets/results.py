@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from rich.style import Style
 from rich.text import Text
-from textual.widgets import DataTable
 
 from ..i18n import Translator
 from ..layout import COLUMNS, ROWS
 from ..summary import PlayerResult, RoundSummary
 from .card_art import value_colours
+from .text import TextTable
 
 
 def cards_text(result: PlayerResult) -> Text:
@@ -53,7 +53,7 @@ def standings(summary: RoundSummary) -> list[tuple[int, PlayerResult]]:
     return ranked
 
 
-class ResultsTable(DataTable[Text]):
+class ResultsTable(TextTable[Text]):
     """Fill with ``show(summary, tr)``."""
 
     DEFAULT_CSS = """

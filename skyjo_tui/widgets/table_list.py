@@ -6,13 +6,13 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
-from textual.widgets import DataTable
 
 from ..i18n import Translator
 from ..screens.base import localize_bindings
+from .text import TextTable
 
 
-class TableList(DataTable[Text | str]):
+class TableList(TextTable[Text | str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "keys.join_table", id="list.choose"),
     ]

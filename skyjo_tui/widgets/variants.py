@@ -7,9 +7,10 @@ from typing import Any, Final
 from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.validation import Integer
-from textual.widgets import Input, Label, Select
+from textual.widgets import Input
 
 from ..i18n import Translator
+from .text import Label, Select
 
 END_SCORE_RANGE: Final = (10, 1000)
 #: Each choice variant: its name and its values (the first is the default).

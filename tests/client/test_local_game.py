@@ -53,7 +53,7 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         stats = app.screen
         assert "1 games" in str(stats.query_one("#my-stats").render())
         board = stats.query_one("#leaderboard")
-        assert board.row_count == 1 and board.get_row_at(0)[1] == "Player"  # people only; you
+        assert board.row_count == 1 and str(board.get_row_at(0)[1]) == "Player"  # people only; you
         stats.query_one(TabbedContent).active = "recent"
         await pilot.pause()
         stats.query_one("#recent-games").focus()
