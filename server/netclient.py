@@ -240,9 +240,9 @@ class ServerConnection:
         """The handshake: must be the first request.
 
         Give ``token`` to come back as a known player (returned to your seat),
-        or ``name`` to be a player by that name. A trusted in-process
-        connection with an identity may give neither: if its identity already
-        has a name it is logged in, else ``welcome.needs_name`` is True.
+        or ``name`` to be a player by that name. Neither: a trusted in-process
+        connection whose identity already has a name is logged in with it;
+        anyone else gets ``welcome.needs_name`` (then call ``set_name``).
         Afterwards a ping every ``keepalive`` seconds (default: a third of the
         server's idle timeout; none over a local socket) keeps the connection
         alive and notices a drop. ``keepalive=0``: no pings.

@@ -35,6 +35,7 @@ from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
+from .theme import SKYJO_THEME
 
 Connector = Callable[[], Awaitable[ServerConnection]]
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
@@ -114,6 +115,8 @@ class SkyjoApp(App[None]):
 
     def __init__(self, options: ClientOptions) -> None:
         super().__init__()
+        self.register_theme(SKYJO_THEME)
+        self.theme = SKYJO_THEME.name
         self.options = options
         self.prefs = preferences.load(options.data_dir)
         if options.pace:

@@ -49,21 +49,33 @@ async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
         welcome = await login(lobby, session, player, token)
     elif name is not None:
         welcome = await _claim(lobby, session, name)
-    elif session.identity is not None:
-        welcome = await _identity_login(lobby, session, session.identity)
     else:
-        raise ProtocolError(ErrorCode.BAD_FIELD, "hello needs a name or a token")
+        welcome = await _nameless_login(lobby, session)
     session.welcomed = True  # no await from here to the reply: it is the first message
     return welcome
 
 
-async def _identity_login(lobby: Lobby, session: Session, identity: str) -> Reply:
-    """A trusted connection's identity logs in as the player it last was, if any."""
-    player = await lobby.store.player_by_identity(identity)
+async def _nameless_login(lobby: Lobby, session: Session) -> Reply:
+    """No name, no token: the player a trusted identity last was, else "choose a name".
+
+    Everyone without a name is asked for one the same way (``needs_name``):
+    a guest, a TCP client, or a key that has not chosen one yet.
+    """
+    player = None
+    if session.identity is not None:
+        player = await lobby.store.player_by_identity(session.identity)
     if player is None:
         return welcome_reply(lobby, session, token=None)
+    return await _owner_login(lobby, session, player)
+
+
+async def _owner_login(lobby: Lobby, session: Session, player: PlayerRow) -> Reply:
+    """The identity that owns ``player`` logs in as them: back to their seat,
+    replacing a connection of theirs still open elsewhere."""
+    assert session.identity is not None
     token = new_token()
     await lobby.store.new_token(player.id, token)
+    await lobby.store.remember_identity(session.identity, player.id)
     return await login(lobby, session, player, token)
 
 
@@ -82,6 +94,12 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
     key = name_key(name)
     async with lobby.names_lock:  # two people may not claim one new name at once
         existing = await lobby.store.player_by_name_key(key)
+        if existing is not None and _owns(session, existing) and existing.id != session.player_id:
+            # The owner of a name gets it back however they come in (``ssh bob@host``
+            # as well as ``ssh skyjo@host``): their seat, as it is, under its name.
+            if session.player_id is not None:
+                lobby.forget_player(session)
+            return await _owner_login(lobby, session, existing)
         if existing is not None:
             _check_free(lobby, session, existing)
         token = new_token()
@@ -89,6 +107,11 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
     if session.player_id is not None and session.player_id != player.id:
         lobby.forget_player(session)
     return await login(lobby, session, player, token)
+
+
+def _owns(session: Session, player: PlayerRow) -> bool:
+    """``session`` carries the identity that reserved ``player``'s name."""
+    return session.identity is not None and player.reserved_by == session.identity
 
 
 def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:

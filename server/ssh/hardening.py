@@ -10,7 +10,9 @@ process-wide side effect so that an SSH session can only affect itself:
 * ``harden_app`` - screenshots, file delivery, ``open_url`` and suspend would
   act on the server machine; the error console would print to server stderr.
 * ``configure_terminal`` - colour depth must come from the player's terminal
-  (pty TERM / env COLORTERM / NO_COLOR), not from the server's environment.
+  (pty TERM / env COLORTERM / NO_COLOR), not from the server's environment;
+  and the escape codes rich and Textual cache on shared styles must not carry
+  one player's colour depth to another's terminal.
 * ``clear_instance_keyed_caches`` - method ``lru_cache``s keyed on ``self`` keep
   objects of finished apps alive.
 
@@ -29,9 +31,12 @@ import types
 from collections.abc import Callable, Coroutine, Generator, Iterator, Mapping
 from typing import Any, Final, Literal, TypeVar
 
+from rich.color import ColorSystem
 from rich.console import Console
+from rich.style import Style as RichStyle
 from textual.app import App, SuspendNotSupported
 from textual.filter import Monochrome, NoColor
+from textual.strip import Strip
 
 logger = logging.getLogger(__name__)
 
@@ -294,6 +299,43 @@ def configure_terminal(app: App[Any], term: str | None, env: Mapping[str, str]) 
     if no_color:
         filters.append(NoColor() if app.native_ansi_color else Monochrome())
     app._filters[:] = filters
+    _render_per_terminal()
+
+
+_rendering_per_terminal = False
+
+
+def _render_per_terminal() -> None:
+    """Keep each terminal's escape sequences to itself (process-wide, idempotent).
+
+    Textual and rich assume one terminal per process: a style keeps the
+    escape codes of the first colour system it was written in on itself
+    (``Style._ansi``, read by ``Strip.render_style`` and rich's
+    ``Style.render``), and styles are shared by every app (parsed CSS,
+    Textual's style caches).  A 256-colour player would pass their codes to
+    the next truecolor player, and a truecolor player theirs to a 16-colour
+    terminal that cannot show them.  Here a style's codes always come from
+    the cache keyed by colour system (``Strip.render_ansi``), or are computed.
+    """
+    global _rendering_per_terminal
+    if _rendering_per_terminal:
+        return
+    render_style = Strip.__dict__["render_style"].__func__
+    make_ansi_codes = RichStyle._make_ansi_codes
+
+    def render_style_for(
+        cls: type[Strip], style: RichStyle, text: str, color_system: ColorSystem
+    ) -> str:
+        style._ansi = None  # whichever terminal it was for: render_ansi knows this one's
+        return render_style(cls, style, text, color_system)  # type: ignore[no-any-return]
+
+    def ansi_codes_for(style: RichStyle, color_system: ColorSystem) -> str:
+        style._ansi = None
+        return make_ansi_codes(style, color_system)
+
+    Strip.render_style = classmethod(render_style_for)  # type: ignore[method-assign, assignment]
+    RichStyle._make_ansi_codes = ansi_codes_for  # type: ignore[method-assign]
+    _rendering_per_terminal = True
 
 
 # --------------------------------------------------------------------------

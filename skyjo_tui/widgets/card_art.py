@@ -22,17 +22,20 @@ from rich.text import Text
 
 from ..layout import CardSize
 
-#: (background, text) per value, from the physical deck.
-_DARK_BLUE: Final = ("#1f3f99", "#ffffff")
-_LIGHT_BLUE: Final = ("#74c7ec", "#000000")
-_GREEN: Final = ("#3fa34d", "#000000")
-_YELLOW: Final = ("#f2c94c", "#000000")
-_RED: Final = ("#d0343a", "#ffffff")
-_BACK: Final = ("#3b3f5c", "#8088b8")
-_BORDER: Final = "#202020"
+#: (background, text) per value, from the physical deck.  Each is one of the
+#: 256 colours (a 256-colour terminal shows it exactly) whose nearest of the 16
+#: basic colours is the one it stands for: blue, bright cyan, green, bright
+#: yellow, red; the back's is grey, unlike any face.
+_DARK_BLUE: Final = ("#0000af", "#ffffff")
+_LIGHT_BLUE: Final = ("#87d7ff", "#000000")
+_GREEN: Final = ("#00af00", "#000000")
+_YELLOW: Final = ("#ffd75f", "#000000")
+_RED: Final = ("#d70000", "#ffffff")
+_BACK: Final = ("#5f5f87", "#8787af")
+_BORDER: Final = "#1c1c1c"
 _CURSOR: Final = "#ffffff"
-_HIGHLIGHT: Final = "#ff66ff"
-_EMPTY: Final = "#606060"
+_HIGHLIGHT: Final = "#ff5fff"
+_EMPTY: Final = "#585858"
 _FRAME: Final = "#000000"
 #: The style of unstyled cells (never None: see ``text_segments``).
 PLAIN: Final = Style.null()

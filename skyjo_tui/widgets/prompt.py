@@ -17,8 +17,8 @@ class PromptLine(Static):
 
     DEFAULT_CSS = """
     PromptLine { height: 1; background: $boost; padding: 0 1; }
-    PromptLine.your-move { background: $accent 40%; text-style: bold; }
-    PromptLine.note { background: $warning 35%; text-style: bold; }
+    PromptLine.your-move { background: $accent; color: $background; text-style: bold; }
+    PromptLine.note { background: $error; color: $background; text-style: bold; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

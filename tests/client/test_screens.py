@@ -18,6 +18,7 @@ from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 from skyjo_tui.widgets.results import ResultsTable
+from skyjo_tui.widgets.card_art import value_colours
 from skyjo_tui.widgets.tableau import TableauWidget
 
 from .players import wait_for
@@ -65,7 +66,7 @@ async def test_help_has_the_rules_and_every_table_key(make_app: Callable[..., Sk
 
 async def deck_colours_drawn(app: SkyjoApp) -> set[str]:
     """Which of the deck's colours (on the home screen's title cards) are on screen."""
-    deck = {"#1f3f99", "#74c7ec", "#3fa34d", "#f2c94c", "#d0343a"}
+    deck = {value_colours(value)[0] for value in (-2, 0, 3, 7, 12)}
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.pause()

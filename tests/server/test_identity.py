@@ -72,7 +72,9 @@ async def test_a_key_may_ask_for_a_free_name_and_rename_later(in_process) -> Non
     assert (await (await in_process(KEY_B)).conn.hello()).name == "Robert"
 
 
-async def test_a_key_coming_back_returns_to_its_seat(in_process, connect) -> None:
+@pytest.mark.parametrize("by_name", [None, "alice"])
+async def test_a_key_coming_back_returns_to_its_seat(by_name: str | None, in_process, connect) -> None:
+    """``ssh skyjo@host`` (no name) or ``ssh alice@host`` with her key: back to her seat."""
     alice = await in_process(KEY_A)
     await alice.conn.hello(name="Alice")
     bob = await connect("Bob")
@@ -85,13 +87,31 @@ async def test_a_key_coming_back_returns_to_its_seat(in_process, connect) -> Non
     await bob.until(lambda: not bob.table["seats"][0]["connected"])
 
     back = await in_process(KEY_A)
-    welcome = await back.conn.hello()
+    welcome = await back.conn.hello(name=by_name)
     assert welcome.resumed and welcome.table_id == table["table_id"]
+    assert welcome.name == "Alice"  # the seat's name, as the table knows it
     assert (await back.push("game"))["view"]["seat"] == 0
 
+    # Her key again while she is connected: the newer connection replaces the
+    # older (as a token does); the name stays refused to anyone else.
+    again = await in_process(KEY_A)
+    assert (await again.conn.hello(name=by_name)).resumed
+    for other in (await in_process(None), await in_process(KEY_B)):
+        with pytest.raises(ServerError) as caught:
+            await other.request("hello", version=PROTOCOL_VERSION, name="alice")
+        assert caught.value.code == "name_reserved"
 
-async def test_a_tcp_client_cannot_log_in_without_a_name_or_token(connect) -> None:
-    client = await connect()
+
+@pytest.mark.parametrize("how", ["tcp", "guest"])
+async def test_a_client_without_a_name_or_token_is_asked_for_a_name(
+    how: str, in_process, connect
+) -> None:
+    # A TCP client, or an SSH guest (in-process, no identity): like a new key.
+    client = await connect() if how == "tcp" else await in_process(None)
+    welcome = await client.conn.hello()
+    assert welcome.needs_name and welcome.player_id is None and welcome.token is None
     with pytest.raises(ServerError) as caught:
-        await client.request("hello", version=PROTOCOL_VERSION)
-    assert caught.value.code == "bad_field"
+        await client.request("list_tables")
+    assert caught.value.code == "name_required"
+    welcome = await client.conn.set_name("Carol")
+    assert not welcome.needs_name and welcome.name == "Carol" and welcome.token

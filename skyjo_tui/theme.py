@@ -1,0 +1,47 @@
+"""The client's colours (screens, bars, keys); the cards' are in ``widgets/card_art``.
+
+Players' terminals show 16, 256 or 16 million colours, and Textual brings
+every colour down to what the terminal has (rich's nearest match).  Textual's
+own theme tints its greys with blue: a 256-colour terminal has no such dark
+tints and shows a saturated navy instead.  Here the greys are neutral (256
+colours have a ramp of 24 greys), every colour is one of the 256 (a 256-colour
+terminal shows exactly what a truecolor one does), and each one's nearest of
+the 16 basic colours is the colour it stands for (blue stays blue, the keys
+yellow), so a 16-colour terminal shows the same screens in its own palette.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from textual.theme import Theme
+
+SKYJO_THEME: Final = Theme(
+    name="skyjo",
+    dark=True,
+    background="#121212",
+    surface="#1c1c1c",
+    panel="#303030",
+    foreground="#dadada",
+    primary="#005fd7",
+    secondary="#005f87",
+    accent="#ffaf00",
+    warning="#ffaf00",
+    error="#d75f5f",
+    success="#5faf5f",
+    variables={
+        "boost": "#ffffff0a",  # Textual derives it only when it derives the panel
+        "footer-background": "#303030",
+        "footer-key-foreground": "#ffaf00",
+        "scrollbar": "#444444",
+        "scrollbar-hover": "#585858",
+        "scrollbar-active": "#005fd7",
+        "scrollbar-background": "#1c1c1c",
+        "scrollbar-background-hover": "#1c1c1c",
+        "scrollbar-background-active": "#1c1c1c",
+        "scrollbar-corner-color": "#1c1c1c",
+        "primary-background": "#303030",
+        "secondary-background": "#262626",
+        "border-blurred": "#3a3a3a",
+    },
+)
