@@ -205,9 +205,10 @@ class Round:
 
     def _illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is not legal now, or None when it is."""
-        shape = malformed(action)
-        if shape is not None:
-            return shape
+        if action.__class__ is not Action or action.kind.__class__ is not ActionKind:
+            shape = malformed(action)  # the usual move skips the call: this runs on every move
+            if shape is not None:
+                return shape
         player, kind, pos = action.player, action.kind, action.pos
         if type(player) is not int or not 0 <= player < self.players:
             return "no such seat"
