@@ -25,6 +25,7 @@ from collections import Counter
 from typing import Any, Protocol
 
 from .config import Limits, ServerConfig
+from .datadir import DataDirLock
 from .listen import describe_listening, dual_stack_socket, peer_host
 from .lobby import Lobby, Session
 from .lobby.session import IN_PROCESS
@@ -94,6 +95,7 @@ class TcpFrontDoor:
 class SkyjoServer:
     def __init__(self, config: ServerConfig | None = None) -> None:
         self.config = config or ServerConfig()
+        self.data_lock = DataDirLock(self.config.data_path)
         self.store = Store(self.config.database_path, self.config.sync)
         self.lobby = Lobby(self.store, self.config)
         self.tcp = TcpFrontDoor(self.config.host, self.config.port)
@@ -112,9 +114,14 @@ class SkyjoServer:
         self.front_doors.append(door)
 
     async def start(self) -> None:
-        """Open the data directory, restore every table, open the front doors."""
-        await self.store.open()
+        """Hold the data directory, restore every table, open the front doors.
+
+        Raises ``datadir.CannotStart`` (its message says what to do) when another
+        server holds the directory or its database is damaged.
+        """
+        self.data_lock.acquire()
         try:
+            await self.store.open()
             await self.lobby.load()
             for door in self.front_doors:
                 await door.start(self)
@@ -136,6 +143,7 @@ class SkyjoServer:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
         await self.store.close()
+        self.data_lock.release()  # last: nothing of ours touches the directory any more
         self._started = False
 
     async def open_in_process(

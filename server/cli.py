@@ -193,7 +193,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         attach(server, args)
     try:
         asyncio.run(serve(server))
-    except OSError as exc:  # e.g. the port is taken
+    except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart
         logger.error("cannot start: %s", exc)
         return 1
     return 0

@@ -25,6 +25,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
+from .datadir import CannotStart
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -35,6 +37,25 @@ MAX_BATCH = 512
 
 class StoreClosed(RuntimeError):
     """An operation came after ``close()`` (the server is stopping)."""
+
+
+class DamagedDatabase(CannotStart):
+    """The database fails SQLite's integrity check: it is not served."""
+
+    def __init__(self, path: Path, problem: str) -> None:
+        super().__init__(
+            f"the database {path} is damaged ({problem}), so it is not served. "
+            f"Stop here and keep that file for now. To start afresh, move {path.name} "
+            f"(and any {path.name}-wal and {path.name}-shm beside it) out of {path.parent}; "
+            "to keep what can be read, rebuild it with the sqlite3 tool first, e.g. "
+            f"`sqlite3 damaged.sqlite3 .recover | sqlite3 {path.name}` in that directory; "
+            "or put a backup in its place. Then start the server again."
+        )
+        self.problem = problem
+
+
+#: SQLite's own answers (``sqlite_errorname``) for a file that is damaged or not a database.
+DAMAGE_ERRORS = ("SQLITE_CORRUPT", "SQLITE_NOTADB")
 
 
 class Database:
@@ -62,7 +83,11 @@ class Database:
             target=self._serve, args=(ready,), name="skyjo-store", daemon=True
         )
         self._thread.start()
-        await ready
+        try:
+            await ready
+        except BaseException:
+            self._thread = None  # it ended: the database never opened
+            raise
 
     async def close(self) -> None:
         """Finish every queued operation, then close the database."""
@@ -84,12 +109,33 @@ class Database:
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute(f"PRAGMA synchronous={'FULL' if self.sync == 'full' else 'NORMAL'}")
-        conn.execute("PRAGMA foreign_keys=ON")
-        conn.executescript(self._schema)
-        self._migrate(conn)
+        try:
+            self._check_integrity(conn)  # before anything is written to it
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute(f"PRAGMA synchronous={'FULL' if self.sync == 'full' else 'NORMAL'}")
+            conn.execute("PRAGMA foreign_keys=ON")
+            conn.executescript(self._schema)
+            self._migrate(conn)
+        except BaseException:
+            conn.close()
+            raise
         return conn
+
+    def _check_integrity(self, conn: sqlite3.Connection) -> None:
+        """Raise ``DamagedDatabase`` unless SQLite's quick check finds every page sound.
+
+        ``quick_check`` reads every page of every table and index (the part of
+        ``integrity_check`` that does not compare indexes with their tables),
+        once per start; a file whose header is not SQLite's fails it too.
+        """
+        try:
+            problems = [row[0] for row in conn.execute("PRAGMA quick_check(5)")]
+        except sqlite3.DatabaseError as exc:
+            if getattr(exc, "sqlite_errorname", "").startswith(DAMAGE_ERRORS):
+                raise DamagedDatabase(self.path, str(exc)) from exc
+            raise
+        if problems != ["ok"]:
+            raise DamagedDatabase(self.path, " ".join("; ".join(problems).split()))
 
     def _serve(self, ready: asyncio.Future[None]) -> None:
         assert self._loop is not None

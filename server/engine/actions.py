@@ -8,6 +8,7 @@ out those shared instances, so the hot loop allocates no actions.
 
 from __future__ import annotations
 
+import reprlib
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
@@ -112,6 +113,30 @@ class SeatMoves:
 
     def of_kind(self, kind: ActionKind) -> tuple[Action, ...]:
         return getattr(self, kind.name.lower())  # type: ignore[no-any-return]
+
+
+def malformed(action: object) -> str | None:
+    """Why ``action`` is not an ``Action`` of the engine's own types, or None.
+
+    Only the shape is checked (a seat or a position may still be out of range):
+    anything this refuses cannot be named as a move, so it is described with
+    ``describe`` rather than ``str``.
+    """
+    if not isinstance(action, Action):
+        return "not an Action"
+    if action.kind.__class__ is not ActionKind:
+        # A plain "flip" equals ActionKind.FLIP, but the rules compare kinds by identity.
+        return "its kind is not an ActionKind (build moves with Action.flip(...) or Action.from_dict)"
+    return None
+
+
+_SHORT = reprlib.Repr()
+_SHORT.maxother = _SHORT.maxstring = 80
+
+
+def describe(action: object) -> str:
+    """``action`` for an error message: the move it names, or a short repr of what it is."""
+    return str(action) if malformed(action) is None else _SHORT.repr(action)
 
 
 #: MOVES[seat]: the shared instances of every action of every possible seat.

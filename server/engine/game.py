@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .actions import Action
+from .actions import Action, describe
 from .errors import IllegalAction, InvalidSetup
 from .events import Event, TotalsUpdated
 from .deal import Deal
@@ -99,7 +99,7 @@ class Game:
     def apply(self, action: Action) -> list[Event]:
         """Play ``action`` in the current round; a round's last move also settles it."""
         if self.phase is not _PLAYING:
-            raise IllegalAction(f"{action}: the round is over")
+            raise IllegalAction(f"{describe(action)}: the round is over")
         round_ = self.round
         events = round_.apply(action)
         if round_.final_scores is not None:

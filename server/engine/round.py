@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from enum import Enum
 
-from .actions import MOVES, Action, ActionKind, LiveMoves, live_moves
+from .actions import MOVES, Action, ActionKind, LiveMoves, describe, live_moves, malformed
 from .cards import COLUMNS, ROWS, TABLEAU_SIZE, positions_of_column
 from .deal import Deal
 from .errors import IllegalAction, InvalidSetup
@@ -161,7 +161,7 @@ class Round:
         """Raise ``IllegalAction`` with the reason when ``action`` is not legal now."""
         reason = self._illegal_reason(action)
         if reason is not None:
-            raise IllegalAction(f"{action}: {reason}")
+            raise IllegalAction(f"{describe(action)}: {reason}")
 
     def is_legal(self, action: Action) -> bool:
         return self._illegal_reason(action) is None
@@ -172,7 +172,7 @@ class Round:
         """Play ``action`` and return the events it caused, in order."""
         reason = self._illegal_reason(action)
         if reason is not None:
-            raise IllegalAction(f"{action}: {reason}")
+            raise IllegalAction(f"{describe(action)}: {reason}")
         kind, player, pos = action.kind, action.player, action.pos
         if kind is _DRAW:
             return self._draw(player)
@@ -205,6 +205,10 @@ class Round:
 
     def _illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is not legal now, or None when it is."""
+        if action.__class__ is not Action or action.kind.__class__ is not ActionKind:
+            shape = malformed(action)  # the usual move skips the call: this runs on every move
+            if shape is not None:
+                return shape
         player, kind, pos = action.player, action.kind, action.pos
         if type(player) is not int or not 0 <= player < self.players:
             return "no such seat"

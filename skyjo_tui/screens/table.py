@@ -147,10 +147,13 @@ class TableScreen(SkyjoScreen[None]):
     def link_changed(self, change: LinkChanged) -> None:
         if change.link is not Link.ONLINE:
             self._flight.drop_keys()  # keys meant for a game we no longer see live
-        self._link_note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
+        note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
             self.tr("link.offline") if change.link is Link.OFFLINE else ""
         )
-        self.board.prompt_line.clear_note()
+        if note != self._link_note:
+            # Not on every reconnection attempt: a note saying why a key did nothing stays.
+            self.board.prompt_line.clear_note()
+        self._link_note = note
         self._redraw()
         self._refresh_footer()
 

@@ -109,8 +109,9 @@ async def test_a_key_pressed_while_a_move_is_in_flight_is_played_next(make_app: 
             cards = table.view.tableaux[seat].cards  # type: ignore[union-attr]
             return cards[cursor] is not None and cards[cursor + 3] is not None
 
-        await wait_for(pilot, both_up, timeout=5.0)
-        assert table.cursor == cursor + 3 and not table.acting
+        # Both flips' views come before the second flip's answer: wait for that answer too.
+        await wait_for(pilot, lambda: both_up() and not table.acting)
+        assert table.cursor == cursor + 3
 
 
 async def test_a_kept_key_is_checked_against_the_new_view(make_app: Callable[..., SkyjoApp]) -> None:

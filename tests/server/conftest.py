@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -9,6 +9,7 @@ import pytest
 from server.app import SkyjoServer
 
 from ..support_server import StartServer, started_servers
+from .processes import ServerProcess
 from .support import Client, server_config
 
 ServerFactory = StartServer
@@ -39,3 +40,13 @@ async def connect(server: SkyjoServer) -> AsyncIterator[Callable[..., Awaitable[
     yield open_client
     for client in clients:
         await client.close()
+
+
+@pytest.fixture
+def processes() -> Iterator[list[ServerProcess]]:
+    """``skyjo-server`` processes a test started (append them); any still running is killed after."""
+    started: list[ServerProcess] = []
+    yield started
+    for server in started:
+        if server.process.poll() is None:
+            server.kill()

@@ -4,70 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import random
-import re
-import signal
-import subprocess
-import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 
-import pytest
-
-from server.netclient import ServerConnection
-
-from .support import WAIT, Client, same_update
-
-SERVER = Path(sys.executable).with_name("skyjo-server")
-
-
-class ServerProcess:
-    """``skyjo-server`` in a subprocess, its log in a file."""
-
-    def __init__(self, data_dir: Path, log: Path, between_rounds: int = 0) -> None:
-        self.log = log
-        self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--data-dir", str(data_dir),
-             "--bot-delay", "0", "--grace", "600", "--between-rounds", str(between_rounds)],
-            stderr=log.open("w"),
-            stdout=subprocess.DEVNULL,
-        )
-        self.port = self._wait_for_port()
-
-    def _wait_for_port(self) -> int:
-        deadline = time.monotonic() + WAIT
-        while time.monotonic() < deadline:
-            found = re.search(r"listening on 127\.0\.0\.1:(\d+)", self.log.read_text())
-            if found:
-                return int(found.group(1))
-            assert self.process.poll() is None, self.log.read_text()
-            time.sleep(0.05)
-        raise TimeoutError("skyjo-server did not start")
-
-    def kill(self) -> None:
-        self.process.send_signal(signal.SIGKILL)
-        self.process.wait(WAIT)
-
-    def stop(self) -> int:
-        self.process.send_signal(signal.SIGTERM)
-        return self.process.wait(WAIT)
-
-
-@pytest.fixture
-def processes(tmp_path: Path) -> Iterator[list[ServerProcess]]:
-    started: list[ServerProcess] = []
-    yield started
-    for server in started:
-        if server.process.poll() is None:
-            server.kill()
-
-
-async def client(port: int, name: str | None = None, token: str | None = None) -> Client:
-    conn = await ServerConnection.open("127.0.0.1", port)
-    result = Client(conn)
-    result.welcome = await conn.hello(name=name, token=token)
-    return result
-
+from .processes import ServerProcess, client
+from .support import Client, same_update
 
 async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
     tmp_path: Path, processes: list[ServerProcess]

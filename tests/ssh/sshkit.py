@@ -14,7 +14,9 @@ from typing import Any
 
 import asyncssh
 
-TIMEOUT = 5.0
+#: The bound on any wait for what must happen (a screen, a closed connection): generous,
+#: as on a loaded machine an app may take seconds to draw; a passing test never waits it out.
+TIMEOUT = 20.0
 _ANSI = re.compile(
     r"\x1b\[[0-?]*[ -/]*[@-~]"  # CSI
     r"|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)"  # OSC

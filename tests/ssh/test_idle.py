@@ -47,20 +47,34 @@ async def bytes_while_idle(term: Term) -> int:
     return len(term.raw) - start
 
 
+async def falls_silent(term: Term, windows: int = 3) -> int:
+    """The bytes of the last idle window, after up to ``windows`` of them: 0 once one is silent.
+
+    A frame late under load (the first paint finishing after the settle) shows
+    up in one window only; anything the app redraws on its own, in every one.
+    """
+    sent = 0
+    for _ in range(windows):
+        sent = await bytes_while_idle(term)
+        if sent == 0:
+            break
+    return sent
+
+
 async def test_an_idle_session_sends_nothing_in_the_lobby_or_at_a_table(
     door: RealDoor,
 ) -> None:
     key = asyncssh.generate_private_key("ssh-ed25519")
     async with player(door.port, "alice", key) as alice:
         await alice.shows("Lobby · alice")
-        assert await bytes_while_idle(alice) == 0, alice.text_since(alice.mark() - 200)
+        assert await falls_silent(alice) == 0, alice.text_since(alice.mark() - 200)
 
         await create_table(alice)
         alice.press(b"b")
         await alice.shows("bot")
         alice.press(b"s")
         await alice.shows("Turn up a card")
-        assert await bytes_while_idle(alice) == 0
+        assert await falls_silent(alice) == 0
 
         # The session is alive and still answers a key at once.
         mark = alice.mark()
