@@ -68,7 +68,7 @@ async def _identity_login(lobby: Lobby, session: Session, identity: str) -> Repl
 
 
 async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    if session.table is not None:  # seated or watching: the table knows you by this name
+    if lobby.places.table_of(session) is not None:  # seated or watching: the table knows you by this name
         raise ProtocolError(ErrorCode.WRONG_PHASE, "leave your table to change your name")
     return await _claim(lobby, session, message["name"])
 
@@ -87,7 +87,7 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
         token = new_token()
         player = await lobby.store.claim_name(session.player_id, name, key, token, session.identity)
     if session.player_id is not None and session.player_id != player.id:
-        lobby.forget_player(session)
+        lobby.go_offline(session)
     return await login(lobby, session, player, token)
 
 
@@ -96,29 +96,25 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
         raise ProtocolError(ErrorCode.NAME_RESERVED, f"{player.name!r} is reserved by its owner")
     if player.id == session.player_id:
         return
-    if player.id in lobby.by_player:
+    if lobby.places.is_online(player.id):
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is playing now")
-    if player.id in lobby.seated:
+    place = lobby.places.where(player.id)
+    if place is not None and not place.watching:
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is keeping a seat at a table")
 
 
 async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -> Reply:
     """``session`` is now ``player``: replace an older connection, return to the seat."""
-    older = lobby.by_player.get(player.id)
-    if older is not None and older is not session:
-        lobby.detach(older)
-        older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
-    session.player_id, session.name = player.id, player.name
     session.muted = await lobby.store.mutes_of(player.id)
-    lobby.by_player[player.id] = session
-    resumed = lobby.return_to_table(session)
+    session.player_id, session.name = player.id, player.name
+    resumed = lobby.come_online(session)
     return welcome_reply(lobby, session, token, resumed=resumed)
 
 
 def welcome_reply(
     lobby: Lobby, session: Session, token: str | None, *, resumed: bool = False
 ) -> Reply:
-    table = session.table
+    table = lobby.places.table_of(session)
     return {
         "player_id": session.player_id,
         "name": session.name,

@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -21,6 +20,7 @@ from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
 from ..protocol import ErrorCode, ProtocolError, encode_frame, error, ok
 from ..store import Store
 from . import accounts, chat, hosting, tables
+from .places import Places
 from .play import TablePlay
 from .session import Session
 from .table import Table
@@ -47,11 +47,9 @@ class Lobby:
         self.store = store
         self.config = config
         self.limits = config.limits
-        self.sessions: set[Session] = set()
-        self.by_player: dict[int, Session] = {}
+        self.sessions: set[Session] = set()  # every connection, named or not yet
+        self.places = Places()  # who is online, and who sits at or watches which table
         self.tables: dict[str, Table] = {}
-        self.seated: dict[int, Table] = {}  # player id -> the table where they hold a seat
-        self.watching: dict[int, Table] = {}  # player id -> the table they watch, even while away
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
         self._list_push: asyncio.TimerHandle | None = None
@@ -64,16 +62,19 @@ class Lobby:
             try:
                 table = Table.from_meta(saved.table_id, saved.meta)
                 self._adopt(table)
+                # Everyone is away until they come back with their token.
+                for _, seat in table.filled():
+                    if seat.is_person and seat.player_id is not None:
+                        self.places.put(seat.player_id, table, watching=False)
+                for player_id in saved.meta.get("watchers", []):
+                    self.places.put(player_id, table, watching=True)
                 await table.play.restore(saved)
             except Exception:
                 # Kept in the database untouched: a later version may read it.
                 logger.exception("table %s could not be restored; skipped", saved.table_id)
-                self.tables.pop(saved.table_id, None)
+                if self.tables.pop(saved.table_id, None) is not None:
+                    self.places.clear(table)
                 continue
-            for _, seat in table.filled():
-                if seat.is_person and seat.player_id is not None:
-                    self.seated[seat.player_id] = table
-            self.watching.update(dict.fromkeys(table.watcher_ids, table))
             table.play.start_driver()
         logger.info("restored %d tables", len(self.tables))
 
@@ -88,6 +89,7 @@ class Lobby:
         self.thinker.close()
 
     def _adopt(self, table: Table) -> None:
+        table.places = self.places
         table.play = TablePlay(table, self.store, self.config.pace, self, self.thinker)
         self.tables[table.id] = table
 
@@ -107,82 +109,44 @@ class Lobby:
         self.sessions.add(session)
 
     def disconnected(self, session: Session) -> None:
-        """The connection ended: keep the seat, leave the audience."""
+        """The connection ended: the player keeps their place, away."""
         self.sessions.discard(session)
-        self.detach(session)
-        self.forget_player(session)
+        self.go_offline(session)
 
-    def forget_player(self, session: Session) -> None:
-        if session.player_id is not None and self.by_player.get(session.player_id) is session:
-            del self.by_player[session.player_id]
+    def go_offline(self, session: Session) -> None:
+        """``session`` is no longer its player's connection (it ended, or changes player)."""
+        place = self.places.go_offline(session)
+        if place is not None:
+            self.presence_changed(place.table)
 
-    def detach(self, session: Session) -> None:
-        """Unhook a connection from its table; a seat stays, marked away."""
-        table = session.table
-        if table is None:
-            return
-        session.table = None
-        if session in table.spectators:
-            table.spectators.discard(session)
-        elif session.seat is not None:
-            seat = table.seats[session.seat]
-            if seat is not None and seat.session is session:
-                seat.session = None
-                seat.away_since = time.monotonic()
-        session.seat = None
+    def presence_changed(self, table: Table) -> None:
+        """Someone came, went, or dropped at ``table``: everyone there and the lobby are told."""
         table.push_table()
         table.play.presence_changed()
         self.table_changed(table)
 
-    def return_to_table(self, session: Session) -> bool:
-        """A person coming back to the seat they hold, or to the table they watched.
+    def come_online(self, session: Session) -> bool:
+        """``session`` is its player's connection now, replacing an older one.
 
-        True when they were returned; the ``table`` and ``game`` pushes are sent.
+        A player with a place (a seat kept, or a table they watched) is put
+        back in it; the ``table`` and ``game`` pushes are sent. True then.
         """
-        assert session.player_id is not None
-        if self._return_to_seat(session):
-            return True
-        table = self.watching.get(session.player_id)
-        if table is None or self.tables.get(table.id) is not table:
+        older, place = self.places.come_online(session)
+        if older is not None:
+            older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
+        if place is None:
             return False
-        self.watch(session, table)
+        self.presence_changed(place.table)
+        place.table.play.send_state(session)
         return True
 
-    def watch(self, session: Session, table: Table) -> None:
-        """``session`` watches ``table`` from now on: it gets the table and the game."""
-        table.spectators.add(session)
-        session.table, session.seat = table, None
-        table.push_table()
-        table.play.send_state(session)
-        table.play.presence_changed()
-        self.table_changed(table)
-
-    async def set_watching(self, player_id: int, table: Table | None) -> None:
-        """Remember (durably) which table a player watches, so they come back to it."""
-        old = self.watching.pop(player_id, None)
-        changed = [t for t in (old, table) if t is not None and t.id in self.tables]
-        if old is not None:
-            old.watcher_ids.discard(player_id)
-        if table is not None:
-            self.watching[player_id] = table
-            table.watcher_ids.add(player_id)
-        for each in {t.id: t for t in changed}.values():
-            await self.store.save_table(each.id, each.to_meta())
-
-    def _return_to_seat(self, session: Session) -> bool:
+    async def place(self, session: Session, table: Table, *, watching: bool) -> None:
+        """``session``'s player sits at (or watches) ``table``; everyone there is told."""
         assert session.player_id is not None
-        table = self.seated.get(session.player_id)
-        index = None if table is None else table.seat_of(session.player_id)
-        if table is None or index is None:
-            return False
-        seat = table.seats[index]
-        assert seat is not None
-        seat.session, seat.away_since, seat.autoplay = session, None, False
-        session.table, session.seat = table, index
-        table.push_table()
+        self.places.put(session.player_id, table, watching=watching)
+        await self.store.save_table(table.id, table.to_meta())
+        self.presence_changed(table)
         table.play.send_state(session)
-        table.play.presence_changed()
-        return True
 
     # -- requests --------------------------------------------------------------------
 
@@ -244,27 +208,15 @@ class Lobby:
     def _push_list(self) -> None:
         self._list_push = None
         data = encode_frame({"type": "tables", "tables": self.public_tables()})
-        for session in self.sessions:
-            if session.in_lobby:
-                session.send_frame(data)
-
-    def seat_released(self, player_id: int) -> None:
-        self.seated.pop(player_id, None)
+        for session in self.places.lobby_sessions():
+            session.send_frame(data)
 
     async def close_table(self, table: Table, reason: str) -> None:
         """Close a table: once it is deleted, everyone at it is told and goes back to the lobby."""
         if self.tables.pop(table.id, None) is None:
             return
         present = table.sessions()
-        for session in present:
-            session.table, session.seat = None, None
-        for _, seat in table.filled():
-            if seat.player_id is not None and self.seated.get(seat.player_id) is table:
-                del self.seated[seat.player_id]
-        for player_id in table.watcher_ids:
-            if self.watching.get(player_id) is table:
-                del self.watching[player_id]
-        table.spectators.clear()
+        self.places.clear(table)
         await table.play.stop_driver()
         await self.store.delete_table(table.id)
         for session in present:
