@@ -161,11 +161,14 @@ async def leaderboard(lobby: Lobby, session: Session, message: dict[str, Any]) -
 
 
 async def recent_games(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    return {"games": await lobby.store.recent_games(_limit(message))}
+    assert session.player_id is not None
+    return {"games": await lobby.store.recent_games(_limit(message), session.player_id)}
 
 
 async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    record = await lobby.store.game_record(message["game_id"])
+    # A private table's game is for those who were there: to anyone else it does not exist.
+    assert session.player_id is not None
+    record = await lobby.store.game_record(message["game_id"], session.player_id)
     if record is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such game")
     return {"record": record}

@@ -23,7 +23,7 @@ from . import accounts, chat, hosting, tables
 from .places import Places
 from .play import TablePlay
 from .session import Session
-from .table import Table
+from .table import IN_GAME, Table
 from .thinking import BotThinker
 
 logger = logging.getLogger(__name__)
@@ -144,6 +144,8 @@ class Lobby:
         """``session``'s player sits at (or watches) ``table``; everyone there is told."""
         assert session.player_id is not None
         self.places.put(session.player_id, table, watching=watching)
+        if table.status in IN_GAME:
+            table.see_the_game()
         await self.store.save_table(table.id, table.to_meta())
         self.presence_changed(table)
         table.play.send_state(session)

@@ -140,6 +140,8 @@ class TablePlay:
         table = self.table
         async with self.lock:
             table.compact()
+            table.audience.clear()
+            table.see_the_game()
             players = len(table.filled())
             self.game = Game(players, table.settings, seed=secrets.randbits(48))
             table.games_played += 1
@@ -305,6 +307,7 @@ class TablePlay:
             results,
             table_id=table.id,
             meta=table.to_meta(),
+            viewers=table.audience if table.private else None,
         )
         table.push_all(
             {

@@ -90,6 +90,9 @@ class Table:
         self.host_id: int | None = None
         self.status = WAITING
         self.game_id: int | None = None  # the last finished game, once stored
+        # Everyone who sat or watched here during the current (or last) game: of a
+        # private table, the only ones who see it once it is stored.
+        self.audience: set[int] = set()
         self.games_played = 0
         self.created = time.time()
         self.play: TablePlay  # set by the lobby right after construction
@@ -152,6 +155,10 @@ class Table:
         """Everyone who receives this table's pushes: people seated here, then watchers."""
         seated = (self.session_at(i) for i, _ in self.filled())
         return [s for s in seated if s is not None] + self.spectators()
+
+    def see_the_game(self) -> None:
+        """Everyone at the table now has seen (part of) the game in play."""
+        self.audience.update(place.player_id for place in self.places.at(self))
 
     def anyone_here(self) -> bool:
         return bool(self.sessions())
@@ -253,6 +260,7 @@ class Table:
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
             "watchers": sorted(p.player_id for p in self.watchers()),
+            "audience": sorted(self.audience),
             "game_id": self.game_id,
             "games_played": self.games_played,
             "created": self.created,
@@ -273,6 +281,7 @@ class Table:
         table.host_id = meta["host_id"]
         table.status = meta["status"]
         table.game_id = meta.get("game_id")
+        table.audience = set(meta.get("audience", []))
         table.games_played = meta.get("games_played", 0)
         table.created = meta.get("created", table.created)
         return table
