@@ -13,6 +13,8 @@ if TYPE_CHECKING:
     from .session import Session
 
 Reply = dict[str, Any]
+#: Lobby chat lines kept, and sent to whoever arrives in the lobby.
+LOBBY_HISTORY = 30
 
 
 async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
@@ -43,11 +45,19 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
         "text": text,
         "at": time.time(),
     }
+    if table is None:
+        lobby.lobby_chat.append(push)
     audience = table.sessions() if table is not None else list(lobby.places.lobby_sessions())
     for listener in audience:
         if session.player_id not in listener.muted:
             listener.send(push)
     return {}
+
+
+def lobby_history(lobby: Lobby, session: Session) -> dict[str, Any]:
+    """The ``lobby_chat`` push for ``session``: the latest lobby chat, but what it muted."""
+    lines = [line for line in lobby.lobby_chat if line["from_id"] not in session.muted]
+    return {"type": "lobby_chat", "lines": lines}
 
 
 async def mute(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -50,6 +51,7 @@ class Lobby:
         self.sessions: set[Session] = set()  # every connection, named or not yet
         self.places = Places()  # who is online, and who sits at or watches which table
         self.tables: dict[str, Table] = {}
+        self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=chat.LOBBY_HISTORY)  # oldest first
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
         self._list_push: asyncio.TimerHandle | None = None
@@ -135,10 +137,19 @@ class Lobby:
         if older is not None:
             older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
         if place is None:
+            session.send(chat.lobby_history(self, session))
             return False
         self.presence_changed(place.table)
         place.table.play.send_state(session)
         return True
+
+    def release(self, player_id: int, table: Table) -> None:
+        """``player_id`` leaves their place at ``table``: if online, they are in the lobby now."""
+        if self.places.remove(player_id, table) is None:
+            return
+        session = self.places.session_of(player_id)
+        if session is not None:
+            session.send(chat.lobby_history(self, session))
 
     async def place(self, session: Session, table: Table, *, watching: bool) -> None:
         """``session``'s player sits at (or watches) ``table``; everyone there is told."""
@@ -223,5 +234,6 @@ class Lobby:
         await self.store.delete_table(table.id)
         for session in present:
             session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+            session.send(chat.lobby_history(self, session))
         self.table_changed(table)
         logger.info("table %s closed (%s)", table.id, reason)

@@ -107,7 +107,7 @@ async def leave_table(lobby: Lobby, session: Session, message: dict[str, Any]) -
     table = place.table
     index = table.seat_of(place.player_id)
     if place.watching or index is None:
-        lobby.places.remove(place.player_id, table)
+        lobby.release(place.player_id, table)
         await lobby.store.save_table(table.id, table.to_meta())  # watchers are remembered
         lobby.presence_changed(table)
         return {}
@@ -125,7 +125,7 @@ async def vacate(lobby: Lobby, table: Table, index: int, reason: str | None = No
     session = table.session_at(index)
     if session is not None and reason is not None:
         session.send({"type": "left_table", "table_id": table.id, "reason": reason})
-    lobby.places.remove(seat.player_id, table)
+    lobby.release(seat.player_id, table)
     if table.status in IN_GAME:
         seat.left, seat.ready = True, False
     else:
