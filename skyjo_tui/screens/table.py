@@ -27,6 +27,7 @@ from ..layout import plan_table
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
 from ..names import seat_names
+from ..presence import presence_news
 from ..presenter import present, seats_of
 from ..refusals import refusal_text
 from ..session import Link, LinkChanged
@@ -92,6 +93,7 @@ class TableScreen(SkyjoScreen[None]):
         self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
         self.board.chat_input.placeholder = self.tr("chat.placeholder")
         self._ready = True
+        self._tell(presence_news(None, self.table, self.tr))
         early, self._early = self._early, []
         for message in early:
             self.feed_game(message)
@@ -117,9 +119,17 @@ class TableScreen(SkyjoScreen[None]):
     # -- what the server says ------------------------------------------------------
 
     def update_table(self, table: dict[str, Any]) -> None:
+        news = presence_news(self.table, table, self.tr)
         self.table = table
         self.seats = seats_of(table)
         self._redraw()
+        self._tell(news)
+
+    def _tell(self, lines: list[str]) -> None:
+        """Who came, went or is away, in the log (names are shown as they are)."""
+        if self._ready:
+            for line in lines:
+                self.board.write_log(Text(line, style="italic"))
 
     def feed_game(self, message: dict[str, Any]) -> None:
         if not self._ready:

@@ -19,6 +19,7 @@ from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.session import Link
+from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
 from .players import KeyboardPlayer, my_move, rows, wait_for
@@ -279,3 +280,44 @@ async def test_coming_back_after_quitting_shows_the_round_so_far(
     async with again.run_test(size=(100, 30)) as pilot:
         await wait_for(pilot, lambda: my_move(again) is not None)
         assert log_lines(again) == seen  # the round start, Bob's two flips, Alice's first
+
+
+# -- who is here: the lobby's earlier chat, watchers, a player away ------------------------
+
+
+def label_text(screen: Any, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+async def test_someone_arriving_in_the_lobby_sees_its_earlier_chat_as_written(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    await bob.conn.request({"type": "chat", "text": "hi [b]all[/b]", "scope": "lobby"})
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 0)
+        chat = app.screen.query_one(ChatPanel)
+        await wait_for(pilot, lambda: "Bob: hi [b]all[/b]" in chat.text)
+
+
+async def test_players_are_told_who_watches_and_who_is_away(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    carol = await ServerConnection.open("127.0.0.1", server.port)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await ready_at_bobs_table(pilot, app, bob)
+            room = app.screen
+            await carol.hello(name="Carol")
+            await carol.request({"type": "spectate", "table_id": bob.table["table_id"]})
+            await wait_for(pilot, lambda: label_text(room, "#room-watchers") == "Watching: Carol")
+            assert "Carol is watching." in room.query_one(ChatPanel).text
+
+            await bob.conn.request({"type": "start_game"})
+            await wait_for(pilot, lambda: my_move(app) is not None)
+            assert log_lines(app)[0] == "Watching: Carol"
+            await bob.stop()  # Bob's connection drops: the grace time is 60 s
+            await wait_for(pilot, lambda: "Bob is away: a bot plays for them in 60 s." in log_lines(app))
+    finally:
+        await carol.close()
