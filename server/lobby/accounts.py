@@ -107,7 +107,7 @@ async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -
     """``session`` is now ``player``: replace an older connection, return to the seat."""
     session.muted = await lobby.store.mutes_of(player.id)
     session.player_id, session.name = player.id, player.name
-    resumed = lobby.come_online(session)
+    resumed = await lobby.come_online(session)
     return welcome_reply(lobby, session, token, resumed=resumed)
 
 

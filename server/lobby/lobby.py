@@ -10,6 +10,7 @@ client sends can reach another table except through these handlers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections import deque
@@ -127,21 +128,26 @@ class Lobby:
         table.play.presence_changed()
         self.table_changed(table)
 
-    def come_online(self, session: Session) -> bool:
+    async def come_online(self, session: Session) -> bool:
         """``session`` is its player's connection now, replacing an older one.
 
         A player with a place (a seat kept, or a table they watched) is put
         back in it; the ``table`` and ``game`` pushes are sent. True then.
+        Under the table's lock: no move's push reaches them before the state
+        it follows from (the round so far, ``send_state``).
         """
-        older, place = self.places.come_online(session)
-        if older is not None:
-            older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
-        if place is None:
-            session.send(chat.lobby_history(self, session))
-            return False
-        self.presence_changed(place.table)
-        place.table.play.send_state(session)
-        return True
+        assert session.player_id is not None
+        kept = self.places.where(session.player_id)
+        async with kept.table.play.lock if kept is not None else contextlib.nullcontext():
+            older, place = self.places.come_online(session)
+            if older is not None:
+                older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
+            if place is None:
+                session.send(chat.lobby_history(self, session))
+                return False
+            self.presence_changed(place.table)
+            place.table.play.send_state(session)
+            return True
 
     def release(self, player_id: int, table: Table) -> None:
         """``player_id`` leaves their place at ``table``: if online, they are in the lobby now."""
@@ -154,12 +160,13 @@ class Lobby:
     async def place(self, session: Session, table: Table, *, watching: bool) -> None:
         """``session``'s player sits at (or watches) ``table``; everyone there is told."""
         assert session.player_id is not None
-        self.places.put(session.player_id, table, watching=watching)
-        if table.status in IN_GAME:
-            table.see_the_game()
-        await self.store.save_table(table.id, table.to_meta())
-        self.presence_changed(table)
-        table.play.send_state(session)
+        async with table.play.lock:  # as in come_online: the state first, then the moves
+            self.places.put(session.player_id, table, watching=watching)
+            if table.status in IN_GAME:
+                table.see_the_game()
+            await self.store.save_table(table.id, table.to_meta())
+            self.presence_changed(table)
+            table.play.send_state(session)
 
     # -- requests --------------------------------------------------------------------
 

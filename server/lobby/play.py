@@ -244,8 +244,12 @@ class TablePlay:
         """The full current view to one person (joining, watching, coming back).
 
         With it come the round's public events so far, so that a client can
-        rebuild its move log (and a bot its count of the cards seen).
+        rebuild its move log (and a bot its count of the cards seen). The
+        caller holds the lock: a move being stored meanwhile (a stand-in's,
+        say) is played and pushed first, so the view is not out of date when
+        it arrives, and no move reaches this person before it.
         """
+        assert self.lock.locked()
         if self.game is not None:
             seat = self.table.places.seat_of(session)
             message = self._game_message(
