@@ -190,6 +190,7 @@ _CATALOGUE: Final = (
         table_id=Field(STR),
         seq=Field(INT),
         events=Field(LIST),
+        catch_up=Field(BOOL),
         view=Field(MAP),
         timer=Field(MAP, nullable=True),
     ),
@@ -220,6 +221,7 @@ _CATALOGUE: Final = (
         text=Field(STR),
         at=Field(NUMBER),
     ),
+    _push("lobby_chat", lines=Field(LIST)),  # on arriving in the lobby: its latest chat
     _push("left_table", table_id=Field(STR), reason=Field(STR)),
     _push("bye", code=Field(STR), message=Field(STR)),
 )

@@ -11,6 +11,7 @@ import hashlib
 import json
 import sqlite3
 import time
+from collections.abc import Collection
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -56,7 +57,13 @@ CREATE TABLE IF NOT EXISTS games (
     names TEXT NOT NULL,                -- JSON list, by seat
     totals TEXT NOT NULL,               -- JSON list, by seat
     winners TEXT NOT NULL,              -- JSON list of seats
-    record TEXT NOT NULL                -- the engine's game record (JSON): a replay
+    record TEXT NOT NULL,               -- the engine's game record (JSON): a replay
+    private INTEGER NOT NULL DEFAULT 0  -- played at a private table: only its viewers see it
+);
+CREATE TABLE IF NOT EXISTS game_viewers (  -- of a private game: who sat or watched there
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    player_id INTEGER NOT NULL,
+    PRIMARY KEY (player_id, game_id)
 );
 CREATE TABLE IF NOT EXISTS player_stats (
     player_id INTEGER PRIMARY KEY REFERENCES players(id),
@@ -85,6 +92,11 @@ ADDED_COLUMNS = (
     ("tables", "snapshot_at", "REAL"),
     ("table_actions", "at", "REAL"),
     ("players", "last_seen", "REAL"),
+    ("games", "private", "INTEGER NOT NULL DEFAULT 0"),
+)
+#: Who may see a game: any public one, and the private ones they sat or watched at.
+VISIBLE_TO = (
+    "(private = 0 OR id IN (SELECT game_id FROM game_viewers WHERE player_id = :viewer))"
 )
 
 
@@ -310,15 +322,19 @@ class Store(Database):
         *,
         table_id: str,
         meta: dict[str, Any],
+        viewers: Collection[int] | None = None,
     ) -> int:
         """Store a finished game, add it to its players' statistics, and save the
         table's new state in the same transaction (a game is never counted twice).
+
+        ``viewers`` (for a game at a private table) are the only players who
+        will see it in ``recent_games`` and ``game_record``; None: everyone.
         Returns the game's id."""
 
         def finish(conn: sqlite3.Connection) -> int:
             cursor = conn.execute(
-                "INSERT INTO games (finished, table_name, names, totals, winners, record) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (finished, table_name, names, totals, winners, record, private) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (
                     time.time(),
                     table_name,
@@ -326,12 +342,17 @@ class Store(Database):
                     json.dumps(totals),
                     json.dumps(winners),
                     json.dumps(record),
+                    viewers is not None,
                 ),
             )
             for result in results:
                 _add_result(conn, result)
             game_id = cursor.lastrowid
             assert game_id is not None
+            conn.executemany(
+                "INSERT INTO game_viewers (game_id, player_id) VALUES (?, ?)",
+                [(game_id, player_id) for player_id in sorted(viewers or ())],
+            )
             conn.execute(
                 "UPDATE tables SET meta = ? WHERE id = ?",
                 (json.dumps({**meta, "game_id": game_id}), table_id),
@@ -346,12 +367,18 @@ class Store(Database):
     async def leaderboard(self, limit: int) -> list[dict[str, Any]]:
         return await self.run(lambda c: _leaderboard(c, limit))
 
-    async def recent_games(self, limit: int) -> list[dict[str, Any]]:
-        return await self.run(lambda c: _recent_games(c, limit))
+    async def recent_games(self, limit: int, viewer: int) -> list[dict[str, Any]]:
+        """The latest games ``viewer`` may see (public ones, and private ones they were at)."""
+        return await self.run(lambda c: _recent_games(c, limit, viewer))
 
-    async def game_record(self, game_id: int) -> dict[str, Any] | None:
+    async def game_record(self, game_id: int, viewer: int) -> dict[str, Any] | None:
+        """A game's record, if ``viewer`` may see it (None otherwise, as for no such game)."""
+
         def read(conn: sqlite3.Connection) -> dict[str, Any] | None:
-            row = conn.execute("SELECT record FROM games WHERE id = ?", (game_id,)).fetchone()
+            row = conn.execute(
+                f"SELECT record FROM games WHERE id = :game AND {VISIBLE_TO}",
+                {"game": game_id, "viewer": viewer},
+            ).fetchone()
             return None if row is None else json.loads(row[0])
 
         return await self.run(read)
@@ -440,11 +467,11 @@ def _leaderboard(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
     ]
 
 
-def _recent_games(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
+def _recent_games(conn: sqlite3.Connection, limit: int, viewer: int) -> list[dict[str, Any]]:
     rows = conn.execute(
         "SELECT id, finished, table_name, names, totals, winners FROM games "
-        "ORDER BY id DESC LIMIT ?",
-        (limit,),
+        f"WHERE {VISIBLE_TO} ORDER BY id DESC LIMIT :limit",
+        {"viewer": viewer, "limit": limit},
     )
     return [
         {

@@ -30,11 +30,15 @@ from .i18n import Translator
 
 
 def describe(events: Sequence[Event], names: Sequence[str], tr: Translator) -> list[str]:
-    """The log lines for one batch of events (one action's consequences)."""
+    """The log lines for events in order: one action's, or a whole round's so far."""
     lines: list[str] = []
-    took = {e.player for e in events if isinstance(e, DiscardTaken)}
+    took: set[int] = set()  # players whose card in hand came from the discard pile
     reveals: dict[int, list[int]] = {}
     for event in events:
+        if isinstance(event, DiscardTaken):
+            took.add(event.player)
+        elif isinstance(event, CardDrawn):
+            took.discard(event.player)
         if isinstance(event, CardRevealed):
             reveals.setdefault(event.player, []).append(event.value)
             continue

@@ -42,6 +42,8 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
         _game_over(app, message)
     elif kind == "chat":
         _chat(app, message)
+    elif kind == "lobby_chat":
+        _lobby_chat(app, message)
     elif kind == "left_table":
         _left_table(app, message)
 
@@ -120,12 +122,28 @@ def _game_over(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 
 def _chat(app: SkyjoApp, message: dict[str, Any]) -> None:
-    line = (str(message.get("scope", "")), str(message.get("from_name", "")), str(message.get("text", "")))
+    line = _chat_line(message)
     app.chat_lines = [*app.chat_lines[-199:], line]
     for screen in app.screen_stack:
         handler = getattr(screen, "add_chat", None)
         if handler is not None:
             handler(*line)
+
+
+def _chat_line(message: dict[str, Any]) -> tuple[str, str, str]:
+    return (str(message.get("scope", "")), str(message.get("from_name", "")), str(message.get("text", "")))
+
+
+def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
+    """Arrived in the lobby: its chat so far replaces the lobby lines we had."""
+    from .screens.lobby import LobbyScreen
+
+    earlier = [_chat_line(line) for line in message.get("lines") or [] if isinstance(line, dict)]
+    others = [line for line in app.chat_lines if line[0] != "lobby"]
+    app.chat_lines = [*others, *earlier][-200:]
+    lobby = find_screen(app, LobbyScreen)
+    if lobby is not None:
+        lobby.show_chat()
 
 
 def _left_table(app: SkyjoApp, message: dict[str, Any]) -> None:

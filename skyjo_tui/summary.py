@@ -49,15 +49,22 @@ class RoundTracker:
     round: int = 0
     removed: dict[tuple[int, int], int] = field(default_factory=dict)  # (seat, column) -> value
     scored: RoundScored | None = None
+    seen: int = 0  # events of this round fed so far (its start included)
 
     def feed(self, events: Iterable[Event]) -> None:
         for event in events:
+            self.seen += 1
             if isinstance(event, RoundStarted):
-                self.round, self.removed, self.scored = event.round, {}, None
+                self.round, self.removed, self.scored, self.seen = event.round, {}, None, 1
             elif isinstance(event, ColumnRemoved):
                 self.removed[(event.player, event.column)] = event.value
             elif isinstance(event, RoundScored):
                 self.scored = event
+
+
+def unseen(tracker: RoundTracker, round_: int, so_far: Sequence[Event]) -> Sequence[Event]:
+    """Of a round's events so far (a server's catch-up), those ``tracker`` was not fed yet."""
+    return so_far[tracker.seen :] if tracker.round == round_ else so_far
 
 
 def summarize(

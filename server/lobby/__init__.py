@@ -2,7 +2,8 @@
 
 ``Lobby`` (lobby.py) holds the connections and tables and dispatches requests;
 ``accounts``, ``tables``, ``hosting`` and ``chat`` answer them; ``table`` and
-``play`` are a table and its game; ``session`` is one connection.
+``play`` are a table and its game; ``session`` is one connection; ``places``
+is the one record of who is online and where each player sits or watches.
 """
 
 from .lobby import Lobby

@@ -80,7 +80,7 @@ async def _owner_login(lobby: Lobby, session: Session, player: PlayerRow) -> Rep
 
 
 async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    if session.table is not None:  # seated or watching: the table knows you by this name
+    if lobby.places.table_of(session) is not None:  # seated or watching: the table knows you by this name
         raise ProtocolError(ErrorCode.WRONG_PHASE, "leave your table to change your name")
     return await _claim(lobby, session, message["name"])
 
@@ -98,14 +98,14 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
             # The owner of a name gets it back however they come in (``ssh bob@host``
             # as well as ``ssh skyjo@host``): their seat, as it is, under its name.
             if session.player_id is not None:
-                lobby.forget_player(session)
+                lobby.go_offline(session)
             return await _owner_login(lobby, session, existing)
         if existing is not None:
             _check_free(lobby, session, existing)
         token = new_token()
         player = await lobby.store.claim_name(session.player_id, name, key, token, session.identity)
     if session.player_id is not None and session.player_id != player.id:
-        lobby.forget_player(session)
+        lobby.go_offline(session)
     return await login(lobby, session, player, token)
 
 
@@ -119,9 +119,10 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
         raise ProtocolError(ErrorCode.NAME_RESERVED, f"{player.name!r} is reserved by its owner")
     if player.id == session.player_id:
         return
-    if player.id in lobby.by_player:
+    if lobby.places.is_online(player.id):
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is playing now")
-    if player.id in lobby.seated:
+    place = lobby.places.where(player.id)
+    if place is not None and not place.watching:
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is keeping a seat at a table")
 
 
@@ -130,21 +131,16 @@ async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -
     if not await lobby.store.touch_player(player.id):
         # Forgotten (an unused guest, see guests.py) since it was looked up.
         raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")
-    older = lobby.by_player.get(player.id)
-    if older is not None and older is not session:
-        lobby.detach(older)
-        older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
-    session.player_id, session.name = player.id, player.name
     session.muted = await lobby.store.mutes_of(player.id)
-    lobby.by_player[player.id] = session
-    resumed = lobby.return_to_table(session)
+    session.player_id, session.name = player.id, player.name
+    resumed = await lobby.come_online(session)
     return welcome_reply(lobby, session, token, resumed=resumed)
 
 
 def welcome_reply(
     lobby: Lobby, session: Session, token: str | None, *, resumed: bool = False
 ) -> Reply:
-    table = session.table
+    table = lobby.places.table_of(session)
     return {
         "player_id": session.player_id,
         "name": session.name,
@@ -191,11 +187,14 @@ async def leaderboard(lobby: Lobby, session: Session, message: dict[str, Any]) -
 
 
 async def recent_games(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    return {"games": await lobby.store.recent_games(_limit(message))}
+    assert session.player_id is not None
+    return {"games": await lobby.store.recent_games(_limit(message), session.player_id)}
 
 
 async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    record = await lobby.store.game_record(message["game_id"])
+    # A private table's game is for those who were there: to anyone else it does not exist.
+    assert session.player_id is not None
+    record = await lobby.store.game_record(message["game_id"], session.player_id)
     if record is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such game")
     return {"record": record}

@@ -13,13 +13,16 @@ if TYPE_CHECKING:
     from .session import Session
 
 Reply = dict[str, Any]
+#: Lobby chat lines kept, and sent to whoever arrives in the lobby.
+LOBBY_HISTORY = 30
 
 
 async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    scope = message.get("scope") or (CHAT_TABLE if session.table is not None else CHAT_LOBBY)
+    at_table = lobby.places.table_of(session)
+    scope = message.get("scope") or (CHAT_TABLE if at_table is not None else CHAT_LOBBY)
     if scope not in (CHAT_LOBBY, CHAT_TABLE):
         raise ProtocolError(ErrorCode.BAD_FIELD, "scope is 'lobby' or 'table'")
-    if scope == CHAT_TABLE and session.table is None:
+    if scope == CHAT_TABLE and at_table is None:
         raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
     max_length = lobby.limits.chat_max_length
     if len(message["text"]) > max_length * 4:  # refuse huge text before normalising it
@@ -32,7 +35,7 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
         raise ProtocolError(ErrorCode.BAD_TEXT, str(exc)) from None
     if not session.chat.take():
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast: wait a little")
-    table = session.table if scope == CHAT_TABLE else None
+    table = at_table if scope == CHAT_TABLE else None
     push = {
         "type": "chat",
         "scope": scope,
@@ -42,11 +45,19 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
         "text": text,
         "at": time.time(),
     }
-    audience = table.sessions() if table is not None else [s for s in lobby.sessions if s.in_lobby]
+    if table is None:
+        lobby.lobby_chat.append(push)
+    audience = table.sessions() if table is not None else list(lobby.places.lobby_sessions())
     for listener in audience:
         if session.player_id not in listener.muted:
             listener.send(push)
     return {}
+
+
+def lobby_history(lobby: Lobby, session: Session) -> dict[str, Any]:
+    """The ``lobby_chat`` push for ``session``: the latest lobby chat, but what it muted."""
+    lines = [line for line in lobby.lobby_chat if line["from_id"] not in session.muted]
+    return {"type": "lobby_chat", "lines": lines}
 
 
 async def mute(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:

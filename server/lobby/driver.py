@@ -113,17 +113,18 @@ class TableDriver:
 
     def _grace_due(self) -> list[Due]:
         """People away past the grace time get a bot playing for them."""
-        return [
-            (seat.away_since + self.pace.grace_period, self._autoplay_step(index))
-            for index, seat in self.table.filled()
-            if seat.is_person and not seat.autoplay and seat.away_since is not None
-        ]
+        due = []
+        for index, _ in self.table.filled():
+            place = self.table.place_at(index)
+            if place is not None and not place.standin and place.away_since is not None:
+                due.append((place.away_since + self.pace.grace_period, self._autoplay_step(index)))
+        return due
 
     def _autoplay_step(self, index: int) -> Step:
         async def step() -> None:
-            seat = self.table.seats[index]
-            if seat is not None and seat.session is None and not seat.autoplay:
-                seat.autoplay = True
+            place = self.table.place_at(index)
+            if place is not None and place.away_since is not None and not place.standin:
+                place.standin = True
                 self.table.push_table()
 
         return step

@@ -34,10 +34,9 @@ class GuestSweeper:
     def in_use(self) -> set[int]:
         """Players the lobby holds now: online, seated (even away) or watching."""
         lobby = self.lobby
-        held = set(lobby.by_player) | set(lobby.seated) | set(lobby.watching)
+        held = lobby.places.held()
         for table in lobby.tables.values():
             held |= {s.player_id for _, s in table.filled() if s.player_id is not None}
-            held |= table.watcher_ids
         return held
 
     async def sweep(self) -> int:

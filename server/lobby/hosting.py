@@ -31,7 +31,7 @@ async def _changed(lobby: Lobby, table: Table) -> None:
 
 
 async def add_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(session)
+    table = require_host(lobby, session)
     require_lobby_phase(table)
     level = message["level"]
     if level not in BOT_LEVELS:
@@ -45,7 +45,7 @@ async def add_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Re
 
 
 async def remove_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(session)
+    table = require_host(lobby, session)
     require_lobby_phase(table)
     index = message["seat"]
     if _seat_at(table, index).kind != BOT:
@@ -56,7 +56,7 @@ async def remove_bot(lobby: Lobby, session: Session, message: dict[str, Any]) ->
 
 
 async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(session)
+    table = require_host(lobby, session)
     index = message["seat"]
     seat = _seat_at(table, index)
     if seat.kind == BOT:
@@ -70,7 +70,7 @@ async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
 
 
 async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(session)
+    table = require_host(lobby, session)
     if table.status != WAITING:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "the game has already started")
     if len(table.filled()) < lobby.MIN_SEATS:
@@ -87,11 +87,10 @@ async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) ->
 
 
 async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_seat(session)
+    table, index = require_seat(lobby, session)
     if table.status not in (WAITING, BETWEEN_ROUNDS):
         raise ProtocolError(ErrorCode.WRONG_PHASE, "ready is for before a game or a round")
-    assert session.seat is not None
-    seat = _seat_at(table, session.seat)
+    seat = _seat_at(table, index)
     seat.ready = bool(message.get("ready", True))
     await _changed(lobby, table)
     table.play.wake()
@@ -99,12 +98,11 @@ async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
 
 
 async def rematch(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_seat(session)
+    table, index = require_seat(lobby, session)
     if table.status != FINISHED:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "a rematch comes after a finished game")
-    assert session.seat is not None
-    _seat_at(table, session.seat).rematch = True
-    present = [s for s in table.people() if s.session is not None]
+    _seat_at(table, index).rematch = True
+    present = [s for i, s in table.filled() if s.is_person and table.session_at(i) is not None]
     if all(s.rematch for s in present) and len(table.filled()) >= lobby.MIN_SEATS:
         await table.play.start_game()
     else:
@@ -113,18 +111,18 @@ async def rematch(lobby: Lobby, session: Session, message: dict[str, Any]) -> Re
 
 
 async def act(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_seat(session)
+    table, index = require_seat(lobby, session)
     if table.status not in IN_GAME:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played at this table")
     if table.status != PLAYING:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "the round is over: wait for the next one")
-    data = {"player": session.seat, **message["action"]}
+    data = {"player": index, **message["action"]}
     try:
         action = Action.from_dict(data)
     except InvalidSetup as exc:
         raise ProtocolError(ErrorCode.BAD_FIELD, str(exc)) from None
-    if action.player != session.seat:
-        raise ProtocolError(ErrorCode.NOT_YOUR_SEAT, f"you play seat {session.seat}")
+    if action.player != index:
+        raise ProtocolError(ErrorCode.NOT_YOUR_SEAT, f"you play seat {index}")
     return {"seq": await table.play.act(action)}
 
 

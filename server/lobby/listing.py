@@ -17,7 +17,7 @@ changed on its page since it was last sent it.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -48,10 +48,13 @@ class Window:
 
 class TableListing:
     def __init__(
-        self, tables: Mapping[str, Table], sessions: Iterable[Session], limits: Limits
+        self,
+        tables: Mapping[str, Table],
+        lobby_sessions: Callable[[], Iterable[Session]],
+        limits: Limits,
     ) -> None:
         self._tables = tables  # the lobby's: this module reads them, never keeps its own copy
-        self._sessions = sessions
+        self._lobby_sessions = lobby_sessions  # who is in the lobby: the lobby knows (Places)
         self.page_size = limits.tables_page
         self._windows: dict[Session, Window] = {}
         self._push: asyncio.TimerHandle | None = None
@@ -101,9 +104,7 @@ class TableListing:
         ordered = self.ordered()
         pages: dict[tuple[int, int], list[Summary]] = {}
         whole_pages: dict[tuple[int, int], bytes] = {}
-        for session in list(self._sessions):
-            if not session.in_lobby:
-                continue
+        for session in list(self._lobby_sessions()):
             window = self._windows.get(session)
             if window is None:
                 window = self._windows[session] = Window(0, self.page_size)

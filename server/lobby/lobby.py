@@ -10,9 +10,10 @@ client sends can reach another table except through these handlers.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
-import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,10 +24,11 @@ from ..store import Store
 from . import accounts, chat, hosting, tables
 from .guests import GuestSweeper
 from .listing import TableListing
+from .places import Places
 from .play import TablePlay
 from .quotas import TableQuotas
 from .session import Session
-from .table import Table
+from .table import IN_GAME, Table
 from .thinking import BotThinker
 
 logger = logging.getLogger(__name__)
@@ -49,14 +51,13 @@ class Lobby:
         self.store = store
         self.config = config
         self.limits = config.limits
-        self.sessions: set[Session] = set()
-        self.by_player: dict[int, Session] = {}
+        self.sessions: set[Session] = set()  # every connection, named or not yet
+        self.places = Places()  # who is online, and who sits at or watches which table
         self.tables: dict[str, Table] = {}
-        self.seated: dict[int, Table] = {}  # player id -> the table where they hold a seat
-        self.watching: dict[int, Table] = {}  # player id -> the table they watch, even while away
+        self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=chat.LOBBY_HISTORY)  # oldest first
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
-        self.listing = TableListing(self.tables, self.sessions, config.limits)
+        self.listing = TableListing(self.tables, self.places.lobby_sessions, config.limits)
         self.quotas = TableQuotas(config.limits)
         self.guests = GuestSweeper(self, config.limits.forget_guests_after)
 
@@ -68,16 +69,19 @@ class Lobby:
             try:
                 table = Table.from_meta(saved.table_id, saved.meta)
                 self._adopt(table)
+                # Everyone is away until they come back with their token.
+                for _, seat in table.filled():
+                    if seat.is_person and seat.player_id is not None:
+                        self.places.put(seat.player_id, table, watching=False)
+                for player_id in saved.meta.get("watchers", []):
+                    self.places.put(player_id, table, watching=True)
                 await table.play.restore(saved)
             except Exception:
                 # Kept in the database untouched: a later version may read it.
                 logger.exception("table %s could not be restored; skipped", saved.table_id)
-                self.tables.pop(saved.table_id, None)
+                if self.tables.pop(saved.table_id, None) is not None:
+                    self.places.clear(table)
                 continue
-            for _, seat in table.filled():
-                if seat.is_person and seat.player_id is not None:
-                    self.seated[seat.player_id] = table
-            self.watching.update(dict.fromkeys(table.watcher_ids, table))
             table.play.start_driver()
         logger.info("restored %d tables", len(self.tables))
         await self.guests.start()
@@ -93,6 +97,7 @@ class Lobby:
         self.thinker.close()
 
     def _adopt(self, table: Table) -> None:
+        table.places = self.places
         table.play = TablePlay(table, self.store, self.config.pace, self, self.thinker)
         self.tables[table.id] = table
 
@@ -112,83 +117,62 @@ class Lobby:
         self.sessions.add(session)
 
     def disconnected(self, session: Session) -> None:
-        """The connection ended: keep the seat, leave the audience."""
+        """The connection ended: the player keeps their place, away."""
         self.sessions.discard(session)
         self.listing.forget(session)
-        self.detach(session)
-        self.forget_player(session)
+        self.go_offline(session)
 
-    def forget_player(self, session: Session) -> None:
-        if session.player_id is not None and self.by_player.get(session.player_id) is session:
-            del self.by_player[session.player_id]
+    def go_offline(self, session: Session) -> None:
+        """``session`` is no longer its player's connection (it ended, or changes player)."""
+        place = self.places.go_offline(session)
+        if place is not None:
+            self.presence_changed(place.table)
 
-    def detach(self, session: Session) -> None:
-        """Unhook a connection from its table; a seat stays, marked away."""
-        table = session.table
-        if table is None:
-            return
-        session.table = None
-        if session in table.spectators:
-            table.spectators.discard(session)
-        elif session.seat is not None:
-            seat = table.seats[session.seat]
-            if seat is not None and seat.session is session:
-                seat.session = None
-                seat.away_since = time.monotonic()
-        session.seat = None
+    def presence_changed(self, table: Table) -> None:
+        """Someone came, went, or dropped at ``table``: everyone there and the lobby are told."""
         table.push_table()
         table.play.presence_changed()
         self.table_changed(table)
 
-    def return_to_table(self, session: Session) -> bool:
-        """A person coming back to the seat they hold, or to the table they watched.
+    async def come_online(self, session: Session) -> bool:
+        """``session`` is its player's connection now, replacing an older one.
 
-        True when they were returned; the ``table`` and ``game`` pushes are sent.
+        A player with a place (a seat kept, or a table they watched) is put
+        back in it; the ``table`` and ``game`` pushes are sent. True then.
+        Under the table's lock: no move's push reaches them before the state
+        it follows from (the round so far, ``send_state``).
         """
         assert session.player_id is not None
-        if self._return_to_seat(session):
+        kept = self.places.where(session.player_id)
+        async with kept.table.play.lock if kept is not None else contextlib.nullcontext():
+            older, place = self.places.come_online(session)
+            if older is not None:
+                older.close(ErrorCode.REPLACED, "you connected again from somewhere else")
+            if place is None:
+                session.send(chat.lobby_history(self, session))
+                return False
+            self.presence_changed(place.table)
+            place.table.play.send_state(session)
             return True
-        table = self.watching.get(session.player_id)
-        if table is None or self.tables.get(table.id) is not table:
-            return False
-        self.watch(session, table)
-        return True
 
-    def watch(self, session: Session, table: Table) -> None:
-        """``session`` watches ``table`` from now on: it gets the table and the game."""
-        table.spectators.add(session)
-        session.table, session.seat = table, None
-        table.push_table()
-        table.play.send_state(session)
-        table.play.presence_changed()
-        self.table_changed(table)
+    def release(self, player_id: int, table: Table) -> None:
+        """``player_id`` leaves their place at ``table``: if online, they are in the lobby now."""
+        if self.places.remove(player_id, table) is None:
+            return
+        session = self.places.session_of(player_id)
+        if session is not None:
+            session.send(chat.lobby_history(self, session))
 
-    async def set_watching(self, player_id: int, table: Table | None) -> None:
-        """Remember (durably) which table a player watches, so they come back to it."""
-        old = self.watching.pop(player_id, None)
-        changed = [t for t in (old, table) if t is not None and t.id in self.tables]
-        if old is not None:
-            old.watcher_ids.discard(player_id)
-        if table is not None:
-            self.watching[player_id] = table
-            table.watcher_ids.add(player_id)
-        for each in {t.id: t for t in changed}.values():
-            await self.store.save_table(each.id, each.to_meta())
-
-    def _return_to_seat(self, session: Session) -> bool:
+    async def place(self, session: Session, table: Table, *, watching: bool) -> None:
+        """``session``'s player sits at (or watches) ``table``; everyone there is told."""
         assert session.player_id is not None
-        table = self.seated.get(session.player_id)
-        index = None if table is None else table.seat_of(session.player_id)
-        if table is None or index is None:
-            return False
-        seat = table.seats[index]
-        assert seat is not None
-        seat.session, seat.away_since, seat.autoplay = session, None, False
-        session.table, session.seat = table, index
-        table.push_table()
-        table.play.send_state(session)
-        table.play.presence_changed()
-        return True
+        async with table.play.lock:  # as in come_online: the state first, then the moves
+            self.places.put(session.player_id, table, watching=watching)
+            if table.status in IN_GAME:
+                table.see_the_game()
+            await self.store.save_table(table.id, table.to_meta())
+            self.presence_changed(table)
+            table.play.send_state(session)
 
     # -- requests --------------------------------------------------------------------
 
@@ -242,27 +226,17 @@ class Lobby:
         """A public table changed: the lobby's list is pushed again shortly."""
         self.listing.changed(table)
 
-    def seat_released(self, player_id: int) -> None:
-        self.seated.pop(player_id, None)
-
     async def close_table(self, table: Table, reason: str) -> None:
         """Close a table: once it is deleted, everyone at it is told and goes back to the lobby."""
         if self.tables.pop(table.id, None) is None:
             return
         self.quotas.closed(table.id)
         present = table.sessions()
-        for session in present:
-            session.table, session.seat = None, None
-        for _, seat in table.filled():
-            if seat.player_id is not None and self.seated.get(seat.player_id) is table:
-                del self.seated[seat.player_id]
-        for player_id in table.watcher_ids:
-            if self.watching.get(player_id) is table:
-                del self.watching[player_id]
-        table.spectators.clear()
+        self.places.clear(table)
         await table.play.stop_driver()
         await self.store.delete_table(table.id)
         for session in present:
             session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+            session.send(chat.lobby_history(self, session))
         self.table_changed(table)
         logger.info("table %s closed (%s)", table.id, reason)

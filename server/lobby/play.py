@@ -25,10 +25,11 @@ from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .driver import TableDriver
 from .records import make_record
-from .table import IN_GAME, Seat, Table
+from .table import IN_GAME, Table
 from .thinking import BotThinker, TableBots
 
 if TYPE_CHECKING:
+    from .places import Place
     from .session import Session
 
 logger = logging.getLogger(__name__)
@@ -52,8 +53,6 @@ class TableHost(Protocol):
     def table_changed(self, table: Table) -> None: ...
 
     async def close_table(self, table: Table, reason: str) -> None: ...
-
-    def seat_released(self, player_id: int) -> None: ...
 
 
 class TablePlay:
@@ -109,16 +108,20 @@ class TablePlay:
         limit = self.table.turn_timer
         if not limit or self.game is None or self.table.status != PLAYING:
             return None
-        seats = [i for i in self.acting_seats() if not self._seat(i).plays_itself]
+        seats = [i for i in self.acting_seats() if not self.table.plays_itself(i)]
         if not seats:
             return None
         remaining = max(0.0, self.turn_started + limit - time.monotonic())
         return {"seats": seats, "remaining": round(remaining, 1), "total": limit}
 
-    def _seat(self, index: int) -> Seat:
-        seat = self.table.seats[index]
-        assert seat is not None
-        return seat
+    def standin_in(self, place: Place | None) -> float | None:
+        """Seconds until a bot plays for this away person (None: not away, or one already does)."""
+        if place is None or place.away_since is None or place.standin or place.watching:
+            return None
+        if self.table.status not in IN_GAME:
+            return None
+        left = place.away_since + self.pace.grace_period - time.monotonic()
+        return round(max(0.0, left), 1)
 
     def acting_seats(self) -> list[int]:
         """Who may move now: everyone still flipping, or the current player."""
@@ -137,6 +140,8 @@ class TablePlay:
         table = self.table
         async with self.lock:
             table.compact()
+            table.audience.clear()
+            table.see_the_game()
             players = len(table.filled())
             self.game = Game(players, table.settings, seed=secrets.randbits(48))
             table.games_played += 1
@@ -198,16 +203,24 @@ class TablePlay:
         assert self.game is not None
         table, seq, timer = self.table, self.seq(), self.timer()
         wire_events = [public_event(e).to_dict() for e in events]
-        for index, seat in table.filled():
-            if seat.session is not None and seat.is_person:
-                seat.session.send(self._game_message(wire_events, index, seq, timer))
-        if table.spectators:
+        for index, _ in table.filled():
+            session = table.session_at(index)
+            if session is not None:
+                session.send(self._game_message(wire_events, index, seq, timer))
+        watchers = table.spectators()
+        if watchers:
             data = encode_frame(self._game_message(wire_events, None, seq, timer))
-            for watcher in list(table.spectators):
+            for watcher in watchers:
                 watcher.send_frame(data)
 
     def _game_message(
-        self, events: list[dict[str, Any]], seat: int | None, seq: int, timer: Any
+        self,
+        events: list[dict[str, Any]],
+        seat: int | None,
+        seq: int,
+        timer: Any,
+        *,
+        catch_up: bool = False,
     ) -> dict[str, Any]:
         assert self.game is not None
         return {
@@ -215,14 +228,34 @@ class TablePlay:
             "table_id": self.table.id,
             "seq": seq,
             "events": events,
+            "catch_up": catch_up,
             "view": view_for(self.game, seat).to_dict(),
             "timer": timer,
         }
 
+    def round_so_far(self) -> list[dict[str, Any]]:
+        """The current round's events as the table saw them: its start, then every move's."""
+        assert self.game is not None
+        moves = self.game.history[-1].moves
+        events = [self.game.round.start_event(), *(e for _, batch in moves for e in batch)]
+        return [public_event(e).to_dict() for e in events]
+
     def send_state(self, session: Session) -> None:
-        """The full current view to one person (joining, watching, coming back)."""
+        """The full current view to one person (joining, watching, coming back).
+
+        With it come the round's public events so far, so that a client can
+        rebuild its move log (and a bot its count of the cards seen). The
+        caller holds the lock: a move being stored meanwhile (a stand-in's,
+        say) is played and pushed first, so the view is not out of date when
+        it arrives, and no move reaches this person before it.
+        """
+        assert self.lock.locked()
         if self.game is not None:
-            session.send(self._game_message([], session.seat, self.seq(), self.timer()))
+            seat = self.table.places.seat_of(session)
+            message = self._game_message(
+                self.round_so_far(), seat, self.seq(), self.timer(), catch_up=True
+            )
+            session.send(message)
 
     # -- between rounds and the end ------------------------------------------------------
 
@@ -234,7 +267,12 @@ class TablePlay:
         self.table.push_table()
 
     def everyone_ready(self) -> bool:
-        return all(s.ready or s.plays_itself or s.session is None for s in self.table.people())
+        table = self.table
+        return all(
+            seat.ready or table.plays_itself(index) or table.session_at(index) is None
+            for index, seat in table.filled()
+            if seat.is_person
+        )
 
     async def next_round(self) -> None:
         async with self.lock:
@@ -258,12 +296,11 @@ class TablePlay:
         names = [s.name for _, s in table.filled()]
         results, record = self._results(), make_record(game, table)
         for index, seat in table.filled():
+            place = table.place_at(index)
             if seat.left:
-                table.seats[index] = None
-                if seat.player_id is not None:
-                    self.host.seat_released(seat.player_id)
-            else:
-                seat.autoplay = False
+                table.seats[index] = None  # they left their place when they left the game
+            elif place is not None:
+                place.standin = False  # no game to play for them: they are just away
         table.status = FINISHED
         table.game_id = await self.store.finish_game(
             table.name,
@@ -274,6 +311,7 @@ class TablePlay:
             results,
             table_id=table.id,
             meta=table.to_meta(),
+            viewers=table.audience if table.private else None,
         )
         table.push_all(
             {
@@ -306,8 +344,8 @@ class TablePlay:
 
     def bot_move_time(self, index: int) -> float | None:
         """When a bot makes this seat's next move (None: wait for the person)."""
-        seat, paced = self._seat(index), self.last_progress + self.pace.bot_delay
-        if seat.plays_itself:
+        paced = self.last_progress + self.pace.bot_delay
+        if self.table.plays_itself(index):
             return paced
         if self.table.turn_timer:
             return max(self.turn_started + self.table.turn_timer, paced)
@@ -346,9 +384,7 @@ class TablePlay:
         The clocks resume too: the turn timer and the pause between rounds
         count from when the move that started them was played, not from now.
         """
-        table, now = self.table, time.monotonic()
-        for seat in table.people():
-            seat.away_since = now
+        table = self.table
         self.presence_changed()
         if saved.snapshot is None:
             if table.status in IN_GAME:

@@ -1,4 +1,7 @@
-"""One client connection as the lobby sees it: who it is, where it sits, how to reach it.
+"""One client connection as the lobby sees it: who it is and how to reach it.
+
+Where the player is (a table, a seat) is not kept here: ``places.Places``
+is the one record of it.
 
 Sending never waits: frames go straight into the transport's buffer, and a
 client whose buffer grows past the limit (it does not read) is dropped on the
@@ -12,14 +15,11 @@ import asyncio
 import itertools
 import logging
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..config import Limits
 from ..protocol import ErrorCode, bye, encode_frame
 from .limits import TokenBucket
-
-if TYPE_CHECKING:
-    from .table import Table
 
 logger = logging.getLogger(__name__)
 
@@ -47,8 +47,6 @@ class Session:
         self.welcomed = False  # hello answered (a name may still be missing)
         self.player_id: int | None = None
         self.name: str | None = None
-        self.table: Table | None = None
-        self.seat: int | None = None  # None while watching or not at a table
         self.muted: set[int] = set()
         self.closed = False
 
@@ -58,11 +56,6 @@ class Session:
     @property
     def has_name(self) -> bool:
         return self.player_id is not None
-
-    @property
-    def in_lobby(self) -> bool:
-        """Named and not at a table: receives lobby chat and table-list pushes."""
-        return self.welcomed and self.has_name and self.table is None and not self.closed
 
     # -- sending -------------------------------------------------------------------
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import secrets
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Settings
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 
 if TYPE_CHECKING:
+    from .places import Place, Places
     from .play import TablePlay
     from .session import Session
 
@@ -36,37 +37,11 @@ class Seat:
     left: bool = False  # the person left (or was kicked) during a game: a bot finishes it
     ready: bool = False
     rematch: bool = False
-    autoplay: bool = False  # a bot plays for the person (away past the grace time)
-    away_since: float | None = None  # monotonic time the person's connection dropped
-    session: Session | None = field(default=None, repr=False)
 
     @property
     def is_person(self) -> bool:
         """A person still in this seat (not a bot, not someone who left)."""
         return self.kind == HUMAN and not self.left
-
-    @property
-    def here(self) -> bool:
-        """A person connected and in the seat."""
-        return self.is_person and self.session is not None
-
-    @property
-    def plays_itself(self) -> bool:
-        """A bot decides this seat's moves: a bot seat, someone who left, or autoplay."""
-        return self.kind == BOT or self.left or self.autoplay
-
-    def to_wire(self, index: int, host_id: int | None) -> dict[str, Any]:
-        return {
-            "seat": index,
-            "kind": self.kind,
-            "name": self.name,
-            "player_id": self.player_id,
-            "level": self.level,
-            "host": self.player_id is not None and self.player_id == host_id and not self.left,
-            "connected": self.kind == BOT or self.session is not None,
-            "ready": self.ready or self.kind == BOT,
-            "autoplay": self.kind == HUMAN and (self.left or self.autoplay),
-        }
 
     def to_meta(self) -> dict[str, Any]:
         return {
@@ -114,12 +89,14 @@ class Table:
         self.seats: list[Seat | None] = [None] * capacity
         self.host_id: int | None = None
         self.status = WAITING
-        self.spectators: set[Session] = set()
-        self.watcher_ids: set[int] = set()  # players watching, connected or not (they come back)
         self.game_id: int | None = None  # the last finished game, once stored
+        # Everyone who sat or watched here during the current (or last) game: of a
+        # private table, the only ones who see it once it is stored.
+        self.audience: set[int] = set()
         self.games_played = 0
         self.created = time.time()
         self.play: TablePlay  # set by the lobby right after construction
+        self.places: Places  # the lobby's record of who is where: set with ``play``
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.name!r} {self.status}>"
@@ -141,13 +118,50 @@ class Table:
     def people(self) -> list[Seat]:
         return [s for _, s in self.filled() if s.is_person]
 
+    # -- who is here (all derived from the lobby's places) ---------------------------
+
+    def place_at(self, index: int) -> Place | None:
+        """The place of the person in seat ``index`` (None for a bot or an empty seat)."""
+        seat = self.seats[index]
+        if seat is None or not seat.is_person or seat.player_id is None:
+            return None
+        place = self.places.where(seat.player_id)
+        if place is None or place.table is not self or place.watching:
+            return None
+        return place
+
+    def session_at(self, index: int) -> Session | None:
+        """The connection of the person in seat ``index``, while they are connected."""
+        place = self.place_at(index)
+        return None if place is None else self.places.session_of(place.player_id)
+
+    def plays_itself(self, index: int) -> bool:
+        """A bot decides this seat's moves: a bot seat, someone who left, or a stand-in."""
+        seat = self.seats[index]
+        assert seat is not None
+        place = self.place_at(index)
+        return not seat.is_person or (place is not None and place.standin)
+
+    def watchers(self) -> list[Place]:
+        """Everyone watching, connected or away (they come back to watching)."""
+        return [p for p in self.places.at(self) if p.watching]
+
+    def spectators(self) -> list[Session]:
+        """The watchers connected now."""
+        sessions = (self.places.session_of(p.player_id) for p in self.watchers())
+        return [s for s in sessions if s is not None]
+
     def sessions(self) -> list[Session]:
         """Everyone who receives this table's pushes: people seated here, then watchers."""
-        seated = [s.session for s in self.people() if s.session is not None]
-        return seated + list(self.spectators)
+        seated = (self.session_at(i) for i, _ in self.filled())
+        return [s for s in seated if s is not None] + self.spectators()
+
+    def see_the_game(self) -> None:
+        """Everyone at the table now has seen (part of) the game in play."""
+        self.audience.update(place.player_id for place in self.places.at(self))
 
     def anyone_here(self) -> bool:
-        return bool(self.spectators) or any(s.here for s in self.people())
+        return bool(self.sessions())
 
     def pass_host(self) -> None:
         """The host is the first person seated, if the current one is gone."""
@@ -176,9 +190,25 @@ class Table:
             "seats_taken": len(self.filled()),
             "seats_total": self.capacity,
             "status": self.status,
-            "spectators": len(self.spectators),
+            "spectators": len(self.spectators()),
             "settings": self.settings.to_dict(),
             "turn_timer": self.turn_timer,
+        }
+
+    def seat_to_wire(self, index: int, seat: Seat) -> dict[str, Any]:
+        place = self.place_at(index)
+        connected = seat.kind == BOT or (place is not None and place.away_since is None)
+        return {
+            "seat": index,
+            "kind": seat.kind,
+            "name": seat.name,
+            "player_id": seat.player_id,
+            "level": seat.level,
+            "host": seat.is_person and seat.player_id == self.host_id,
+            "connected": connected,
+            "ready": seat.ready or seat.kind == BOT,
+            "autoplay": seat.kind == HUMAN and self.plays_itself(index),
+            "autoplay_in": self.play.standin_in(place),
         }
 
     def to_wire(self, your_seat: int | None) -> dict[str, Any]:
@@ -187,11 +217,12 @@ class Table:
             **self.summary(),
             "code": self.code,
             "private": self.private,
-            "seats": [
-                None if s is None else s.to_wire(i, self.host_id) for i, s in enumerate(self.seats)
-            ],
+            "seats": [None if s is None else self.seat_to_wire(i, s) for i, s in enumerate(self.seats)],
             "host_id": self.host_id,
             "your_seat": your_seat,
+            "watchers": sorted(
+                (s.name for s in self.spectators() if s.name is not None), key=str.casefold
+            ),
             "round": play.round_number(),
             "next_round_in": play.next_round_in() if self.status == BETWEEN_ROUNDS else None,
             "rematch": [i for i, s in self.filled() if s.rematch]
@@ -200,10 +231,14 @@ class Table:
             "game_id": self.game_id,
         }
 
+    def wire_for(self, session: Session) -> dict[str, Any]:
+        """The table as ``session`` sees it (with their own seat)."""
+        return self.to_wire(self.places.seat_of(session))
+
     def push_table(self) -> None:
         """Tell everyone at the table how it looks now (each with their own seat)."""
         for session in self.sessions():
-            session.send({"type": "table", "table": self.to_wire(session.seat)})
+            session.send({"type": "table", "table": self.wire_for(session)})
 
     def push_all(self, message: dict[str, Any]) -> None:
         """The same message to everyone at the table, encoded once."""
@@ -224,7 +259,8 @@ class Table:
             "host_id": self.host_id,
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
-            "watchers": sorted(self.watcher_ids),
+            "watchers": sorted(p.player_id for p in self.watchers()),
+            "audience": sorted(self.audience),
             "game_id": self.game_id,
             "games_played": self.games_played,
             "created": self.created,
@@ -245,7 +281,7 @@ class Table:
         table.host_id = meta["host_id"]
         table.status = meta["status"]
         table.game_id = meta.get("game_id")
-        table.watcher_ids = set(meta.get("watchers", []))
+        table.audience = set(meta.get("audience", []))
         table.games_played = meta.get("games_played", 0)
         table.created = meta.get("created", table.created)
         return table

@@ -47,13 +47,13 @@ def _timer(lobby: Lobby, raw: int | None) -> int | None:
     return raw
 
 
-def _not_at_a_table(session: Session) -> None:
-    if session.table is not None:
+def _not_at_a_table(lobby: Lobby, session: Session) -> None:
+    if lobby.places.table_of(session) is not None:
         raise ProtocolError(ErrorCode.ALREADY_AT_TABLE, "leave your table first")
 
 
 async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    _not_at_a_table(session)
+    _not_at_a_table(lobby, session)
     seats = message["seats"]
     if not lobby.MIN_SEATS <= seats <= lobby.MAX_SEATS:
         raise ProtocolError(
@@ -72,22 +72,17 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
     lobby.quotas.created(table.id, session)
     table.host_id = session.player_id
     await _sit(lobby, session, table, 0)
-    return {"table": table.to_wire(session.seat)}
+    return {"table": table.wire_for(session)}
 
 
 async def _sit(lobby: Lobby, session: Session, table: Table, index: int) -> None:
     assert session.player_id is not None and session.name is not None
-    table.seats[index] = Seat(HUMAN, session.name, player_id=session.player_id, session=session)
-    session.table, session.seat = table, index
-    lobby.seated[session.player_id] = table
-    await lobby.store.save_table(table.id, table.to_meta())
-    table.push_table()
-    table.play.presence_changed()
-    lobby.table_changed(table)
+    table.seats[index] = Seat(HUMAN, session.name, player_id=session.player_id)
+    await lobby.place(session, table, watching=False)
 
 
 async def join_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    _not_at_a_table(session)
+    _not_at_a_table(lobby, session)
     table = lobby.find_table(message)
     if table.status in IN_GAME:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "a game is on at this table: watch it instead")
@@ -95,29 +90,28 @@ async def join_table(lobby: Lobby, session: Session, message: dict[str, Any]) ->
     if index is None:
         raise ProtocolError(ErrorCode.TABLE_FULL, "every seat at this table is taken")
     await _sit(lobby, session, table, index)
-    table.play.send_state(session)
-    return {"table": table.to_wire(index)}
+    return {"table": table.wire_for(session)}
 
 
 async def spectate(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    _not_at_a_table(session)
+    _not_at_a_table(lobby, session)
     table = lobby.find_table(message)
-    assert session.player_id is not None
-    await lobby.set_watching(session.player_id, table)
-    lobby.watch(session, table)
-    return {"table": table.to_wire(None)}
+    await lobby.place(session, table, watching=True)
+    return {"table": table.wire_for(session)}
 
 
 async def leave_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = session.table
-    if table is None:
+    place = lobby.places.place_of(session)
+    if place is None:
         raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
-    if session.seat is None:
-        assert session.player_id is not None
-        lobby.detach(session)
-        await lobby.set_watching(session.player_id, None)
+    table = place.table
+    index = table.seat_of(place.player_id)
+    if place.watching or index is None:
+        lobby.release(place.player_id, table)
+        await lobby.store.save_table(table.id, table.to_meta())  # watchers are remembered
+        lobby.presence_changed(table)
         return {}
-    await vacate(lobby, table, session.seat)
+    await vacate(lobby, table, index)
     return {}
 
 
@@ -128,14 +122,12 @@ async def vacate(lobby: Lobby, table: Table, index: int, reason: str | None = No
     """
     seat = table.seats[index]
     assert seat is not None and seat.player_id is not None
-    session = seat.session
-    if session is not None:
-        if reason is not None:
-            session.send({"type": "left_table", "table_id": table.id, "reason": reason})
-        session.table, session.seat = None, None
-    lobby.seat_released(seat.player_id)
+    session = table.session_at(index)
+    if session is not None and reason is not None:
+        session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+    lobby.release(seat.player_id, table)
     if table.status in IN_GAME:
-        seat.left, seat.session, seat.ready = True, None, False
+        seat.left, seat.ready = True, False
     else:
         table.seats[index] = None
     table.pass_host()
@@ -143,22 +135,22 @@ async def vacate(lobby: Lobby, table: Table, index: int, reason: str | None = No
         await lobby.close_table(table, "closed")
         return
     await lobby.store.save_table(table.id, table.to_meta())
-    table.push_table()
-    table.play.presence_changed()
-    lobby.table_changed(table)
+    lobby.presence_changed(table)
 
 
-def require_seat(session: Session) -> Table:
-    """The table where ``session`` holds a seat."""
-    if session.table is None:
+def require_seat(lobby: Lobby, session: Session) -> tuple[Table, int]:
+    """The table where ``session`` holds a seat, and the seat's number now."""
+    table = lobby.places.table_of(session)
+    if table is None:
         raise ProtocolError(ErrorCode.NOT_AT_TABLE, "you are not at a table")
-    if session.seat is None:
+    index = lobby.places.seat_of(session)
+    if index is None:
         raise ProtocolError(ErrorCode.NOT_SEATED, "you are watching: only players may do this")
-    return session.table
+    return table, index
 
 
-def require_host(session: Session) -> Table:
-    table = require_seat(session)
+def require_host(lobby: Lobby, session: Session) -> Table:
+    table, _ = require_seat(lobby, session)
     if table.host_id != session.player_id:
         raise ProtocolError(ErrorCode.NOT_HOST, "only the table's host may do this")
     return table

@@ -53,8 +53,7 @@ class LobbyScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         self._columns()
         self.show_tables()
-        for scope, name, text in self.skyjo.chat_lines:
-            self.add_chat(scope, name, text)
+        self.show_chat()
         self.action_refresh()
 
     def after_recompose(self) -> None:
@@ -116,6 +115,12 @@ class LobbyScreen(SkyjoScreen[None]):
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "lobby":
             self.query_one(ChatPanel).add_line(name, text)
+
+    def show_chat(self) -> None:
+        """The lobby chat so far, as the app keeps it."""
+        self.query_one(ChatPanel).clear()
+        for scope, name, text in self.skyjo.chat_lines:
+            self.add_chat(scope, name, text)
 
     # -- actions -------------------------------------------------------------------
 

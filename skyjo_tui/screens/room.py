@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ..names import level_name
+from ..presence import presence_news, watchers_line
 from ..presenter import seat_info
 from ..rules_text import rules_brief, timer_brief
 from ..widgets.chat import ChatPanel
@@ -52,6 +53,7 @@ class RoomScreen(SkyjoScreen[None]):
                         allow_blank=not levels, compact=True, id="bot-level",
                     )
                 yield Label("", id="room-state")
+                yield Label("", id="room-watchers", classes="hint")
             yield ChatPanel(tr("room.chat"), tr("chat.placeholder"), id="room-chat")
         yield KeyFooter()
 
@@ -79,6 +81,7 @@ class RoomScreen(SkyjoScreen[None]):
         return session is not None and self.table.get("host_id") == session.player_id
 
     def update_table(self, table: dict[str, Any]) -> None:
+        news = presence_news(self.table, table, self.tr)
         self.table = table
         tr = self.tr
         title = tr("room.title", name=table.get("name", ""), code=table.get("code", ""))
@@ -89,6 +92,10 @@ class RoomScreen(SkyjoScreen[None]):
         self.query_one("#room-rules", Label).update(rules)
         self._fill_seats(table.get("seats") or [])
         self.query_one("#room-state", Label).update(self._state_line())
+        self.query_one("#room-watchers", Label).update(Text(watchers_line(table, tr)))
+        chat = self.query_one(ChatPanel)
+        for line in news:
+            chat.add_note(line)
         self.query_one("#bot-level-row").display = self.am_host
         self.refresh_bindings()
 

@@ -8,6 +8,7 @@ become actions only through ``Choices`` (the legal moves the view lists).
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -17,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import Input
 
-from server.engine import Action, PlayerView, event_from_dict
+from server.engine import Action, Event, PlayerView, event_from_dict
 
 from ..choices import Choices, Mode
 from ..cursor import Target, move
@@ -26,10 +27,11 @@ from ..layout import plan_table
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
 from ..names import seat_names
+from ..presence import presence_news
 from ..presenter import present, seats_of
 from ..refusals import refusal_text
 from ..session import Link, LinkChanged
-from ..summary import RoundSummary, RoundTracker, summarize
+from ..summary import RoundSummary, RoundTracker, summarize, unseen
 from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
@@ -91,6 +93,7 @@ class TableScreen(SkyjoScreen[None]):
         self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
         self.board.chat_input.placeholder = self.tr("chat.placeholder")
         self._ready = True
+        self._tell(presence_news(None, self.table, self.tr))
         early, self._early = self._early, []
         for message in early:
             self.feed_game(message)
@@ -116,9 +119,17 @@ class TableScreen(SkyjoScreen[None]):
     # -- what the server says ------------------------------------------------------
 
     def update_table(self, table: dict[str, Any]) -> None:
+        news = presence_news(self.table, table, self.tr)
         self.table = table
         self.seats = seats_of(table)
         self._redraw()
+        self._tell(news)
+
+    def _tell(self, lines: list[str]) -> None:
+        """Who came, went or is away, in the log (names are shown as they are)."""
+        if self._ready:
+            for line in lines:
+                self.board.write_log(Text(line, style="italic"))
 
     def feed_game(self, message: dict[str, Any]) -> None:
         if not self._ready:
@@ -130,9 +141,11 @@ class TableScreen(SkyjoScreen[None]):
         events_ = [event_from_dict(e) for e in message.get("events") or []]
         seq = message.get("seq")
         self._set_timer(message.get("timer"))
-        if not events_:  # a fresh start (joining, coming back): show it as it is now
+        if message.get("catch_up") or not events_:
+            # Joining or coming back: the round so far, then the table as it is now.
             self._queue.clear()
             self._cancel_hold()
+            self._log_events(unseen(self.tracker, view.round, events_), view)
             self._show(Step.of([], view, seq))
             return
         self._queue.push(Step.of(events_, view, seq))
@@ -202,10 +215,7 @@ class TableScreen(SkyjoScreen[None]):
         self.view, self._shown_seq = step.view, step.seq
         if previous is None or bool(previous.legal_actions) != bool(step.view.legal_actions):
             self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
-        self.tracker.feed(step.events)
-        names = seat_names(self.seats, len(step.view.tableaux), self.tr)
-        for line in describe(step.events, names, self.tr):
-            self.board.write_log(line)
+        self._log_events(step.events, step.view)
         self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
         if self._flight.active:
             self._flight.shown(step.seq)
@@ -215,6 +225,13 @@ class TableScreen(SkyjoScreen[None]):
         self._redraw()
         self._after_phase(previous, step.view)
         self._play_pending()
+
+    def _log_events(self, events: Sequence[Event], view: PlayerView) -> None:
+        """The round's tracker learns ``events`` and the log tells them."""
+        self.tracker.feed(events)
+        names = seat_names(self.seats, len(view.tableaux), self.tr)
+        for line in describe(events, names, self.tr):
+            self.board.write_log(line)
 
     def _after_phase(self, previous: PlayerView | None, view: PlayerView) -> None:
         from .game_over import GameOverScreen

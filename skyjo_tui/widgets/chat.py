@@ -40,6 +40,9 @@ class ChatPanel(Vertical):
     def add_note(self, text: str) -> None:
         self.query_one(LineLog).write(Text(text, style="dim italic"))
 
+    def clear(self) -> None:
+        self.query_one(LineLog).clear()
+
     @property
     def text(self) -> str:
         """Everything shown so far, as plain text."""

@@ -19,6 +19,8 @@ from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.session import Link
+from skyjo_tui.widgets.chat import ChatPanel
+from skyjo_tui.widgets.line_log import LineLog
 
 from .players import KeyboardPlayer, my_move, rows, wait_for
 from .relay import Relay
@@ -211,3 +213,111 @@ async def test_come_back_to_the_seat_after_quitting(
         assert [type(s).__name__ for s in again.screen_stack[1:]] == ["TableScreen"]
         await pilot.press("q", "y")  # leave the game: back to the lobby
         await wait_for(pilot, lambda: isinstance(again.screen, LobbyScreen))
+
+
+# -- the move log after a drop or a restart: the round so far, told once ----------------
+
+
+async def ready_at_bobs_table(pilot: Any, app: SkyjoApp, bob: Opponent) -> None:
+    """Bob opens a table for two; Alice (``app``) joins it from the lobby and is ready."""
+    await bob.conn.request({"type": "create_table", "name": "Bob's table", "seats": 2})
+    await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
+    await pilot.press("r")
+    await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])))
+
+
+def log_lines(app: SkyjoApp) -> list[str]:
+    screen = app.screen
+    return screen.query_one(LineLog).lines if isinstance(screen, TableScreen) else []
+
+
+def bobs_flips(lines: list[str]) -> list[str]:
+    return [line for line in lines if line.startswith("Bob turned up")]
+
+
+async def test_moves_made_while_the_link_was_down_are_in_the_log_once_back(
+    make_app: Callable[..., SkyjoApp], relay: Relay, bob: Opponent
+) -> None:
+    app = make_app(tcp_connector("127.0.0.1", relay.port), name="Alice", server_label="test")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready_at_bobs_table(pilot, app, bob)
+
+        relay.accepting = False
+        relay.cut()  # Alice's link drops; meanwhile the game starts and Bob flips his two cards
+        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.RECONNECTING)
+        await bob.conn.request({"type": "start_game"})
+        await wait_for(pilot, lambda: bob.moves == 2)
+        relay.accepting = True
+        await wait_for(pilot, lambda: my_move(app) is not None)
+        lines = log_lines(app)
+        assert lines[0].startswith("Round 1") and len(bobs_flips(lines)) == 2
+
+        # Alice turns a card up; the link drops and comes back: nothing is told twice.
+        await KeyboardPlayer(pilot).play(app.screen)
+        await wait_for(pilot, lambda: len(log_lines(app)) == len(lines) + 1)
+        before = log_lines(app)
+        table = app.screen
+        relay.cut()
+        await wait_for(pilot, lambda: app.session.link is Link.RECONNECTING)
+        await wait_for(pilot, lambda: app.session.link is Link.ONLINE and my_move(app) is not None)
+        assert app.screen is table and log_lines(app) == before
+
+
+async def test_coming_back_after_quitting_shows_the_round_so_far(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    first = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    async with first.run_test(size=(100, 30)) as pilot:
+        await ready_at_bobs_table(pilot, first, bob)
+        await bob.conn.request({"type": "start_game"})
+        await wait_for(pilot, lambda: my_move(first) is not None and len(bobs_flips(log_lines(first))) == 2)
+        await KeyboardPlayer(pilot).play(first.screen)
+        await wait_for(pilot, lambda: len(log_lines(first)) == 4)
+        seen = log_lines(first)
+    again = make_app(tcp_connector("127.0.0.1", server.port), server_label="test")
+    async with again.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: my_move(again) is not None)
+        assert log_lines(again) == seen  # the round start, Bob's two flips, Alice's first
+
+
+# -- who is here: the lobby's earlier chat, watchers, a player away ------------------------
+
+
+def label_text(screen: Any, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+async def test_someone_arriving_in_the_lobby_sees_its_earlier_chat_as_written(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    await bob.conn.request({"type": "chat", "text": "hi [b]all[/b]", "scope": "lobby"})
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 0)
+        chat = app.screen.query_one(ChatPanel)
+        await wait_for(pilot, lambda: "Bob: hi [b]all[/b]" in chat.text)
+
+
+async def test_players_are_told_who_watches_and_who_is_away(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    carol = await ServerConnection.open("127.0.0.1", server.port)
+    try:
+        async with app.run_test(size=(100, 30)) as pilot:
+            await ready_at_bobs_table(pilot, app, bob)
+            room = app.screen
+            await carol.hello(name="Carol")
+            await carol.request({"type": "spectate", "table_id": bob.table["table_id"]})
+            await wait_for(pilot, lambda: label_text(room, "#room-watchers") == "Watching: Carol")
+            assert "Carol is watching." in room.query_one(ChatPanel).text
+
+            await bob.conn.request({"type": "start_game"})
+            await wait_for(pilot, lambda: my_move(app) is not None)
+            assert log_lines(app)[0] == "Watching: Carol"
+            await bob.stop()  # Bob's connection drops: the grace time is 60 s
+            await wait_for(pilot, lambda: "Bob is away: a bot plays for them in 60 s." in log_lines(app))
+    finally:
+        await carol.close()

@@ -70,7 +70,8 @@ async def test_a_dropped_player_keeps_the_seat_and_comes_back_to_the_full_view(
     assert bob.welcome.resumed and bob.welcome.table_id == table["table_id"]
     assert bob.welcome.name == "Bob"
     state = await bob.push("game")
-    assert state["events"] == [] and state["view"]["seat"] == seat
+    assert state["catch_up"] and state["view"]["seat"] == seat
+    assert state["events"][0]["type"] == "round_started"  # the round so far (see test_catch_up)
     assert bob.table["your_seat"] == seat and not bob.table["seats"][seat]["autoplay"]
     await alice.until(lambda: alice.table["seats"][seat]["connected"])
     # Bob's view is the table's current state: the same cards Alice sees face up.

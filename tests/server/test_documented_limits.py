@@ -30,7 +30,8 @@ async def test_the_default_rate_is_20_a_second_in_bursts_of_40_and_the_41st_refu
     answers = await read_until_closed(reader)
     writer.close()
 
-    welcome, *replies, bye = answers
+    # Arriving in the lobby brings its chat so far (a push); the rest answers the flood.
+    welcome, *replies, bye = [m for m in answers if m["type"] != "lobby_chat"]
     assert welcome["limits"]["messages_per_second"] == RATE
     assert welcome["limits"]["message_burst"] == BURST
     assert [r["type"] for r in replies[: BURST - 1]] == ["ok"] * (BURST - 1)  # the hello took one

@@ -1,0 +1,64 @@
+"""Who is at the table, in words: watchers coming and going, players away and back.
+
+Pure (no Textual): from two successive table maps of the server (the seats'
+``connected``, ``autoplay`` and ``autoplay_in``, the table's ``watchers``),
+the lines a person is told ("Bob is away: a bot plays for them in 60 s").
+Seats are matched by player, not by number: seats close up when a game starts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from typing import Any
+
+from .i18n import Translator
+
+Table = Mapping[str, Any]
+
+
+def watchers(table: Table) -> list[str]:
+    return [str(name) for name in table.get("watchers") or []]
+
+
+def watchers_line(table: Table, tr: Translator) -> str:
+    """"Watching: Carol and Dan", or "" when nobody watches."""
+    names = watchers(table)
+    return tr("presence.watching", names=tr.join_names(names)) if names else ""
+
+
+def _people(table: Table) -> dict[int, Mapping[str, Any]]:
+    seats = table.get("seats") or []
+    return {
+        seat["player_id"]: seat
+        for seat in seats
+        if seat is not None and seat.get("kind") == "human" and seat.get("player_id") is not None
+    }
+
+
+def presence_news(before: Table | None, after: Table, tr: Translator) -> list[str]:
+    """What changed in who is here between ``before`` and ``after`` (None: just arrived)."""
+    if before is None:
+        line = watchers_line(after, tr)
+        return [line] if line else []
+    lines: list[str] = []
+    earlier = _people(before)
+    for player_id, seat in _people(after).items():
+        was = earlier.get(player_id)
+        if was is None:
+            continue
+        name = str(seat.get("name", ""))
+        if was.get("connected", True) and not seat.get("connected", True):
+            wait = seat.get("autoplay_in")
+            if wait is None:
+                lines.append(tr("presence.away", who=name))
+            else:
+                lines.append(tr("presence.away_standin", who=name, seconds=math.ceil(wait)))
+        elif not was.get("autoplay") and seat.get("autoplay") and not seat.get("connected", True):
+            lines.append(tr("presence.standin", who=name))
+        elif not was.get("connected", True) and seat.get("connected", True):
+            lines.append(tr("presence.back", who=name))
+    old, new = watchers(before), watchers(after)
+    lines += [tr("presence.watcher_came", who=name) for name in new if name not in old]
+    lines += [tr("presence.watcher_left", who=name) for name in old if name not in new]
+    return lines

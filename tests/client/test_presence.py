@@ -1,0 +1,42 @@
+"""Who is here, in words: the lines told from two successive table maps (pure)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from skyjo_tui.i18n import Translator
+from skyjo_tui.presence import presence_news
+
+TR = Translator("en")
+
+
+def person(player_id: int, name: str, **state: Any) -> dict[str, Any]:
+    return {"kind": "human", "player_id": player_id, "name": name, "connected": True,
+            "autoplay": False, "autoplay_in": None, **state}
+
+
+def table(*seats: dict[str, Any] | None, watchers: tuple[str, ...] = ()) -> dict[str, Any]:
+    return {"seats": list(seats), "watchers": list(watchers)}
+
+
+def test_a_player_away_then_played_for_then_back_is_told_at_each_step() -> None:
+    here = table(person(1, "Ann"), person(2, "[b]Bob"))
+    away = table(person(1, "Ann"), person(2, "[b]Bob", connected=False, autoplay_in=59.2))
+    played = table(person(1, "Ann"), person(2, "[b]Bob", connected=False, autoplay=True))
+    assert presence_news(here, away, TR) == ["[b]Bob is away: a bot plays for them in 60 s."]
+    assert presence_news(away, played, TR) == ["A bot plays for [b]Bob until they come back."]
+    assert presence_news(played, here, TR) == ["[b]Bob is back."]
+    assert presence_news(here, here, TR) == []
+
+
+def test_seats_are_matched_by_player_when_they_close_up() -> None:
+    before = table(person(1, "Ann"), None, person(3, "Cy"))
+    after = table(person(1, "Ann"), person(3, "Cy"), None)
+    assert presence_news(before, after, TR) == []
+
+
+def test_watchers_coming_and_going_and_those_there_on_arrival() -> None:
+    assert presence_news(None, table(watchers=("Dee", "Eve")), TR) == ["Watching: Dee and Eve"]
+    assert presence_news(None, table(), TR) == []
+    news = presence_news(table(watchers=("Dee",)), table(watchers=("Eve",)), TR)
+    assert news == ["Eve is watching.", "Dee stopped watching."]

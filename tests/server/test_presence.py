@@ -1,0 +1,69 @@
+"""What people are told of each other, over real sockets: the lobby's earlier chat on
+arriving, who watches a table, and who is away with how long before a bot plays for them."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from server.config import Pace
+
+from .support import TEST_LIMITS, Client, table_with
+
+CHATTY = replace(TEST_LIMITS, chat_per_second=1000.0, chat_burst=1000)
+
+
+def history(client: Client, after: int = 0) -> list[tuple[str, str]]:
+    """The lines of the latest ``lobby_chat`` push at index >= ``after``."""
+    pushes = [p for p in client.pushes[after:] if p["type"] == "lobby_chat"]
+    assert pushes, "no lobby_chat push"
+    return [(line["from_name"], line["text"]) for line in pushes[-1]["lines"]]
+
+
+async def test_someone_arriving_in_the_lobby_is_sent_its_latest_chat_bounded(
+    make_server, connect
+) -> None:
+    server = await make_server(limits=CHATTY)
+    alice, muter = await connect("Alice", to=server), await connect("Muter", to=server)
+    await muter.request("mute", player_id=alice.welcome.player_id)
+    for number in range(35):
+        await alice.request("chat", text=f"line {number}", scope="lobby")
+
+    bob = await connect("Bob", to=server)
+    # Sent before the welcome: the newest 30 lines, oldest first.
+    assert history(bob) == [("Alice", f"line {n}") for n in range(5, 35)]
+    table = await table_with(bob, seats=2)
+    await bob.request("chat", text="only the table hears this")
+    await alice.request("chat", text="while Bob is seated", scope="lobby")
+    mark = len(bob.pushes)
+    await bob.request("leave_table")  # back in the lobby: told what was said meanwhile
+    assert history(bob, mark)[-1] == ("Alice", "while Bob is seated")
+    assert ("Bob", "only the table hears this") not in history(bob, mark)
+    assert table["table_id"]
+
+    # Nobody is sent the lines of a player they muted, not even as history.
+    back = await connect(token=muter.welcome.token, to=server)
+    assert history(back) == []
+
+
+async def test_the_table_names_who_watches_and_how_long_an_away_player_has(
+    make_server, connect
+) -> None:
+    server = await make_server(pace=Pace(bot_delay=0, grace_period=600, between_rounds=0))
+    alice, bob = await connect("Alice", to=server), await connect("Bob", to=server)
+    carol = await connect("Carol", to=server)
+    table = await table_with(alice, seats=2)
+    await bob.request("join_table", table_id=table["table_id"])
+    await carol.request("spectate", table_id=table["table_id"])
+    await alice.until(lambda: alice.table["watchers"] == ["Carol"])
+    assert alice.table["spectators"] == 1
+    await bob.request("ready")
+    await alice.request("start_game")
+    await alice.until(lambda: alice.table["status"] == "playing")
+    assert alice.table["seats"][1]["autoplay_in"] is None  # Bob is here
+
+    await bob.close()
+    await alice.until(lambda: not alice.table["seats"][1]["connected"])
+    assert 0 < alice.table["seats"][1]["autoplay_in"] <= 600
+    assert carol.table["seats"][1]["autoplay_in"] == alice.table["seats"][1]["autoplay_in"]
+    await carol.close()  # a watcher who drops is no longer named
+    await alice.until(lambda: alice.table["watchers"] == [])
