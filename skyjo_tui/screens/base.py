@@ -56,10 +56,31 @@ class SkyjoScreenMixin:
                 localize_bindings(widget, self.tr)
 
     async def retranslate(self) -> None:
-        """Draw again in the app's (new) language."""
+        """Draw again in the app's (new) language, keeping the keyboard where it was."""
         localize_bindings(self, self.tr)
+        focused = self.focused  # type: ignore[attr-defined]
+        focused_id = focused.id if focused is not None else None
         await self.recompose()  # type: ignore[attr-defined]
         self.after_recompose()
+        self._focus_again(focused_id)
+
+    def _focus_again(self, focused_id: str | None) -> None:
+        """Give the focus back after a recompose removed the widget that had it.
+
+        Without this the screen keeps its focus on the removed widget (Textual
+        may even hand the focus to it while it is being removed, when the
+        screen resumes at that moment): only that dead widget's bindings are
+        left, and no key, not even Ctrl+Q, does anything.
+        """
+        focused = self.focused  # type: ignore[attr-defined]
+        if focused is not None and focused.is_attached:
+            return
+        found = self.query(f"#{focused_id}") if focused_id else None  # type: ignore[attr-defined]
+        if found and found.first().focusable:
+            self.set_focus(found.first())  # type: ignore[attr-defined]
+        else:
+            self.set_focus(None)  # type: ignore[attr-defined]
+            self._update_auto_focus()  # type: ignore[attr-defined]
 
     def after_recompose(self) -> None:
         """Fill freshly composed widgets with the state they showed (screens override)."""
