@@ -51,6 +51,9 @@ class SkyjoScreenMixin:
 
     def on_mount(self) -> None:
         localize_bindings(self, self.tr)
+        self._localize_widgets()
+
+    def _localize_widgets(self) -> None:
         for widget in self.query("*"):  # type: ignore[attr-defined]
             if any(b.description.startswith("keys.") for _, b in widget._bindings):  # noqa: SLF001
                 localize_bindings(widget, self.tr)
@@ -61,6 +64,7 @@ class SkyjoScreenMixin:
         focused = self.focused  # type: ignore[attr-defined]
         focused_id = focused.id if focused is not None else None
         await self.recompose()  # type: ignore[attr-defined]
+        self._localize_widgets()
         self.after_recompose()
         self._focus_again(focused_id)
 

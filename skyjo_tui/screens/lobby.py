@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Label
 
 from ..rules_text import table_brief
-from ..widgets.chat import ChatPanel
+from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
 from ..widgets.table_list import TableList
 from .base import SkyjoScreen
@@ -139,6 +139,10 @@ class LobbyScreen(SkyjoScreen[None]):
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).focus_input()
+
+    @on(ChatInput.Closed)
+    def _chat_closed(self) -> None:
+        self.query_one("#tables", DataTable).focus()  # the lobby's keys work again
 
     @on(ChatPanel.Send)
     async def _send(self, event: ChatPanel.Send) -> None:
