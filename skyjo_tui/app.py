@@ -107,8 +107,8 @@ class SkyjoApp(App[None]):
     TITLE = "Skyjo"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
-        Binding("f1", "help", "Help", show=False, id="app.help"),
+        Binding("ctrl+q", "quit", "keys.quit", show=False, priority=True, id="app.quit"),
+        Binding("f1", "help", "keys.help", show=False, id="app.help"),
     ]
 
     def __init__(self, options: ClientOptions) -> None:

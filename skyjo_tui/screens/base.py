@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from ..i18n import Translator
@@ -115,12 +116,19 @@ def localize_bindings(node: Any, tr: Translator) -> None:
         node._bindings = merged.copy()  # noqa: SLF001 - no public setter exists
     bindings = node._bindings.key_to_bindings  # noqa: SLF001
     for key, declared in list(bindings.items()):
-        bindings[key] = [
-            replace(b, description=tr(b.description)) if b.description.startswith("keys.") else b
-            for b in declared
-        ]
+        bindings[key] = [_localized(b, tr) for b in declared]
     if node.is_attached:
         node.refresh_bindings()
+
+
+def _localized(binding: Binding, tr: Translator) -> Binding:
+    """``binding`` with its description, and its footer group's, in the player's language."""
+    if binding.description.startswith("keys."):
+        binding = replace(binding, description=tr(binding.description))
+    group = binding.group
+    if group is not None and group.description.startswith("keys."):
+        binding = replace(binding, group=Binding.Group(tr(group.description), compact=group.compact))
+    return binding
 
 
 class SkyjoScreen(SkyjoScreenMixin, Screen[ResultType]):

@@ -75,8 +75,9 @@ class StatsScreen(SkyjoScreen[None]):
         games, wins = stats.get("games", 0), stats.get("wins", 0)
         lines = [
             f"[b]{stats.get('name', '')}[/b]",
-            tr("stats.line.games", games=games, wins=wins),
-            tr("stats.line.rounds", rounds=stats.get("rounds", 0), mean=mean(stats.get("mean_round_score"))),
+            tr("stats.line.games", games=tr.plural("stats.count.games", games), wins=tr.plural("stats.count.wins", wins)),
+            tr("stats.line.rounds", rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
+               mean=mean(stats.get("mean_round_score"))),
         ]
         self.query_one("#my-stats", Static).update("\n".join(lines))
 

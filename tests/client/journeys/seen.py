@@ -53,7 +53,8 @@ def footer_keys(app: SkyjoApp) -> FooterKeys:
     shown: list[tuple[str, str]] = []
     cut: list[tuple[str, str]] = []
     for key in app.screen.query(FooterKey):
-        entry = (app.get_key_display(_binding_of(key)), str(key.description))
+        # A key of a group ("→ ← Move") has no description of its own: its tooltip is it.
+        entry = (app.get_key_display(_binding_of(key)), str(key.description or key.tooltip or ""))
         region = key.region
         (shown if region.width and region.right <= width else cut).append(entry)
     return FooterKeys(tuple(shown), tuple(cut))
@@ -115,4 +116,6 @@ async def on_screen(pilot: Pilot[Any], screen_type: type | tuple[type, ...], tim
     app = pilot.app
     await until(pilot, lambda: isinstance(app.screen, screen_type) and footer_keys(app).shown,
                 f"the {screen_type} with its footer", timeout)
+    cut = footer_keys(app).cut
+    assert not cut, f"the footer of {screen_name(app)} cuts {cut} at {app.size.width} columns"
     return app.screen

@@ -14,7 +14,7 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 
 from ..players import KeyboardPlayer, my_move
-from .seen import on_screen, prompt_line, until
+from .seen import on_screen, prompt_line, screen_text, until
 
 FACE_UP = "That card is face up: choose a face-down card to turn up."
 
@@ -47,6 +47,12 @@ async def test_choosing_a_face_up_card_says_why(make_app: Callable[..., SkyjoApp
         await player.move_to(table, 7)
         await pilot.press("enter")
         await until(pilot, lambda: my_move(app) is not None and table.choices.draw, "our first turn", timeout=30)
+        assert "Nothing drawn" in screen_text(app)
+        await pilot.press("t")  # take the discard: the empty slot says what we hold
+        await until(pilot, lambda: f"You take the {table.view.discard_top}" in screen_text(app), "what we take")
+        assert "Nothing drawn" not in screen_text(app)
+        await pilot.press("escape")  # not this time
+        await until(pilot, lambda: "Nothing drawn" in screen_text(app), "nothing taken")
         await pilot.press("d")
         await until(pilot, lambda: my_move(app) is not None and table.choices.discard_flip, "the drawn card")
         await pilot.press("x")
