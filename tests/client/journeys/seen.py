@@ -119,3 +119,21 @@ async def on_screen(pilot: Pilot[Any], screen_type: type | tuple[type, ...], tim
     cut = footer_keys(app).cut
     assert not cut, f"the footer of {screen_name(app)} cuts {cut} at {app.size.width} columns"
     return app.screen
+
+
+async def play_the_round(pilot: Pilot[Any]) -> Any:
+    """Play every move asked of us with the keyboard until the round's summary (or the
+    game's end) opens; return that screen."""
+    from skyjo_tui.screens.game_over import GameOverScreen
+    from skyjo_tui.screens.round_summary import RoundSummaryScreen
+
+    from ..players import KeyboardPlayer, my_move
+
+    app, player, ends = pilot.app, KeyboardPlayer(pilot), (RoundSummaryScreen, GameOverScreen)
+    deadline = time.monotonic() + 60
+    while not isinstance(app.screen, ends) and time.monotonic() < deadline:
+        mine = my_move(app)
+        if mine is not None:
+            await player.play(mine)
+        await pilot.pause(STEP)
+    return await on_screen(pilot, ends)

@@ -12,16 +12,13 @@ from textual.widgets import Select
 
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.confirm import ConfirmScreen
-from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.home import HomeScreen
-from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 
-from ..players import KeyboardPlayer, my_move
-from .seen import focused, footer_keys, notes, on_screen, prompt_line, screen_text, until
+from .seen import focused, footer_keys, notes, on_screen, play_the_round, prompt_line, screen_text, until
 
 HOME_KEYS = ("New game", "Join server", "Stats", "Settings", "Help", "Quit")
 
@@ -72,15 +69,7 @@ async def test_settings_then_play(make_app: Callable[..., SkyjoApp]) -> None:
         await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
         assert "Zoé" in screen_text(app) and "Player" not in screen_text(app)
         assert footer_keys(app).has("Choose") and footer_keys(app).has("Leave"), footer_keys(app)
-        player = KeyboardPlayer(pilot)
-        for _ in range(400):
-            if isinstance(app.screen, (RoundSummaryScreen, GameOverScreen)):
-                break
-            mine = my_move(app)
-            if mine is not None:
-                await player.play(mine)
-            await pilot.pause(0.01)
-        await on_screen(pilot, (RoundSummaryScreen, GameOverScreen))
+        await play_the_round(pilot)
         assert "Zoé" in log_text(table) and "Player" not in log_text(table)
 
 

@@ -18,9 +18,8 @@ from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
-from ..players import KeyboardPlayer, my_move
 from ..test_network import Opponent
-from .seen import focused, footer_keys, in_text_box, on_screen, prompt_line, screen_text, until
+from .seen import focused, footer_keys, in_text_box, on_screen, play_the_round, prompt_line, screen_text, until
 
 
 async def test_host_wait_chat_start_play_a_round_and_leave(
@@ -60,15 +59,7 @@ async def test_host_wait_chat_start_play_a_round_and_leave(
             await pilot.press("s")
             table: TableScreen = await on_screen(pilot, TableScreen)
             await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
-            player = KeyboardPlayer(pilot)
-            for _ in range(600):
-                if isinstance(app.screen, (RoundSummaryScreen, GameOverScreen)):
-                    break
-                mine = my_move(app)
-                if mine is not None:
-                    await player.play(mine)
-                await pilot.pause(0.01)
-            summary = await on_screen(pilot, (RoundSummaryScreen, GameOverScreen))
+            summary = await play_the_round(pilot)
             assert "Alice" in screen_text(app) and "Bob" in screen_text(app)
             if isinstance(summary, RoundSummaryScreen):
                 assert footer_keys(app).has("Next round") and footer_keys(app).has("See the table")
