@@ -7,7 +7,9 @@ keyboard is, the prompt line and the names the table and its log use.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
+from textual.pilot import Pilot
 from textual.widgets import Select
 
 from skyjo_tui.app import SkyjoApp
@@ -27,63 +29,73 @@ def log_text(table: TableScreen) -> str:
     return "\n".join(table.query_one("#log", LineLog).lines)
 
 
+async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    await on_screen(pilot, HomeScreen)
+    assert all(footer_keys(app).has(key) for key in HOME_KEYS), footer_keys(app)
+    assert focused(app) == "OptionList#menu"
+
+    # A first game, left at once.
+    await pilot.press("n")
+    await on_screen(pilot, SetupScreen)
+    assert focused(app) == "Button#start"
+    await pilot.press("enter")
+    await on_screen(pilot, TableScreen)
+    await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
+    assert "Player" in screen_text(app)
+    await pilot.press("q")
+    await on_screen(pilot, ConfirmScreen)
+    await pilot.press("y")
+    await on_screen(pilot, HomeScreen)
+
+    # Settings: the name box has the keyboard; a new name; saved.
+    await pilot.press("o")
+    await on_screen(pilot, SettingsScreen)
+    assert focused(app) == "Input#name"
+    assert footer_keys(app).has("Save") and footer_keys(app).has("Back")
+    await pilot.press("ctrl+a", *"Zoé")  # ctrl+a: the start of the line; the old name goes with ctrl+k
+    await pilot.press("ctrl+k")
+    await pilot.press("ctrl+s")
+    await on_screen(pilot, HomeScreen)
+    # The keyboard still works: every home key is shown, the menu has the focus.
+    assert all(footer_keys(app).has(key) for key in HOME_KEYS), footer_keys(app)
+    assert focused(app) == "OptionList#menu"
+    await until(pilot, lambda: "Settings saved." in notes(app), "the word that Settings are saved")
+
+    # The second game: you are Zoé at the table and in its log.
+    await pilot.press("n")
+    await on_screen(pilot, SetupScreen)
+    await pilot.press("enter")
+    table = await on_screen(pilot, TableScreen)
+    await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
+    assert "Zoé" in screen_text(app) and "Player" not in screen_text(app)
+    assert footer_keys(app).has("Choose") and footer_keys(app).has("Leave"), footer_keys(app)
+    await play_the_round(pilot)
+    assert "Zoé" in log_text(table) and "Player" not in log_text(table)
+
+
 async def test_settings_then_play(make_app: Callable[..., SkyjoApp]) -> None:
     app = make_app(environ={})  # no USER: the first game's seat is "Player"
     async with app.run_test(size=(80, 24)) as pilot:
-        await on_screen(pilot, HomeScreen)
-        assert all(footer_keys(app).has(key) for key in HOME_KEYS), footer_keys(app)
-        assert focused(app) == "OptionList#menu"
+        await walk_settings_then_play(pilot)
 
-        # A first game, left at once.
-        await pilot.press("n")
-        await on_screen(pilot, SetupScreen)
-        assert focused(app) == "Button#start"
-        await pilot.press("enter")
-        await on_screen(pilot, TableScreen)
-        await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
-        assert "Player" in screen_text(app)
-        await pilot.press("q")
-        await on_screen(pilot, ConfirmScreen)
-        await pilot.press("y")
-        await on_screen(pilot, HomeScreen)
 
-        # Settings: the name box has the keyboard; a new name; saved.
-        await pilot.press("o")
-        await on_screen(pilot, SettingsScreen)
-        assert focused(app) == "Input#name"
-        assert footer_keys(app).has("Save") and footer_keys(app).has("Back")
-        await pilot.press("ctrl+a", *"Zoé")  # ctrl+a: the start of the line; the old name goes with ctrl+k
-        await pilot.press("ctrl+k")
-        await pilot.press("ctrl+s")
-        await on_screen(pilot, HomeScreen)
-        # The keyboard still works: every home key is shown, the menu has the focus.
-        assert all(footer_keys(app).has(key) for key in HOME_KEYS), footer_keys(app)
-        assert focused(app) == "OptionList#menu"
-        await until(pilot, lambda: "Settings saved." in notes(app), "the word that Settings are saved")
-
-        # The second game: you are Zoé at the table and in its log.
-        await pilot.press("n")
-        await on_screen(pilot, SetupScreen)
-        await pilot.press("enter")
-        table = await on_screen(pilot, TableScreen)
-        await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
-        assert "Zoé" in screen_text(app) and "Player" not in screen_text(app)
-        assert footer_keys(app).has("Choose") and footer_keys(app).has("Leave"), footer_keys(app)
-        await play_the_round(pilot)
-        assert "Zoé" in log_text(table) and "Player" not in log_text(table)
+async def walk_settings_in_french_keep_the_keyboard(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    await on_screen(pilot, HomeScreen)
+    await pilot.press("o")
+    settings = await on_screen(pilot, SettingsScreen)
+    settings.query_one("#language", Select).value = "fr"
+    await pilot.press("ctrl+s")
+    await until(pilot, lambda: isinstance(app.screen, HomeScreen) and footer_keys(app).has("Réglages"),
+                "the home screen's keys in French")
+    assert focused(app) == "OptionList#menu"
+    await pilot.press("n")
+    await on_screen(pilot, SetupScreen)
+    assert footer_keys(app).has("Retour"), footer_keys(app)
 
 
 async def test_settings_in_french_keep_the_keyboard(make_app: Callable[..., SkyjoApp]) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
-        await on_screen(pilot, HomeScreen)
-        await pilot.press("o")
-        settings = await on_screen(pilot, SettingsScreen)
-        settings.query_one("#language", Select).value = "fr"
-        await pilot.press("ctrl+s")
-        await until(pilot, lambda: isinstance(app.screen, HomeScreen) and footer_keys(app).has("Réglages"),
-                    "the home screen's keys in French")
-        assert focused(app) == "OptionList#menu"
-        await pilot.press("n")
-        await on_screen(pilot, SetupScreen)
-        assert footer_keys(app).has("Retour"), footer_keys(app)
+        await walk_settings_in_french_keep_the_keyboard(pilot)
