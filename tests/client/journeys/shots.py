@@ -73,7 +73,7 @@ def run_one(name: str, signal: Path) -> None:
 
 
 async def capture_all(out: Path, names: list[str]) -> None:
-    from ..ssh.tmuxkit import tmux_pane
+    from ...ssh.tmuxkit import tmux_pane
 
     out.mkdir(parents=True, exist_ok=True)
     root = Path(__file__).resolve().parents[3]
