@@ -39,6 +39,7 @@ class FooterKeys:
 
     shown: tuple[tuple[str, str], ...]  # (key as drawn, description)
     cut: tuple[tuple[str, str], ...]
+    settled: bool = True  # False while some key is not laid out yet (just recomposed)
 
     @property
     def descriptions(self) -> list[str]:
@@ -52,12 +53,23 @@ def footer_keys(app: SkyjoApp) -> FooterKeys:
     width = app.size.width
     shown: list[tuple[str, str]] = []
     cut: list[tuple[str, str]] = []
+    settled = True
     for key in app.screen.query(FooterKey):
         # A key of a group ("→ ← Move") has no description of its own: its tooltip is it.
         entry = (app.get_key_display(_binding_of(key)), str(key.description or key.tooltip or ""))
-        region = key.region
-        (shown if region.width and region.right <= width else cut).append(entry)
-    return FooterKeys(tuple(shown), tuple(cut))
+        if not key.size.width:
+            settled = False  # mounted, not laid out yet: neither shown nor cut
+            continue
+        region = key.region  # on screen, clipped by the footer's edge
+        whole = region.width == key.outer_size.width and region.right <= width
+        (shown if whole else cut).append(entry)
+    return FooterKeys(tuple(shown), tuple(cut), settled)
+
+
+async def footer(pilot: Pilot[Any]) -> FooterKeys:
+    """The footer's keys once it is laid out (it rebuilds itself when the keys change)."""
+    await until(pilot, lambda: footer_keys(pilot.app).settled, "the footer laid out")
+    return footer_keys(pilot.app)
 
 
 def _binding_of(key: FooterKey) -> Any:
@@ -114,8 +126,8 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str, time
 async def on_screen(pilot: Pilot[Any], screen_type: type | tuple[type, ...], timeout: float = TIMEOUT) -> Any:
     """Wait until ``screen_type`` is the current screen and its footer is drawn; return it."""
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, screen_type) and footer_keys(app).shown,
-                f"the {screen_type} with its footer", timeout)
+    await until(pilot, lambda: isinstance(app.screen, screen_type) and footer_keys(app).shown
+                and footer_keys(app).settled, f"the {screen_type} with its footer", timeout)
     cut = footer_keys(app).cut
     assert not cut, f"the footer of {screen_name(app)} cuts {cut} at {app.size.width} columns"
     return app.screen

@@ -22,7 +22,7 @@ from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
-from .seen import focused, footer_keys, in_text_box, on_screen, prompt_line, screen_text, until
+from .seen import focused, footer, in_text_box, on_screen, prompt_line, screen_text, until
 
 CHAT_KEYS = ["Send", "Close chat"]
 
@@ -31,10 +31,10 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     app = pilot.app
     # The lobby's chat.
     await on_screen(pilot, LobbyScreen)
-    assert footer_keys(app).has("Chat") and footer_keys(app).has("New table")
+    assert (await footer(pilot)).has("Chat") and (await footer(pilot)).has("New table")
     await pilot.press("c")
     await until(pilot, lambda: in_text_box(app), "the lobby's chat line")
-    assert footer_keys(app).descriptions == CHAT_KEYS
+    assert (await footer(pilot)).descriptions == CHAT_KEYS
     await pilot.press(*"nsq hello", "enter")  # letters that are keys elsewhere are text here
     chat = app.screen.query_one("#lobby-chat", ChatPanel)
     await until(pilot, lambda: "Alice: nsq hello" in chat.text, "our line in the lobby's chat")
@@ -42,7 +42,7 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await pilot.press("escape")
     await until(pilot, lambda: not in_text_box(app), "the chat line left")
     assert isinstance(app.screen, LobbyScreen) and focused(app) == "TableList#tables"
-    assert footer_keys(app).has("New table") and footer_keys(app).has("Quit")
+    assert (await footer(pilot)).has("New table") and (await footer(pilot)).has("Quit")
 
     # A new table's room, and its chat.
     await pilot.press("n")
@@ -50,16 +50,16 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     assert focused(app) == "Input#table-name"
     await pilot.press("ctrl+s")
     room = await on_screen(pilot, RoomScreen)
-    assert footer_keys(app).has("Leave") and footer_keys(app).has("Chat")
+    assert (await footer(pilot)).has("Leave") and (await footer(pilot)).has("Chat")
     await pilot.press("c")
     await until(pilot, lambda: in_text_box(app), "the room's chat line")
-    assert footer_keys(app).descriptions == CHAT_KEYS
+    assert (await footer(pilot)).descriptions == CHAT_KEYS
     await pilot.press(*"sb ready?", "enter")
     await until(pilot, lambda: "Alice: sb ready?" in room.query_one(ChatPanel).text, "our line in the room")
     await pilot.press("escape")  # closes the chat: we stay at our table
     await until(pilot, lambda: not in_text_box(app), "the room's chat line left")
     assert app.screen is room and app.table is not None and focused(app) == "DataTable#seats"
-    assert footer_keys(app).has("Add bot") and footer_keys(app).has("Leave")
+    assert (await footer(pilot)).has("Add bot") and (await footer(pilot)).has("Leave")
     await pilot.press("escape")  # Esc outside the chat: leaving asks first
     await on_screen(pilot, ConfirmScreen)
     assert "Leave this table?" in screen_text(app)
@@ -75,7 +75,7 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
     await pilot.press("c")
     await until(pilot, lambda: in_text_box(app), "the table's chat line")
-    assert footer_keys(app).descriptions == CHAT_KEYS
+    assert (await footer(pilot)).descriptions == CHAT_KEYS
     await pilot.press(*"dx gl", "enter")  # Enter sends and closes the table's chat
     await until(pilot, lambda: not in_text_box(app), "the table's chat line closed by Enter")
     await pilot.press("c")
@@ -83,7 +83,7 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await pilot.press("escape")
     await until(pilot, lambda: not in_text_box(app), "the table's chat line left")
     assert app.screen is table and focused(app) == "nothing"
-    assert footer_keys(app).has("Choose") and footer_keys(app).has("Leave")
+    assert (await footer(pilot)).has("Choose") and (await footer(pilot)).has("Leave")
     assert "Turn up" in prompt_line(app)
     await pilot.press("q")
     await on_screen(pilot, ConfirmScreen)

@@ -20,7 +20,7 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 
-from .seen import focused, footer_keys, notes, on_screen, play_the_round, prompt_line, screen_text, until
+from .seen import focused, footer, footer_keys, notes, on_screen, play_the_round, prompt_line, screen_text, until
 
 HOME_KEYS = ("New game", "Join server", "Stats", "Settings", "Help", "Quit")
 
@@ -32,7 +32,8 @@ def log_text(table: TableScreen) -> str:
 async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     app = pilot.app
     await on_screen(pilot, HomeScreen)
-    assert all(footer_keys(app).has(key) for key in HOME_KEYS), footer_keys(app)
+    keys = await footer(pilot)
+    assert all(keys.has(key) for key in HOME_KEYS), keys
     assert focused(app) == "OptionList#menu"
 
     # A first game, left at once.
@@ -52,13 +53,14 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     await pilot.press("o")
     await on_screen(pilot, SettingsScreen)
     assert focused(app) == "Input#name"
-    assert footer_keys(app).has("Save") and footer_keys(app).has("Back")
+    assert (await footer(pilot)).has("Save") and (await footer(pilot)).has("Back")
     await pilot.press("ctrl+a", *"Zoé")  # ctrl+a: the start of the line; the old name goes with ctrl+k
     await pilot.press("ctrl+k")
     await pilot.press("ctrl+s")
     await on_screen(pilot, HomeScreen)
     # The keyboard still works: every home key is shown, the menu has the focus.
-    assert all(footer_keys(app).has(key) for key in HOME_KEYS), footer_keys(app)
+    keys = await footer(pilot)
+    assert all(keys.has(key) for key in HOME_KEYS), keys
     assert focused(app) == "OptionList#menu"
     await until(pilot, lambda: "Settings saved." in notes(app), "the word that Settings are saved")
 
@@ -69,7 +71,7 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     table = await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
     assert "Zoé" in screen_text(app) and "Player" not in screen_text(app)
-    assert footer_keys(app).has("Choose") and footer_keys(app).has("Leave"), footer_keys(app)
+    assert (await footer(pilot)).has("Choose") and (await footer(pilot)).has("Leave"), (await footer(pilot))
     await play_the_round(pilot)
     assert "Zoé" in log_text(table) and "Player" not in log_text(table)
 
@@ -92,7 +94,7 @@ async def walk_settings_in_french_keep_the_keyboard(pilot: Pilot[Any]) -> None:
     assert focused(app) == "OptionList#menu"
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
-    assert footer_keys(app).has("Retour"), footer_keys(app)
+    assert (await footer(pilot)).has("Retour"), (await footer(pilot))
 
 
 async def test_settings_in_french_keep_the_keyboard(make_app: Callable[..., SkyjoApp]) -> None:

@@ -17,7 +17,7 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.stats import StatsScreen
 
 from ..players import KeyboardPlayer, play_to_game_over
-from .seen import footer_keys, on_screen, screen_text, until
+from .seen import footer, on_screen, screen_text, until
 
 REPLAY_KEYS = ("Next move", "Previous move", "Next round", "Previous round", "Go to round", "Play/pause", "Close")
 
@@ -31,7 +31,7 @@ async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     await pilot.press("enter")
     await play_to_game_over(pilot, app, KeyboardPlayer(pilot))
     await on_screen(pilot, GameOverScreen)
-    assert footer_keys(app).has("Leave")
+    assert (await footer(pilot)).has("Leave")
     await pilot.press("l")  # leave: home again
     await on_screen(pilot, HomeScreen)
 
@@ -45,7 +45,8 @@ async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     games.focus()
     await pilot.press("enter")
     replay = await on_screen(pilot, ReplayScreen)  # on_screen: nothing of its footer is cut
-    assert all(footer_keys(app).has(key) for key in REPLAY_KEYS), footer_keys(app)
+    keys = await footer(pilot)
+    assert all(keys.has(key) for key in REPLAY_KEYS), keys
     await until(pilot, lambda: "move 1/" in screen_text(app), "the first move")
     await pilot.press("right", "right")
     await until(pilot, lambda: "move 3/" in screen_text(app), "two moves later")

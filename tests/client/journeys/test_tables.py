@@ -22,7 +22,7 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
 from ..test_network import Opponent
-from .seen import focused, footer_keys, in_text_box, on_screen, play_the_round, prompt_line, screen_text, until
+from .seen import focused, footer, in_text_box, on_screen, play_the_round, prompt_line, screen_text, until
 
 
 async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], port: int) -> None:
@@ -36,7 +36,7 @@ async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], po
         await on_screen(pilot, CreateTableScreen)
         await pilot.press("ctrl+s")
         room: RoomScreen = await on_screen(pilot, RoomScreen)
-        assert "Start" in footer_keys(app).descriptions  # we are the host
+        assert "Start" in (await footer(pilot)).descriptions  # we are the host
 
         # Wait for Bob; he joins by the code the room shows, and says hello.
         code = room.table["code"]
@@ -61,7 +61,7 @@ async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], po
         summary = await play_the_round(pilot)
         assert "Alice" in screen_text(app) and "Bob" in screen_text(app)
         if isinstance(summary, RoundSummaryScreen):
-            assert footer_keys(app).has("Next round") and footer_keys(app).has("See the table")
+            assert (await footer(pilot)).has("Next round") and (await footer(pilot)).has("See the table")
             await pilot.press("escape")  # back to the table: the round is over
             await until(pilot, lambda: app.screen is table, "the table under the summary")
             await pilot.press("q")  # leave, which asks first
@@ -95,14 +95,14 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         await conn.request({"type": "add_bot", "level": "greedy"})
         lobby = await on_screen(pilot, LobbyScreen)
         await until(pilot, lambda: "Dan's table" in screen_text(app), "Dan's table listed")
-        assert footer_keys(app).has("Watch")
+        assert (await footer(pilot)).has("Watch")
         await pilot.press("w")
         await on_screen(pilot, (RoomScreen, TableScreen))
         assert lobby is not None
         await conn.request({"type": "start_game"})
         await on_screen(pilot, TableScreen)
         await until(pilot, lambda: prompt_line(app) == "You are watching this table.", "watching, said")
-        assert not footer_keys(app).has("Draw") and footer_keys(app).has("Leave")
+        assert not (await footer(pilot)).has("Draw") and (await footer(pilot)).has("Leave")
         await pilot.press("d")  # a move key: a watcher is told why nothing happens
         await until(pilot, lambda: "you cannot play here" in prompt_line(app), "why d does nothing")
         dan.start()  # only now does Dan play (his pushes waited for him)
@@ -113,8 +113,8 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
                 await pilot.press("escape")  # a watcher has nothing to be ready for
             await pilot.pause(0.02)
         await on_screen(pilot, GameOverScreen, timeout=60)
-        assert "Dan" in screen_text(app) and footer_keys(app).has("Leave")
-        assert not footer_keys(app).has("Rematch")  # a watcher has no seat to play again in
+        assert "Dan" in screen_text(app) and (await footer(pilot)).has("Leave")
+        assert not (await footer(pilot)).has("Rematch")  # a watcher has no seat to play again in
         await pilot.press("l")
         await on_screen(pilot, LobbyScreen)
     finally:
