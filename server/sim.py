@@ -15,7 +15,7 @@ import json
 import sys
 from collections.abc import Sequence
 from contextlib import ExitStack
-from typing import IO, Any
+from typing import IO
 
 from server.bots import BOT_LEVELS
 from server.bots.tournament import GameOutcome, Series, Tally, percentile, run_series
@@ -33,7 +33,8 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="Variants: "
         + "; ".join(f"{name} = {allowed}" for name, allowed in OPTIONS.items())
         + ". Bot levels: "
-        + "; ".join(f"{name}: {cls.description}" for name, cls in BOT_LEVELS.items()),
+        + "; ".join(f"{name}: {cls.description.rstrip('.')}" for name, cls in BOT_LEVELS.items())
+        + ".",  # each description is a sentence: its own full stop would read ".;"
     )
     parser.add_argument(
         "--players",

@@ -109,8 +109,8 @@ class SkyjoApp(App[None]):
     TITLE = "Skyjo"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True, id="app.quit"),
-        Binding("f1", "help", "Help", show=False, id="app.help"),
+        Binding("ctrl+q", "quit", "keys.quit", show=False, priority=True, id="app.quit"),
+        Binding("f1", "help", "keys.help", show=False, id="app.help"),
     ]
 
     def __init__(self, options: ClientOptions) -> None:
@@ -180,6 +180,8 @@ class SkyjoApp(App[None]):
         """Switch language and draw every open screen again in it."""
         from .screens.base import SkyjoScreenMixin
 
+        if lang == self.tr.lang:
+            return  # nothing to redraw
         self.tr = Translator(lang)
         for screen in list(self.screen_stack):
             if isinstance(screen, SkyjoScreenMixin):
@@ -292,18 +294,22 @@ class SkyjoApp(App[None]):
         """
         from .local_game import default_name
 
-        if self.session is not None and self.session.link is Link.ONLINE and self._quick_game:
-            return True
+        name = self.prefs.name or default_name(self.options.environ, self.tr)
+        session = self.session
+        if session is not None and session.link is Link.ONLINE and self._quick_game:
+            if session.welcome is not None and session.welcome.name == name:
+                return True
         await self._close_session()
         self.session = Session(self.local_server().connect, self._session_news)
-        name = self.prefs.name or default_name(self.options.environ, self.tr)
         self.hold_tables()
         try:
             welcome = await self.session.login(name=name, token=self.prefs.tokens.get(LOCAL_LABEL))
-            self._quick_game = True
-            self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
             if welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
+            if welcome.name != name:  # the saved token is the player of another name (Settings changed it)
+                welcome = await self.session.choose_name(name)
+            self._quick_game = True
+            self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
         except ConnectionError as exc:  # ConnectionLost included: the in-process server went away
             self.notify(self.describe_error(exc), severity="error")
             return False

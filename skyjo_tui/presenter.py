@@ -79,7 +79,7 @@ def present(
         own_targets=_own_targets(choices, mode),
         cursor=cursor if choices.any else None,
         highlights=_highlights(changed),
-        piles=_piles(view, seats, names, tr),
+        piles=_piles(view, seats, names, tr, taking=mode is Mode.TAKE),
         piles_active=_active_piles(choices, mode),
         piles_highlight=_pile_highlight(changed),
         status=_status(view, names, tr, timer),
@@ -146,14 +146,18 @@ def _highlights(changed: Touched) -> dict[int, frozenset[int]]:
     return {seat: frozenset(cards) for seat, cards in by_seat.items()}
 
 
-def _piles(view: PlayerView, seats: Sequence[SeatInfo], names: list[str], tr: Translator) -> PilesState:
+def _piles(
+    view: PlayerView, seats: Sequence[SeatInfo], names: list[str], tr: Translator, *, taking: bool = False
+) -> PilesState:
     return PilesState(
         pile_size=view.pile_size,
         discard_top=view.discard_top,
         drawn=view.drawn_card,
         draw_label=tr("piles.draw", count=view.pile_size),
         discard_label=tr("piles.discard"),
-        drawn_labels=_drawn_labels(view, seats, names, tr),
+        # While we take the discard (t, then a card), the slot says so, not "nothing drawn".
+        drawn_labels=(tr("piles.taking", value=view.discard_top), tr("piles.taking_short"))
+        if taking else _drawn_labels(view, seats, names, tr),
         draw_word=tr("piles.draw_word"),
     )
 

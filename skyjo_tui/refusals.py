@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from server.engine import PlayerView
+from server.engine.cards import ROWS
 
-from .choices import Choices
+from .choices import Choices, Mode
+from .cursor import Target
 from .i18n import Translator
 from .names import SeatInfo, seat_names
 
@@ -43,6 +45,19 @@ def refusal_key(
     return None
 
 
+def target_refusal_key(target: Target, mode: Mode, view: PlayerView, link: str = "online") -> str | None:
+    """Why choosing ``target`` (one of our cards, or a pile) does nothing in ``mode``."""
+    choices = Choices.from_view(view)
+    general = refusal_key("choose", choices, view.phase, view.seat is None, link)
+    if view.seat is None or link != "online" or not choices.any or isinstance(target, str):
+        return general
+    if target // ROWS in view.tableaux[view.seat].removed_columns:
+        return "refused.no_card"
+    if choices.flip or mode is Mode.DISCARD:  # a face-down card is wanted, and this one is face up
+        return "refused.face_up"
+    return general
+
+
 def refusal_text(
     action: str,
     view: PlayerView,
@@ -50,9 +65,16 @@ def refusal_text(
     tr: Translator,
     keys: Mapping[str, str],
     link: str = "online",
+    *,
+    target: Target | None = None,
+    mode: Mode = Mode.NORMAL,
 ) -> str:
-    """The sentence for ``refusal_key`` ("" when there is nothing to say)."""
-    key = refusal_key(action, Choices.from_view(view), view.phase, view.seat is None, link)
+    """The sentence for ``refusal_key`` (or, choosing ``target``, ``target_refusal_key``;
+    "" when there is nothing to say)."""
+    if target is None:
+        key = refusal_key(action, Choices.from_view(view), view.phase, view.seat is None, link)
+    else:
+        key = target_refusal_key(target, mode, view, link)
     if key is None:
         return ""
     names = seat_names(seats, len(view.tableaux), tr)

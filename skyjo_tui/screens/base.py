@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from ..i18n import Translator
@@ -51,15 +52,40 @@ class SkyjoScreenMixin:
 
     def on_mount(self) -> None:
         localize_bindings(self, self.tr)
+        self._localize_widgets()
+
+    def _localize_widgets(self) -> None:
         for widget in self.query("*"):  # type: ignore[attr-defined]
             if any(b.description.startswith("keys.") for _, b in widget._bindings):  # noqa: SLF001
                 localize_bindings(widget, self.tr)
 
     async def retranslate(self) -> None:
-        """Draw again in the app's (new) language."""
+        """Draw again in the app's (new) language, keeping the keyboard where it was."""
         localize_bindings(self, self.tr)
+        focused = self.focused  # type: ignore[attr-defined]
+        focused_id = focused.id if focused is not None else None
         await self.recompose()  # type: ignore[attr-defined]
+        self._localize_widgets()
         self.after_recompose()
+        self._focus_again(focused_id)
+
+    def _focus_again(self, focused_id: str | None) -> None:
+        """Give the focus back after a recompose removed the widget that had it.
+
+        Without this the screen keeps its focus on the removed widget (Textual
+        may even hand the focus to it while it is being removed, when the
+        screen resumes at that moment): only that dead widget's bindings are
+        left, and no key, not even Ctrl+Q, does anything.
+        """
+        focused = self.focused  # type: ignore[attr-defined]
+        if focused is not None and focused.is_attached:
+            return
+        found = self.query(f"#{focused_id}") if focused_id else None  # type: ignore[attr-defined]
+        if found and found.first().focusable:
+            self.set_focus(found.first())  # type: ignore[attr-defined]
+        else:
+            self.set_focus(None)  # type: ignore[attr-defined]
+            self._update_auto_focus()  # type: ignore[attr-defined]
 
     def after_recompose(self) -> None:
         """Fill freshly composed widgets with the state they showed (screens override)."""
@@ -90,12 +116,19 @@ def localize_bindings(node: Any, tr: Translator) -> None:
         node._bindings = merged.copy()  # noqa: SLF001 - no public setter exists
     bindings = node._bindings.key_to_bindings  # noqa: SLF001
     for key, declared in list(bindings.items()):
-        bindings[key] = [
-            replace(b, description=tr(b.description)) if b.description.startswith("keys.") else b
-            for b in declared
-        ]
+        bindings[key] = [_localized(b, tr) for b in declared]
     if node.is_attached:
         node.refresh_bindings()
+
+
+def _localized(binding: Binding, tr: Translator) -> Binding:
+    """``binding`` with its description, and its footer group's, in the player's language."""
+    if binding.description.startswith("keys."):
+        binding = replace(binding, description=tr(binding.description))
+    group = binding.group
+    if group is not None and group.description.startswith("keys."):
+        binding = replace(binding, group=Binding.Group(tr(group.description), compact=group.compact))
+    return binding
 
 
 class SkyjoScreen(SkyjoScreenMixin, Screen[ResultType]):

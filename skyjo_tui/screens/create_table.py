@@ -19,6 +19,7 @@ SEATS = range(2, 9)
 
 
 class CreateTableScreen(SkyjoModal[None]):
+    AUTO_FOCUS = "#table-name"  # the first field has the (visible) cursor
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "create", "keys.create", id="create.create"),
         Binding("escape", "app.pop_screen", "keys.back", id="create.back"),

@@ -39,7 +39,10 @@ class HelpScreen(SkyjoScreen[None]):
         yield KeyFooter()
 
     def _text(self) -> str:
+        from ..widgets.chat import ChatInput
+        from .lobby import LobbyScreen
         from .replay import ReplayScreen
+        from .room import RoomScreen
         from .table import TableScreen
 
         tr = self.tr
@@ -47,14 +50,19 @@ class HelpScreen(SkyjoScreen[None]):
         def display(key: str) -> str:
             return self.app.get_key_display(Binding(key.strip(), ""))
 
-        table_keys = keys_markdown([TableScreen], tr, display, self.skyjo.keymap)
-        replay_keys = keys_markdown([ReplayScreen], tr, display, self.skyjo.keymap)
+        def keys_section(title: str, screens: list[type]) -> str:
+            header = f"| {tr('help.col.key')} | {tr('help.col.does')} |\n|---|---|"
+            return f"## {title}\n\n{header}\n{keys_markdown(screens, tr, display, self.skyjo.keymap)}"
+
+        # Every key of these screens, those their footer does not show included.
         return "\n\n".join(
             [
                 tr("help.rules"),
                 f"## {tr('help.legend_title')}\n\n{tr('help.legend')}",
-                f"## {tr('help.table_keys')}\n\n| | |\n|---|---|\n{table_keys}",
+                keys_section(tr("help.table_keys"), [TableScreen]),
                 tr("help.mouse"),
-                f"## {tr('help.replay_keys')}\n\n| | |\n|---|---|\n{replay_keys}",
+                keys_section(tr("help.replay_keys"), [ReplayScreen]),
+                keys_section(tr("help.lobby_keys"), [LobbyScreen, RoomScreen]),
+                keys_section(tr("help.everywhere_keys"), [type(self.app), ChatInput]),
             ]
         )

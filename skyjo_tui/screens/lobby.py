@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ..rules_text import table_brief
-from ..widgets.chat import ChatPanel
+from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
 from ..widgets.table_list import TableList
 from ..widgets.text import Label, TextTable
@@ -175,6 +175,10 @@ class LobbyScreen(SkyjoScreen[None]):
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).focus_input()
+
+    @on(ChatInput.Closed)
+    def _chat_closed(self) -> None:
+        self.query_one("#tables", TextTable).focus()  # the lobby's keys work again
 
     @on(ChatPanel.Send)
     async def _send(self, event: ChatPanel.Send) -> None:

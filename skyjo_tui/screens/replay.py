@@ -26,12 +26,17 @@ from .name import PromptScreen
 LOG_BACKLOG = 40  # frames of the round re-told in the log after a jump
 
 
+_MOVE = Binding.Group("keys.group.move", compact=True)
+_ROUND = Binding.Group("keys.group.round", compact=True)
+
+
 class ReplayScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("right,l,space", "step(1)", "keys.forward", id="replay.forward"),
-        Binding("left,h", "step(-1)", "keys.back_step", id="replay.back"),
-        Binding("n,pagedown", "round(1)", "keys.next_round_jump", id="replay.next_round"),
-        Binding("p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round"),
+        # Grouped in the footer ("→ ← Move", "n p Round"), so that it fits 80 columns.
+        Binding("right,l,space", "step(1)", "keys.forward", id="replay.forward", group=_MOVE),
+        Binding("left,h", "step(-1)", "keys.back_step", id="replay.back", group=_MOVE),
+        Binding("n,pagedown", "round(1)", "keys.next_round_jump", id="replay.next_round", group=_ROUND),
+        Binding("p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND),
         Binding("g", "goto", "keys.goto_round", id="replay.goto"),
         Binding("a", "autoplay", "keys.autoplay", id="replay.autoplay"),
         Binding("home", "jump(0)", "keys.first", show=False, id="replay.first"),

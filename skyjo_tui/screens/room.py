@@ -14,7 +14,7 @@ from ..names import level_name
 from ..presence import presence_news, watchers_line
 from ..presenter import seat_info
 from ..rules_text import rules_brief, timer_brief
-from ..widgets.chat import ChatPanel
+from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Select, TextTable
 from .base import SkyjoScreen
@@ -191,9 +191,19 @@ class RoomScreen(SkyjoScreen[None]):
     def action_chat(self) -> None:
         self.query_one(ChatPanel).focus_input()
 
+    @on(ChatInput.Closed)
+    def _chat_closed(self) -> None:
+        self.query_one("#seats", TextTable).focus()  # the room's keys work again
+
     @on(ChatPanel.Send)
     async def _chat(self, event: ChatPanel.Send) -> None:
         await self.skyjo.call({"type": "chat", "text": event.text, "scope": "table"})
 
     def action_leave(self) -> None:
-        self.skyjo.leave_table()
+        from .confirm import ConfirmScreen
+
+        def leave(confirmed: bool | None) -> None:
+            if confirmed:
+                self.skyjo.leave_table()
+
+        self.app.push_screen(ConfirmScreen(self.tr("confirm.leave_table")), leave)

@@ -19,6 +19,7 @@ from .base import SkyjoScreen
 
 
 class SettingsScreen(SkyjoScreen[None]):
+    AUTO_FOCUS = "#name"  # the cursor where typing goes, not an invisible scroll container
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "keys.save", id="settings.save"),
         Binding("escape", "app.pop_screen", "keys.back", id="settings.back"),

@@ -34,6 +34,7 @@ from ..session import Link, LinkChanged
 from ..summary import RoundSummary, RoundTracker, summarize, unseen
 from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
+from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter
 from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
@@ -399,10 +400,7 @@ class TableScreen(SkyjoScreen[None]):
         else:
             action = choices.action_for(self.mode, target)
         if action is None:
-            if choices.any and self.mode is Mode.NORMAL and isinstance(target, int) and (choices.draw or choices.take):
-                self._refuse("choose")  # a card, before drawing or taking
-            else:
-                self.app.bell()
+            self._refuse("choose", target)  # a face-up card where a face-down one is wanted, ...
             return
         self._play(action)
 
@@ -496,6 +494,10 @@ class TableScreen(SkyjoScreen[None]):
         chat.disabled, chat.display = True, False
         self.set_focus(None)
 
+    @on(ChatInput.Closed, "#chat-input")
+    def _chat_closed(self) -> None:
+        self._close_chat()
+
     @on(Input.Submitted, "#chat-input")
     async def _send_chat(self, event: Input.Submitted) -> None:
         text = event.value.strip()
@@ -505,12 +507,8 @@ class TableScreen(SkyjoScreen[None]):
             await self.skyjo.call({"type": "chat", "text": text, "scope": "table"})
 
     def on_key(self, event: events.Key) -> None:
-        chat = self.board.chat_input
-        if chat.has_focus:
-            if event.key == "escape":
-                self._close_chat()
-                event.stop()
-            return
+        if self.board.chat_input.has_focus:
+            return  # typed into the chat (Esc leaves it: ChatInput.Closed)
         # Keys reach the screen before its bindings: a move key whose binding is
         # off now does nothing by itself, so say why.
         action = self._move_action_of(event.key)
@@ -527,13 +525,15 @@ class TableScreen(SkyjoScreen[None]):
                 return binding.action
         return None
 
-    def _refuse(self, action: str) -> None:
-        """Say for a moment, in the prompt line, why ``action`` cannot be played now."""
+    def _refuse(self, action: str, target: Target | None = None) -> None:
+        """Say for a moment, in the prompt line, why ``action`` (on ``target``) cannot be played now."""
         if self.view is None or self._flight.active:
             return
-        note = refusal_text(action, self.view, self.seats, self.tr, self._key_labels(), self.link.value)
+        note = refusal_text(
+            action, self.view, self.seats, self.tr, self._key_labels(), self.link.value, target=target, mode=self.mode
+        )
+        self.app.bell()
         if note:
-            self.app.bell()
             self.board.prompt_line.flash(note)
 
     def action_summary(self) -> None:

@@ -11,10 +11,10 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
-from textual.widgets import Input
 
 from ..layout import TablePlan, piles_width, plan_table, tableau_width
 from ..presenter import BoardModel
+from .chat import ChatInput
 from .line_log import LineLog
 from .piles import PilesWidget
 from .prompt import PromptLine
@@ -66,7 +66,7 @@ class TableBoard(Vertical):
             with Vertical(id="side"):
                 yield LineLog(id="log")
                 # Hidden and disabled (so never focused) until the player opens the chat.
-                chat = Input(id="chat-input", compact=True, disabled=True)
+                chat = ChatInput(id="chat-input", compact=True, disabled=True)
                 chat.display = False
                 yield chat
         yield PromptLine(id="prompt")
@@ -76,8 +76,8 @@ class TableBoard(Vertical):
         return self.query_one("#prompt", PromptLine)
 
     @property
-    def chat_input(self) -> Input:
-        return self.query_one("#chat-input", Input)
+    def chat_input(self) -> ChatInput:
+        return self.query_one("#chat-input", ChatInput)
 
     def write_log(self, line: str | Text) -> None:
         self.query_one("#log", LineLog).write(line)

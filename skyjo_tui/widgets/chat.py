@@ -2,15 +2,43 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
 from textual.widgets import Input
 
 from .line_log import LineLog
 from .text import literal
+
+
+class ChatInput(Input):
+    """The line a chat message is typed on. Esc leaves it (posts ``ChatInput.Closed``),
+    and the footer says so: while typing, every letter key of the screen is text,
+    so these two are the only keys the footer can show."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "submit", "keys.send", id="chat.send"),
+        Binding("escape", "close", "keys.close_chat", id="chat.close"),
+    ]
+
+    class Closed(Message):
+        """The player left the chat line (the screen decides where the keyboard goes)."""
+
+        def __init__(self, chat_input: ChatInput) -> None:
+            super().__init__()
+            self.chat_input = chat_input
+
+        @property
+        def control(self) -> ChatInput:
+            return self.chat_input
+
+    def action_close(self) -> None:
+        self.post_message(self.Closed(self))
 
 
 class ChatPanel(Vertical):
@@ -32,7 +60,7 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield LineLog()
-        yield Input(placeholder=self._placeholder, max_length=self._max_length, compact=True)
+        yield ChatInput(placeholder=self._placeholder, max_length=self._max_length, compact=True)
 
     def add_line(self, name: str, text: str) -> None:
         self.query_one(LineLog).write(Text.assemble((f"{name}: ", "bold cyan"), text))
@@ -49,7 +77,7 @@ class ChatPanel(Vertical):
         return "\n".join(self.query_one(LineLog).lines)
 
     def focus_input(self) -> None:
-        self.query_one(Input).focus()
+        self.query_one(ChatInput).focus()
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -99,3 +99,11 @@ def test_an_unwritable_record_file_exits_2(tmp_path: Path) -> None:
     done = sim("--games", "1", "--record", str(tmp_path / "missing" / "games.jsonl"))
     assert done.returncode == 2
     assert "cannot write" in done.stderr
+
+
+def test_help_reads_as_sentences() -> None:
+    done = sim("--help")
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())  # argparse wraps lines
+    assert "Bot levels: random:" in text and ".;" not in text
+    assert text.endswith("still unseen.")

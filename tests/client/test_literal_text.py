@@ -21,7 +21,6 @@ from server.app import SkyjoServer
 from server.engine import Seat, Settings, game_record, record_line
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.name import NameScreen
 from skyjo_tui.screens.replay import ReplayScreen

@@ -51,7 +51,7 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         await pilot.press("s")
         await wait_for(pilot, lambda: rows(app, StatsScreen, "#recent-games") == 1)
         stats = app.screen
-        assert "1 games" in str(stats.query_one("#my-stats").render())
+        assert "1 game, " in str(stats.query_one("#my-stats").render())
         board = stats.query_one("#leaderboard")
         assert board.row_count == 1 and str(board.get_row_at(0)[1]) == "Player"  # people only; you
         stats.query_one(TabbedContent).active = "recent"

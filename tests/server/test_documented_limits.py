@@ -12,7 +12,6 @@ from server.config import Limits
 from server.netclient import ServerError
 from server.protocol import PROTOCOL_VERSION, encode_frame
 
-from .support import Client
 from .test_limits import read_until_closed
 
 #: The numbers docs/protocol.md gives (section "Limits").

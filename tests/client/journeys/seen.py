@@ -1,0 +1,151 @@
+"""What a person sees of the app at one moment: the screen's text, the footer's keys,
+the focused widget, the prompt line. Journey tests assert on these, step by step.
+
+Everything is read from what Textual drew (the compositor's lines, the footer's
+key widgets and where they landed), not from the screens' internals, so a key
+the footer cuts off at 80 columns counts as not shown.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
+from textual.widgets._footer import FooterKey
+
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.widgets.prompt import PromptLine
+
+STEP = 0.02
+TIMEOUT = 20.0
+
+
+def screen_lines(app: SkyjoApp) -> list[str]:
+    """The terminal's rows as the person reads them (notifications included)."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]  # noqa: SLF001
+
+
+def screen_text(app: SkyjoApp) -> str:
+    return "\n".join(screen_lines(app))
+
+
+@dataclass(frozen=True)
+class FooterKeys:
+    """The footer's keys: those drawn whole on screen, and those it had to cut."""
+
+    shown: tuple[tuple[str, str], ...]  # (key as drawn, description)
+    cut: tuple[tuple[str, str], ...]
+    settled: bool = True  # False while some key is not laid out yet (just recomposed)
+
+    @property
+    def descriptions(self) -> list[str]:
+        return [description for _, description in self.shown]
+
+    def has(self, description: str) -> bool:
+        return description in self.descriptions
+
+
+def footer_keys(app: SkyjoApp) -> FooterKeys:
+    width = app.size.width
+    shown: list[tuple[str, str]] = []
+    cut: list[tuple[str, str]] = []
+    settled = True
+    for key in app.screen.query(FooterKey):
+        # A key of a group ("→ ← Move") has no description of its own: its tooltip is it.
+        entry = (app.get_key_display(_binding_of(key)), str(key.description or key.tooltip or ""))
+        if not key.size.width:
+            settled = False  # mounted, not laid out yet: neither shown nor cut
+            continue
+        region = key.region  # on screen, clipped by the footer's edge
+        whole = region.width == key.outer_size.width and region.right <= width
+        (shown if whole else cut).append(entry)
+    return FooterKeys(tuple(shown), tuple(cut), settled)
+
+
+async def footer(pilot: Pilot[Any]) -> FooterKeys:
+    """The footer's keys once it is laid out (it rebuilds itself when the keys change)."""
+    await until(pilot, lambda: footer_keys(pilot.app).settled, "the footer laid out")
+    return footer_keys(pilot.app)
+
+
+def _binding_of(key: FooterKey) -> Any:
+    from textual.binding import Binding
+
+    return Binding(key.key, "", key_display=key.key_display)
+
+
+def focused(app: SkyjoApp) -> str:
+    """The focused widget as ``Type#id`` ("nothing" when keys go to the screen)."""
+    widget = app.focused
+    if widget is None:
+        return "nothing"
+    assert widget.is_attached, f"the focus is on a removed widget: {widget!r}"
+    return f"{type(widget).__name__}#{widget.id}" if widget.id else type(widget).__name__
+
+
+def in_text_box(app: SkyjoApp) -> bool:
+    return isinstance(app.focused, Input)
+
+
+def prompt_line(app: SkyjoApp) -> str:
+    """The table's prompt line (or its note), "" where there is none."""
+    found = app.screen.query(PromptLine)
+    return str(found.first().text) if found else ""
+
+
+def notes(app: SkyjoApp) -> list[str]:
+    """The notifications on screen now (Pilot's headless screen does not draw toasts)."""
+    return [str(note.message) for note in app._notifications]  # noqa: SLF001
+
+
+def screen_name(app: SkyjoApp) -> str:
+    return type(app.screen).__name__
+
+
+async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> None:
+    """Let the app run until ``condition()`` holds; fail, saying what was on screen, after ``timeout`` s."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            if condition():
+                return
+        except AssertionError:
+            raise
+        except Exception:  # noqa: BLE001 - a screen still being built: look again
+            pass
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out waiting for {what}; notes {notes(pilot.app)}; on screen ({screen_name(pilot.app)}):\n"
+                                 + screen_text(pilot.app))
+        await pilot.pause(STEP)
+
+
+async def on_screen(pilot: Pilot[Any], screen_type: type | tuple[type, ...], timeout: float = TIMEOUT) -> Any:
+    """Wait until ``screen_type`` is the current screen and its footer is drawn; return it."""
+    app = pilot.app
+    await until(pilot, lambda: isinstance(app.screen, screen_type) and footer_keys(app).shown
+                and footer_keys(app).settled, f"the {screen_type} with its footer", timeout)
+    cut = footer_keys(app).cut
+    assert not cut, f"the footer of {screen_name(app)} cuts {cut} at {app.size.width} columns"
+    return app.screen
+
+
+async def play_the_round(pilot: Pilot[Any]) -> Any:
+    """Play every move asked of us with the keyboard until the round's summary (or the
+    game's end) opens; return that screen."""
+    from skyjo_tui.screens.game_over import GameOverScreen
+    from skyjo_tui.screens.round_summary import RoundSummaryScreen
+
+    from ..players import KeyboardPlayer, my_move
+
+    app, player, ends = pilot.app, KeyboardPlayer(pilot), (RoundSummaryScreen, GameOverScreen)
+    deadline = time.monotonic() + 60
+    while not isinstance(app.screen, ends) and time.monotonic() < deadline:
+        mine = my_move(app)
+        if mine is not None:
+            await player.play(mine)
+        await pilot.pause(STEP)
+    return await on_screen(pilot, ends)

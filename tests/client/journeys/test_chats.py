@@ -1,0 +1,98 @@
+"""Journey: open and leave every chat by Esc (lobby, a table's room, the table).
+
+In a chat the letter keys are text (``n``, ``s``, ``q`` typed are letters, not
+keys of the screen); the footer says the two keys that work there, and Esc
+gives the keyboard back to the screen without leaving anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from server.app import SkyjoServer
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.confirm import ConfirmScreen
+from skyjo_tui.screens.create_table import CreateTableScreen
+from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.room import RoomScreen
+from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.chat import ChatPanel
+
+from .seen import focused, footer, in_text_box, on_screen, prompt_line, screen_text, until
+
+CHAT_KEYS = ["Send", "Close chat"]
+
+
+async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) -> None:
+    app = pilot.app
+    # The lobby's chat.
+    await on_screen(pilot, LobbyScreen)
+    assert (await footer(pilot)).has("Chat") and (await footer(pilot)).has("New table")
+    await pilot.press("c")
+    await until(pilot, lambda: in_text_box(app), "the lobby's chat line")
+    assert (await footer(pilot)).descriptions == CHAT_KEYS
+    await pilot.press(*"nsq hello", "enter")  # letters that are keys elsewhere are text here
+    chat = app.screen.query_one("#lobby-chat", ChatPanel)
+    await until(pilot, lambda: "Alice: nsq hello" in chat.text, "our line in the lobby's chat")
+    assert isinstance(app.screen, LobbyScreen) and in_text_box(app)
+    await pilot.press("escape")
+    await until(pilot, lambda: not in_text_box(app), "the chat line left")
+    assert isinstance(app.screen, LobbyScreen) and focused(app) == "TableList#tables"
+    assert (await footer(pilot)).has("New table") and (await footer(pilot)).has("Quit")
+
+    # A new table's room, and its chat.
+    await pilot.press("n")
+    await on_screen(pilot, CreateTableScreen)
+    assert focused(app) == "Input#table-name"
+    await pilot.press("ctrl+s")
+    room = await on_screen(pilot, RoomScreen)
+    assert (await footer(pilot)).has("Leave") and (await footer(pilot)).has("Chat")
+    await pilot.press("c")
+    await until(pilot, lambda: in_text_box(app), "the room's chat line")
+    assert (await footer(pilot)).descriptions == CHAT_KEYS
+    await pilot.press(*"sb ready?", "enter")
+    await until(pilot, lambda: "Alice: sb ready?" in room.query_one(ChatPanel).text, "our line in the room")
+    await pilot.press("escape")  # closes the chat: we stay at our table
+    await until(pilot, lambda: not in_text_box(app), "the room's chat line left")
+    assert app.screen is room and app.table is not None and focused(app) == "TextTable#seats"
+    assert (await footer(pilot)).has("Add bot") and (await footer(pilot)).has("Leave")
+    await pilot.press("escape")  # Esc outside the chat: leaving asks first
+    await on_screen(pilot, ConfirmScreen)
+    assert "Leave this table?" in screen_text(app)
+    await pilot.press("n")
+    await until(pilot, lambda: app.screen is room, "the room again")
+    assert app.table is not None
+
+    # The table's chat.
+    await pilot.press("b")
+    await until(pilot, lambda: sum(1 for s in room.table["seats"] if s) == 2, "a bot seated")
+    await pilot.press("s")
+    table = await on_screen(pilot, TableScreen)
+    await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
+    await pilot.press("c")
+    await until(pilot, lambda: in_text_box(app), "the table's chat line")
+    assert (await footer(pilot)).descriptions == CHAT_KEYS
+    await pilot.press(*"dx gl", "enter")  # Enter sends and closes the table's chat
+    await until(pilot, lambda: not in_text_box(app), "the table's chat line closed by Enter")
+    await pilot.press("c")
+    await until(pilot, lambda: in_text_box(app), "the table's chat line again")
+    await pilot.press("escape")
+    await until(pilot, lambda: not in_text_box(app), "the table's chat line left")
+    assert app.screen is table and focused(app) == "nothing"
+    assert (await footer(pilot)).has("Choose") and (await footer(pilot)).has("Leave")
+    assert "Turn up" in prompt_line(app)
+    await pilot.press("q")
+    await on_screen(pilot, ConfirmScreen)
+    await pilot.press("y")
+    await on_screen(pilot, LobbyScreen)
+
+
+async def test_open_and_leave_every_chat_by_esc(make_app: Callable[..., SkyjoApp], make_server: Callable) -> None:
+    server: SkyjoServer = await make_server()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_open_and_leave_every_chat_by_esc(pilot, server.port)

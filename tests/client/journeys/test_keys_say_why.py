@@ -1,0 +1,71 @@
+"""Journey: a local game where the player chooses cards that cannot be chosen.
+
+Every key that can do nothing says why in the prompt line: a face-up card in
+the first two flips, and after ``x`` (discard the drawn card, turn one up).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.home import HomeScreen
+from skyjo_tui.screens.setup import SetupScreen
+from skyjo_tui.screens.table import TableScreen
+
+from ..players import KeyboardPlayer, my_move
+from .seen import on_screen, prompt_line, screen_text, until
+
+FACE_UP = "That card is face up: choose a face-down card to turn up."
+
+
+def face_up(table: TableScreen) -> list[int]:
+    view = table.view
+    assert view is not None and view.seat is not None
+    return [pos for pos, card in enumerate(view.tableaux[view.seat].cards) if card is not None]
+
+
+async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
+    app = pilot.app
+    await on_screen(pilot, HomeScreen)
+    await pilot.press("n")
+    await on_screen(pilot, SetupScreen)
+    await pilot.press("enter")
+    table: TableScreen = await on_screen(pilot, TableScreen)
+    player = KeyboardPlayer(pilot)
+    await until(pilot, lambda: my_move(app) is not None and table.choices.flip, "our first flip")
+    await player.move_to(table, 4)
+    await pilot.press("enter")
+    await until(pilot, lambda: face_up(table) == [4] and not table.acting, "the first card turned up")
+    assert table.cursor == 4
+    await pilot.press("enter")  # the same card again: already face up
+    await until(pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up")
+    assert face_up(table) == [4]
+
+    # The second flip, then our turn: draw, x, and a face-up card.
+    await player.move_to(table, 7)
+    await pilot.press("enter")
+    await until(pilot, lambda: my_move(app) is not None and table.choices.draw, "our first turn", timeout=30)
+    assert "Nothing drawn" in screen_text(app)
+    await pilot.press("t")  # take the discard: the empty slot says what we hold
+    await until(pilot, lambda: f"You take the {table.view.discard_top}" in screen_text(app), "what we take")
+    assert "Nothing drawn" not in screen_text(app)
+    await pilot.press("escape")  # not this time
+    await until(pilot, lambda: "Nothing drawn" in screen_text(app), "nothing taken")
+    await pilot.press("d")
+    await until(pilot, lambda: my_move(app) is not None and table.choices.discard_flip, "the drawn card")
+    await pilot.press("x")
+    await player.move_to(table, face_up(table)[0])
+    await pilot.press("enter")
+    await until(pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up after x")
+    await player.move_to(table, min(table.choices.discard_flip))
+    await pilot.press("enter")
+    await until(pilot, lambda: table.view.drawn_card is None, "the drawn card discarded")
+
+
+async def test_choosing_a_face_up_card_says_why(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_choosing_a_face_up_card_says_why(pilot)

@@ -1,0 +1,128 @@
+"""Journeys at a server's tables, over a real socket: host a table and play a round
+with Bob, and watch Dan's table to its end."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+
+from server.app import SkyjoServer
+from server.netclient import ServerConnection
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.confirm import ConfirmScreen
+from skyjo_tui.screens.create_table import CreateTableScreen
+from skyjo_tui.screens.game_over import GameOverScreen
+from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.room import RoomScreen
+from skyjo_tui.screens.round_summary import RoundSummaryScreen
+from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.chat import ChatPanel
+
+from ..test_network import Opponent
+from .seen import focused, footer, in_text_box, on_screen, play_the_round, prompt_line, screen_text, until
+
+
+async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], port: int) -> None:
+    app = pilot.app
+    conn = await ServerConnection.open("127.0.0.1", port)
+    bob = Opponent(conn)
+    try:
+        await conn.hello(name="Bob")
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        await on_screen(pilot, CreateTableScreen)
+        await pilot.press("ctrl+s")
+        room: RoomScreen = await on_screen(pilot, RoomScreen)
+        assert "Start" in (await footer(pilot)).descriptions  # we are the host
+
+        # Wait for Bob; he joins by the code the room shows, and says hello.
+        code = room.table["code"]
+        assert code in screen_text(app)
+        bob.start()
+        await conn.request({"type": "join_table", "code": code})
+        await until(pilot, lambda: "Bob" in screen_text(app), "Bob in the room")
+        await conn.request({"type": "chat", "text": "hi Alice", "scope": "table"})
+        await conn.request({"type": "ready", "ready": True})
+        chat = room.query_one(ChatPanel)
+        await until(pilot, lambda: "Bob: hi Alice" in chat.text, "Bob's line")
+        await pilot.press("c", *"hi Bob", "enter", "escape")
+        await until(pilot, lambda: "Alice: hi Bob" in chat.text and not in_text_box(app), "our answer sent")
+        assert app.screen is room and focused(app) == "TextTable#seats"
+
+        # Start once Bob is ready, and play the whole round.
+        await until(pilot, lambda: all(s is None or s["ready"] or s["host"] for s in room.table["seats"]),
+                    "Bob ready")
+        await pilot.press("s")
+        table: TableScreen = await on_screen(pilot, TableScreen)
+        await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
+        summary = await play_the_round(pilot)
+        assert "Alice" in screen_text(app) and "Bob" in screen_text(app)
+        if isinstance(summary, RoundSummaryScreen):
+            assert (await footer(pilot)).has("Next round") and (await footer(pilot)).has("See the table")
+            await pilot.press("escape")  # back to the table: the round is over
+            await until(pilot, lambda: app.screen is table, "the table under the summary")
+            await pilot.press("q")  # leave, which asks first
+            await on_screen(pilot, ConfirmScreen)
+            assert "Leave this game?" in screen_text(app)
+            await pilot.press("y")
+        else:
+            await pilot.press("l")
+        await on_screen(pilot, LobbyScreen)
+        assert app.table is None
+    finally:
+        await bob.stop()
+
+
+async def test_host_wait_chat_start_play_a_round_and_leave(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    server: SkyjoServer = await make_server()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_host_wait_chat_start_play_a_round_and_leave(pilot, server.port)
+
+
+async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
+    app = pilot.app
+    conn = await ServerConnection.open("127.0.0.1", port)
+    dan = Opponent(conn)
+    try:
+        await conn.hello(name="Dan")
+        await conn.request({"type": "create_table", "name": "Dan's table", "seats": 2, "settings": {"end-score": 10}})
+        await conn.request({"type": "add_bot", "level": "greedy"})
+        lobby = await on_screen(pilot, LobbyScreen)
+        await until(pilot, lambda: "Dan's table" in screen_text(app), "Dan's table listed")
+        assert (await footer(pilot)).has("Watch")
+        await pilot.press("w")
+        await on_screen(pilot, (RoomScreen, TableScreen))
+        assert lobby is not None
+        await conn.request({"type": "start_game"})
+        await on_screen(pilot, TableScreen)
+        await until(pilot, lambda: prompt_line(app) == "You are watching this table.", "watching, said")
+        assert not (await footer(pilot)).has("Draw") and (await footer(pilot)).has("Leave")
+        await pilot.press("d")  # a move key: a watcher is told why nothing happens
+        await until(pilot, lambda: "you cannot play here" in prompt_line(app), "why d does nothing")
+        dan.start()  # only now does Dan play (his pushes waited for him)
+        for _ in range(3000):  # Dan and his bot play on; Carol only watches
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, RoundSummaryScreen):
+                await pilot.press("escape")  # a watcher has nothing to be ready for
+            await pilot.pause(0.02)
+        await on_screen(pilot, GameOverScreen, timeout=60)
+        assert "Dan" in screen_text(app) and (await footer(pilot)).has("Leave")
+        assert not (await footer(pilot)).has("Rematch")  # a watcher has no seat to play again in
+        await pilot.press("l")
+        await on_screen(pilot, LobbyScreen)
+    finally:
+        await dan.stop()
+
+
+async def test_watch_a_table_to_its_end(make_app: Callable[..., SkyjoApp], make_server: Callable) -> None:
+    server: SkyjoServer = await make_server()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await walk_watch_a_table_to_its_end(pilot, server.port)
