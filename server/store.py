@@ -220,7 +220,9 @@ class Store(Database):
                 "SELECT id FROM players WHERE reserved_by IS NULL "
                 "AND COALESCE(last_seen, created) < ? "
                 "AND id NOT IN (SELECT player_id FROM player_stats) "
-                "AND id NOT IN (SELECT player_id FROM identities)",
+                "AND id NOT IN (SELECT player_id FROM identities) "
+                # who watched a private game keeps seeing it (and their id is never reused)
+                "AND id NOT IN (SELECT player_id FROM game_viewers)",
                 (unused_since,),
             )
             gone = [(r[0],) for r in rows if r[0] not in keep]

@@ -164,3 +164,33 @@ def test_the_caps_and_the_grace_are_set_from_the_command_line() -> None:
     limits = config.limits
     assert (limits.tables_per_player, limits.tables_per_address, limits.tables_page) == (1, 40, 20)
     assert config.pace.empty_table == 45.0 and limits.forget_guests_after == 3600.0
+
+
+async def test_a_guest_who_watched_a_private_game_is_not_forgotten(
+    tmp_path: Path, make_server
+) -> None:
+    """Forgetting them would drop their right to see it, and their id could be handed on."""
+    data = tmp_path / "shared"
+    server = await make_server(data)
+    host = await Client.connect(server, "Host")
+    private = await table_with(host, seats=2, bots=("random",), private=True,
+                               settings={"end-score": 10})
+    watcher = await Client.connect(server, "Watcher")
+    await watcher.request("spectate", code=private["code"])
+    await host.request("start_game")
+    await host.play(random.Random(4))
+    secret = (await watcher.push("game_over"))["game_id"]
+    await watcher.request("leave_table")
+    await host.request("leave_table")  # the table closes: nobody holds a place there
+    for client in (host, watcher):
+        await client.close()
+    await server.stop()
+
+    again = await make_server(data, limits=replace(TEST_LIMITS, forget_guests_after=0.0))
+    back = await Client.connect(again, token=watcher.welcome.token)  # not forgotten
+    assert back.welcome.name == "Watcher"
+    assert [g["game_id"] for g in (await back.request("recent_games"))["games"]] == [secret]
+    newcomer = await Client.connect(again, "Newcomer")  # a fresh id sees nothing of it
+    assert (await newcomer.request("recent_games"))["games"] == []
+    for client in (back, newcomer):
+        await client.close()
