@@ -11,7 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.widgets import Input
 
-from ..i18n import LANGUAGES
+from ..i18n import LANGUAGES, Translator
 from ..pacing import PACES
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Button, Label, Select
@@ -65,7 +65,8 @@ class SettingsScreen(SkyjoScreen[None]):
         self.skyjo.save_prefs(prefs)
         self.skyjo.set_language(lang)
         self.app.pop_screen()
-        self.notify(self.skyjo.tr("settings.saved"))
+        # set_language redraws in the background: say it in the new language now
+        self.notify(Translator(lang)("settings.saved"))
 
     @on(Button.Pressed, "#back")
     def _back(self) -> None:

@@ -92,6 +92,7 @@ async def walk_settings_in_french_keep_the_keyboard(pilot: Pilot[Any]) -> None:
     await until(pilot, lambda: isinstance(app.screen, HomeScreen) and footer_keys(app).has("Réglages"),
                 "the home screen's keys in French")
     assert focused(app) == "OptionList#menu"
+    assert "Réglages enregistrés." in notes(app), notes(app)  # said in the language chosen
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
     assert (await footer(pilot)).has("Retour"), (await footer(pilot))
