@@ -41,6 +41,11 @@ def footer_line(screen: str) -> str:
     return screen.splitlines()[-1] if screen.splitlines() else ""
 
 
+def in_the_lobby(screen: str) -> bool:
+    """The lobby, with its own keys in the footer (no dialog over it)."""
+    return title_line(screen).startswith(" Lobby") and "New table" in footer_line(screen)
+
+
 def title_line(screen: str) -> str:
     return screen.splitlines()[0] if screen.splitlines() else ""
 
@@ -131,7 +136,7 @@ async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: 
             assert_footer(await bob.wait_for("Lobby · bob"), LOBBY_KEYS)
 
             # alice opens a table; bob joins it, says hello in its chat, and is ready.
-            await press(alice, "n", "New table")
+            await press(alice, "n", "^s Create")
             await press(alice, "C-s", "You are the host")
             await press(bob, "Down", "alice's table")
             await press(bob, "Enter", "Press r when you are ready")
@@ -183,3 +188,45 @@ async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: 
 def has_run(lines: list[str], run: list[str]) -> bool:
     """``run`` appears in ``lines``, one line after the other."""
     return any(lines[i:i + len(run)] == run for i in range(len(lines) - len(run) + 1))
+
+
+async def test_the_lobby_chat_gives_the_keys_back_on_esc(tmp_path: Path, key_file: Path) -> None:
+    """carol chats in the lobby: letters are text there; Esc gives n, s and q back.
+    dan, arriving later, reads what was said before him."""
+    async with real_door(tmp_path / "server") as door:
+        async with tmux_pane(openssh_command(door.port, "carol", key_file)) as carol:
+            lobby = await carol.wait_for("Lobby · carol")
+            assert_footer(lobby, LOBBY_KEYS)
+            chat = await press(carol, "c", "Close chat")
+            assert footer_line(chat).split() == ["⏎", "Send", "esc", "Close", "chat"], chat
+            await carol.keys("nsq hello", "Enter")  # keys elsewhere, text here
+            said = await carol.wait_for("carol: nsq hello")
+            assert "New table" not in said and "Leave this server?" not in said
+            assert footer_line(said) == footer_line(chat)  # still in the chat line
+            await carol.keys("Escape")
+            back = await carol.wait_until(in_the_lobby, "the lobby's keys")
+            assert_footer(back, LOBBY_KEYS)
+            assert "carol: nsq hello" in back
+
+            async with tmux_pane(openssh_command(door.port, "skyjo", None)) as dan:
+                await dan.wait_for("Choose your name")
+                await dan.keys("dan", "Enter")
+                await dan.wait_for("Lobby · dan")
+                await dan.wait_for("carol: nsq hello")
+
+            # The keys work again: n opens a new table's form, s the statistics, q asks to leave.
+            form = await press(carol, "n", "^s Create")
+            assert_footer(form, ["Create", "Back"])
+            await carol.keys("Escape")
+            assert_footer(await carol.wait_until(in_the_lobby, "the lobby"),
+                          LOBBY_KEYS)
+            stats = await press(carol, "s", "0 games, 0 won")  # her statistics, from the server
+            assert "Leaderboard" in stats
+            assert_footer(stats, ["Back", "Refresh"])
+            await carol.keys("Escape")
+            await carol.wait_until(in_the_lobby, "the lobby")
+            await press(carol, "q", "Leave this server?")
+            await keep_last_screen("lobby-chat", carol)
+            await carol.keys("y")
+            status, _ = await carol.wait_for_exit()
+            assert status == 0
