@@ -14,9 +14,13 @@ from pathlib import Path
 import asyncssh
 import pytest
 
+from server.netclient import ServerConnection
 from server.ssh.workers import WorkerOptions
 
+from ..client.test_network import Opponent
+
 from .realdoor import real_door
+from .sshkit import poll_until
 from .test_openssh import press, press_until_gone
 from .test_openssh_names import drop_the_connection
 from .tmuxkit import SSH, TMUX, TmuxPane, openssh_command, tmux_pane, write_private_key
@@ -230,3 +234,55 @@ async def test_the_lobby_chat_gives_the_keys_back_on_esc(tmp_path: Path, key_fil
             await carol.keys("y")
             status, _ = await carol.wait_for_exit()
             assert status == 0
+
+
+async def test_a_watcher_over_ssh_sees_a_table_to_its_end(tmp_path: Path, key_file: Path) -> None:
+    """carol (over OpenSSH) watches dan's table (dan and a bot) from its start to its end;
+    dan is told she watches."""
+    async with real_door(tmp_path / "server") as door:
+        conn = await ServerConnection.open("127.0.0.1", door.server.port)
+        dan = Opponent(conn)  # plays his first legal move, is always ready
+        try:
+            await conn.hello(name="dan")
+            await conn.request({"type": "create_table", "name": "dan's table", "seats": 2,
+                                "settings": {"end-score": 10}})
+            await conn.request({"type": "add_bot", "level": "greedy"})
+            dan.start()
+            async with tmux_pane(openssh_command(door.port, "carol", key_file)) as carol:
+                lobby = await carol.wait_until(lambda screen: "dan's table" in screen and in_the_lobby(screen),
+                                               "dan's table listed")
+                assert_footer(lobby, ["Watch", "New table", "Quit"])
+                room = await press(carol, "w", "You are watching this table.")
+                assert_footer(room, ["Leave"])
+                await poll_until(lambda: dan.table.get("watchers") == ["carol"], "dan told carol watches")
+
+                await conn.request({"type": "start_game"})
+                table = await carol.wait_until(
+                    lambda screen: prompt_of(screen) == "You are watching this table.", "the table, watched")
+                assert "Pile" in table and "dan" in table and "Greedy bot" in table, table
+                assert "Draw" not in footer_line(table)
+                assert_footer(table, ["Scores", "Help", "Leave"])
+                await carol.keys("d")  # a move key: a watcher is told why nothing happens
+                await carol.wait_for("you cannot play here")
+
+                over = await watch_to_the_end(carol)
+                assert "dan" in over and "Greedy bot" in over
+                assert_footer(over, ["Leave"])
+                assert "Rematch" not in footer_line(over)  # no seat to play again in
+                await keep_last_screen("watch-to-the-end", carol)
+                await press(carol, "l", "Lobby · carol")
+        finally:
+            await dan.stop()
+
+
+async def watch_to_the_end(pane: TmuxPane, rounds: int = 20) -> str:
+    """The game-over screen, once the game is over (each round's summary closed with Esc)."""
+    for _ in range(rounds):
+        screen = await pane.wait_until(
+            lambda screen: "Game over ·" in screen or " is over" in screen and "See the table" in footer_line(screen),
+            "the round's end", timeout=30)
+        if "Game over ·" in screen:
+            return screen
+        await pane.keys("Escape")
+        await pane.wait_gone("See the table")
+    raise AssertionError(f"no end in {rounds} rounds")
