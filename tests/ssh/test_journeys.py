@@ -142,10 +142,14 @@ async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: 
             # alice opens a table; bob joins it, says hello in its chat, and is ready.
             await press(alice, "n", "^s Create")
             await press(alice, "C-s", "You are the host")
-            await press(bob, "Down", "alice's table")
+            await bob.wait_for("alice's table")  # listed: bob picks it
+            await bob.keys("Down")
             await press(bob, "Enter", "Press r when you are ready")
             assert_footer(await press(bob, "c", "Close chat"), CHAT_KEYS)
-            await bob.keys("hi alice", "Enter", "Escape")
+            await bob.keys("hi alice", "Enter")
+            await bob.wait_for("bob: hi alice")
+            await bob.keys("Escape")
+            assert_footer(await bob.wait_gone("Close chat"), ["Ready", "Chat", "Leave"])  # the room's keys, back
             await alice.wait_for("bob: hi alice")
             await press(bob, "r", "person  ✓")
             await alice.wait_for("person  ✓")
