@@ -19,7 +19,7 @@ from server.ssh.workers import WorkerOptions
 
 from ..client.test_network import Opponent
 
-from .realdoor import real_door
+from .realdoor import ENTER, player, real_door
 from .sshkit import poll_until
 from .test_openssh import press, press_until_gone
 from .test_openssh_names import drop_the_connection
@@ -242,23 +242,37 @@ async def test_the_lobby_chat_gives_the_keys_back_on_esc(tmp_path: Path, key_fil
 
 async def test_a_watcher_over_ssh_sees_a_table_to_its_end(tmp_path: Path, key_file: Path) -> None:
     """carol (over OpenSSH) watches dan's table (dan and a bot) from its start to its end;
-    dan is told she watches."""
+    dan and erin, in its room then, are told she watches."""
     async with real_door(tmp_path / "server") as door:
         conn = await ServerConnection.open("127.0.0.1", door.server.port)
         dan = Opponent(conn)  # plays his first legal move, is always ready
         try:
             await conn.hello(name="dan")
-            await conn.request({"type": "create_table", "name": "dan's table", "seats": 2,
-                                "settings": {"end-score": 10}})
+            created = await conn.request({"type": "create_table", "name": "dan's table", "seats": 3,
+                                          "settings": {"end-score": 10}})
             await conn.request({"type": "add_bot", "level": "greedy"})
             dan.start()
-            async with tmux_pane(openssh_command(door.port, "carol", key_file)) as carol:
+            erin_key = asyncssh.generate_private_key("ssh-ed25519")
+            async with player(door.port, "erin", erin_key) as erin, \
+                    tmux_pane(openssh_command(door.port, "carol", key_file)) as carol:
+                await erin.shows("Lobby · erin")
+                erin.press(b"k")
+                await erin.shows("The table's code")
+                erin.press(created["table"]["code"].encode() + ENTER)
+                await erin.shows("Press r when you are ready")
                 lobby = await carol.wait_until(lambda screen: "dan's table" in screen and in_the_lobby(screen),
                                                "dan's table listed")
                 assert_footer(lobby, ["Watch", "New table", "Quit"])
                 room = await press(carol, "w", "You are watching this table.")
                 assert_footer(room, ["Leave"])
+                await erin.shows("carol is watching.")  # in the room's chat
+                await erin.shows("Watching: carol")
                 await poll_until(lambda: dan.table.get("watchers") == ["carol"], "dan told carol watches")
+                erin.press(b"l")  # erin does not stay for the game
+                await erin.shows("Leave this table?")
+                erin.press(b"y")
+                await erin.shows("Lobby · erin")
+                await poll_until(lambda: sum(1 for seat in dan.table["seats"] if seat) == 2, "erin's seat empty")
 
                 await conn.request({"type": "start_game"})
                 table = await carol.wait_until(
