@@ -14,7 +14,7 @@ import os
 import shlex
 import shutil
 import tempfile
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from pathlib import Path
 
 TMUX = shutil.which("tmux")
@@ -61,29 +61,26 @@ class TmuxPane:
     async def keys(self, *keys: str) -> None:
         await self.tmux("send-keys", "-t", "play", *keys)
 
-    async def wait_for(self, needle: str, timeout: float = TIMEOUT, history: bool = False) -> str:
-        """The screen, once it shows ``needle``."""
+    async def wait_until(self, condition: Callable[[str], bool], what: str, timeout: float = TIMEOUT,
+                         history: bool = False) -> str:
+        """The screen, once ``condition(screen)`` holds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while True:
             screen = await self.screen(history)
-            if needle in screen:
+            if condition(screen):
                 return screen
             if loop.time() > deadline:
-                raise AssertionError(f"{needle!r} not on the tmux screen:\n{screen}")
+                raise AssertionError(f"{what} not on the tmux screen:\n{screen}")
             await asyncio.sleep(0.1)
+
+    async def wait_for(self, needle: str, timeout: float = TIMEOUT, history: bool = False) -> str:
+        """The screen, once it shows ``needle``."""
+        return await self.wait_until(lambda screen: needle in screen, repr(needle), timeout, history)
 
     async def wait_gone(self, needle: str, timeout: float = TIMEOUT) -> str:
         """The screen, once ``needle`` has left it."""
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
-        while True:
-            screen = await self.screen()
-            if needle not in screen:
-                return screen
-            if loop.time() > deadline:
-                raise AssertionError(f"{needle!r} still on the tmux screen:\n{screen}")
-            await asyncio.sleep(0.1)
+        return await self.wait_until(lambda screen: needle not in screen, f"{needle!r} gone", timeout)
 
     async def wait_for_exit(self, timeout: float = TIMEOUT) -> tuple[int, str]:
         """The exit status of the pane's command (ssh) and its last screen."""
