@@ -9,6 +9,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.worker import Worker
 
 from server.bots import BOT_LEVELS
 
@@ -30,6 +31,7 @@ class SetupScreen(SkyjoScreen[None]):
         Binding("ctrl+s", "start", "keys.start", id="setup.start"),
         Binding("escape", "app.pop_screen", "keys.back", id="setup.back"),
     ]
+    _starting: Worker[None] | None = None  # the start under way, if any
 
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
@@ -59,7 +61,11 @@ class SetupScreen(SkyjoScreen[None]):
 
     def on_mount(self) -> None:
         self._show_bot_rows(self.query_one("#bot-count", Select).value)  # type: ignore[arg-type]
-        self.query_one("#start", Button).focus()
+        start = self.query_one("#start", Button)
+        # A button ignores presses while it shows the last one (0.2 s): a start that failed
+        # sooner left Enter doing nothing. A start under way is what a press waits for instead.
+        start.active_effect_duration = 0
+        start.focus()
 
     @on(Select.Changed, "#bot-count")
     def _count_changed(self, event: Select.Changed) -> None:
@@ -78,13 +84,15 @@ class SetupScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
+        if self._starting is not None and self._starting.is_running:
+            return  # pressed twice: the first start goes on (a second would cancel it)
         try:
             setup = self.setup()
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
         self.skyjo.save_prefs(replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0]))
-        self.skyjo.start_local_game(setup)
+        self._starting = self.skyjo.start_local_game(setup)
 
     @on(Button.Pressed, "#back")
     def _back(self) -> None:
