@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
@@ -19,6 +19,7 @@ from ..widgets.footer import KeyFooter
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
+from .table import TableScreen, move_action_of
 
 
 def default_level(levels: list[str]) -> str:
@@ -32,6 +33,8 @@ class SetupScreen(SkyjoScreen[None]):
         Binding("escape", "app.pop_screen", "keys.back", id="setup.back"),
     ]
     _starting: Worker[None] | None = None  # the start under way, if any
+    _start_asked = False  # Enter pressed on Start, its press not handled yet
+    _keys_ahead: tuple[str, ...] = ()  # the table's move keys pressed meanwhile, for its board
 
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
@@ -84,7 +87,8 @@ class SetupScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        if self._starting is not None and self._starting.is_running:
+        self._start_asked = False  # it is handled now: the worker says whether a start is under way
+        if self._starting is not None and not self._starting.is_finished:
             return  # pressed twice: the first start goes on (a second would cancel it)
         try:
             setup = self.setup()
@@ -93,6 +97,25 @@ class SetupScreen(SkyjoScreen[None]):
             return
         self.skyjo.save_prefs(replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0]))
         self._starting = self.skyjo.start_local_game(setup)
+
+    def on_key(self, event: events.Key) -> None:
+        # While the game starts this screen is still on top: a move key meant for the
+        # table ("d" at once) would do nothing here and say nothing. The table judges it.
+        if event.key == "enter" and self.focused is self.query_one("#start", Button):
+            # The button's press reaches action_start only after the keys that follow.
+            self._start_asked, self._keys_ahead = True, ()
+            return
+        if not self._start_asked and (self._starting is None or self._starting.is_finished):
+            return
+        move = move_action_of(event.key, self.skyjo.keymap)
+        if move is not None and move != "choose":  # Enter is this screen's Start
+            self._keys_ahead += (move,)
+            event.stop()
+
+    def on_screen_suspend(self) -> None:
+        keys, self._keys_ahead = self._keys_ahead, ()
+        if keys and isinstance(self.app.screen, TableScreen):
+            self.app.screen.keep_keys(keys)
 
     @on(Button.Pressed, "#back")
     def _back(self) -> None:
