@@ -230,8 +230,8 @@ class TableScreen(SkyjoScreen[None]):
     def _log_events(self, events: Sequence[Event], view: PlayerView) -> None:
         """The round's tracker learns ``events`` and the log tells them."""
         self.tracker.feed(events)
-        names = seat_names(self.seats, len(view.tableaux), self.tr)
-        for line in describe(events, names, self.tr):
+        names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
+        for line in describe(events, names, self.tr, view.seat):
             self.board.write_log(line)
 
     def _after_phase(self, previous: PlayerView | None, view: PlayerView) -> None:
@@ -272,8 +272,12 @@ class TableScreen(SkyjoScreen[None]):
 
     def _summary(self, view: PlayerView) -> RoundSummary | None:
         players = len(view.tableaux)
-        shorts = [self.seats[s].short(self.tr) if s < len(self.seats) else "" for s in range(players)]
-        return summarize(view, seat_names(self.seats, players, self.tr), self.tracker, shorts)
+        names = seat_names(self.seats, players, self.tr, view.seat)
+        shorts = [
+            names[s] if s == view.seat else self.seats[s].short(self.tr) if s < len(self.seats) else ""
+            for s in range(players)
+        ]
+        return summarize(view, names, self.tracker, shorts)
 
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.
