@@ -87,9 +87,11 @@ class SetupScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        self._start_asked = False  # it is handled now: the worker says whether a start is under way
+        asked, self._start_asked = self._start_asked, False  # handled now: the worker tells the rest
         if self._starting is not None and not self._starting.is_finished:
             return  # pressed twice: the first start goes on (a second would cancel it)
+        if not asked:  # ctrl+s, or a click: no keys since Enter; none from a start that failed
+            self._keys_ahead = ()
         try:
             setup = self.setup()
         except ValueError as exc:
