@@ -64,6 +64,13 @@ class Translator:
         one = count in (0, 1) if self.lang == "fr" else count == 1
         return self(f"{key}.{'one' if one else 'other'}", count=count, **values)
 
+    def about(self, key: str, yours: bool, /, **values: Any) -> str:
+        """``key``'s sentence about a player; ``key.you`` when that player is you ("You drew a 5")."""
+        you_key = f"{key}.you"
+        if yours and (you_key in self._catalog or you_key in self._fallback):
+            return self(you_key, **values)
+        return self(key, **values)
+
     def a(self, value: int) -> str:
         """A card with its article: "a 5", "an 8", "un 8"."""
         spoken_with_vowel = value in (8, 11)  # "eight", "eleven"

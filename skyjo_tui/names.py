@@ -55,9 +55,16 @@ def level_name(level: str, tr: Translator) -> str:
     return level if text == key else text
 
 
-def seat_names(seats: Sequence[SeatInfo], count: int, tr: Translator) -> list[str]:
-    """The shown name of seats ``0..count-1`` ("#3" for a seat not described)."""
-    return [seats[s].shown(tr) if s < len(seats) else f"#{s + 1}" for s in range(count)]
+def seat_names(seats: Sequence[SeatInfo], count: int, tr: Translator, own: int | None = None) -> list[str]:
+    """The shown name of seats ``0..count-1`` ("#3" for a seat not described).
+
+    ``own`` is the viewer's seat: it reads "You" (sentences about it use their ``.you`` form,
+    ``Translator.about``). A spectator (None) sees everyone's names.
+    """
+    return [
+        tr("word.you") if s == own else seats[s].shown(tr) if s < len(seats) else f"#{s + 1}"
+        for s in range(count)
+    ]
 
 
 def shorten(name: str, room: int) -> str:

@@ -29,8 +29,11 @@ from server.engine.events import (
 from .i18n import Translator
 
 
-def describe(events: Sequence[Event], names: Sequence[str], tr: Translator) -> list[str]:
-    """The log lines for events in order: one action's, or a whole round's so far."""
+def describe(events: Sequence[Event], names: Sequence[str], tr: Translator, own: int | None = None) -> list[str]:
+    """The log lines for events in order: one action's, or a whole round's so far.
+
+    ``own`` is the viewer's seat: lines about it are in the second person ("You drew a 5").
+    """
     lines: list[str] = []
     took: set[int] = set()  # players whose card in hand came from the discard pile
     reveals: dict[int, list[int]] = {}
@@ -43,12 +46,12 @@ def describe(events: Sequence[Event], names: Sequence[str], tr: Translator) -> l
             reveals.setdefault(event.player, []).append(event.value)
             continue
         if reveals:
-            lines.extend(_reveal_lines(reveals, names, tr))
+            lines.extend(_reveal_lines(reveals, names, tr, own))
             reveals = {}
-        line = _describe_one(event, names, tr, took)
+        line = _describe_one(event, names, tr, took, own)
         if line:
             lines.append(line)
-    lines.extend(_reveal_lines(reveals, names, tr))
+    lines.extend(_reveal_lines(reveals, names, tr, own))
     return lines
 
 
@@ -56,42 +59,55 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-def _describe_one(event: Event, names: Sequence[str], tr: Translator, took: set[int]) -> str:
+def _describe_one(event: Event, names: Sequence[str], tr: Translator, took: set[int], own: int | None) -> str:
     """One event's line, or "" for events the log leaves to the rest of the screen."""
+
+    def about(key: str, seat: int, **values: object) -> str:
+        return tr.about(key, seat == own, who=_name(names, seat), **values)
+
     match event:
         case RoundStarted(round=number, discard_top=value):
             return tr("log.round_started", round=number, a_value=tr.a(value))
         case CardFlipped(player=p, value=value, initial=True):
-            return tr("log.initial_flip", who=_name(names, p), a_value=tr.a(value))
+            return about("log.initial_flip", p, a_value=tr.a(value))
         case CardFlipped(player=p, value=value):
-            return tr("log.turned_up", who=_name(names, p), a_value=tr.a(value))
+            return about("log.turned_up", p, a_value=tr.a(value))
         case CardDrawn(player=p, value=value):
-            return tr("log.drew", who=_name(names, p), a_value=tr.a(value))
+            return about("log.drew", p, a_value=tr.a(value))
         case DrawnCardDiscarded(player=p, value=value):
-            return tr("log.discarded", who=_name(names, p), value=value)
+            return about("log.discarded", p, value=value)
         case CardExchanged(player=p, value=value, replaced=old, replaced_was_face_up=up):
             verb = "took" if p in took else "kept"
             key = f"log.{verb}_replaced_{'shown' if up else 'hidden'}"
-            return tr(key, who=_name(names, p), value=value, old=old)
+            return about(key, p, value=value, old=old)
         case ColumnRemoved(player=p, value=value):
-            return tr("log.column_removed", who=_name(names, p), value=value)
+            return about("log.column_removed", p, value=value)
         case PileReshuffled(pile_size=size):
             return tr("log.reshuffled", count=size)
         case RoundClosed(player=p):
-            return tr("log.closed", who=_name(names, p))
+            return about("log.closed", p)
         case RoundScored(final_scores=final, closer=closer, closer_doubled=True):
-            return tr("log.closer_doubled", who=_name(names, closer), score=final[closer])
+            return about("log.closer_doubled", closer, score=final[closer])
         case RoundScored():
             return tr("log.round_over")
         case TotalsUpdated(game_over=True, winners=winners):
-            who = tr.join_names([_name(names, w) for w in winners])
-            return tr.plural("log.game_won", len(winners), who=who)
+            return winners_sentence(tr, "log.game_won", [_name(names, w) for w in winners if w != own], own in winners)
     return ""
 
 
-def _reveal_lines(reveals: dict[int, list[int]], names: Sequence[str], tr: Translator) -> list[str]:
+def winners_sentence(tr: Translator, key: str, others: list[str], you: bool) -> str:
+    """Who won, by ``key``: ``key.you`` (you alone), ``key.with_you`` (you and ``others``),
+    else ``key.one`` / ``key.other``."""
+    if you:
+        return tr(f"{key}.with_you", who=tr.join_names(others)) if others else tr(f"{key}.you")
+    return tr.plural(key, len(others), who=tr.join_names(others))
+
+
+def _reveal_lines(
+    reveals: dict[int, list[int]], names: Sequence[str], tr: Translator, own: int | None
+) -> list[str]:
     return [
-        tr("log.revealed", who=_name(names, p), values=", ".join(str(v) for v in values))
+        tr.about("log.revealed", p == own, who=_name(names, p), values=", ".join(str(v) for v in values))
         for p, values in reveals.items()
     ]
 

@@ -205,7 +205,7 @@ def _status(view: PlayerView, names: list[str], tr: Translator, timer: str) -> s
         )
         parts.append(whose)
         if view.closer is not None:
-            parts.append(tr("status.last_turns", who=names[view.closer]))
+            parts.append(tr.about("status.last_turns", view.closer == view.seat, who=names[view.closer]))
     elif view.phase == "round_over":
         parts.append(tr("status.round_over"))
     elif view.phase == "game_over":

@@ -9,6 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
+from ..narrate import winners_sentence
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
@@ -34,13 +35,10 @@ class GameOverScreen(SkyjoModal[None]):
         self._asked = False
 
     def winners_line(self) -> str:
-        summary, tr = self.summary, self.tr
-        names = [p.name for p in summary.players if p.winner]
-        if summary.own_seat is not None and summary.own_seat in summary.winners:
-            others = [p.name for p in summary.players if p.winner and p.seat != summary.own_seat]
-            if not others:
-                return tr("over.you_win")
-        return tr.plural("over.winners", len(names), who=tr.join_names(names))
+        summary = self.summary
+        others = [p.name for p in summary.players if p.winner and p.seat != summary.own_seat]
+        you = summary.own_seat is not None and summary.own_seat in summary.winners
+        return winners_sentence(self.tr, "over.winners", others, you)
 
     def compose(self) -> ComposeResult:
         tr = self.tr

@@ -29,9 +29,10 @@ def summary_notes(summary: RoundSummary, tr: Translator) -> str:
     notes = []
     closer = summary.closer
     if closer is not None and closer.doubled:
-        notes.append(tr("summary.penalty", who=closer.name, raw=closer.raw, score=closer.score))
+        yours = closer.seat == summary.own_seat
+        notes.append(tr.about("summary.penalty", yours, who=closer.name, raw=closer.raw, score=closer.score))
     elif closer is not None:
-        notes.append(tr("summary.closed", who=closer.name))
+        notes.append(tr.about("summary.closed", closer.seat == summary.own_seat, who=closer.name))
     if any(result.removed for result in summary.players):
         notes.append(tr("summary.removed"))
     return "\n".join(notes)
@@ -72,7 +73,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
         cls, view: PlayerView, seats: Sequence[SeatInfo], table: TableScreen
     ) -> RoundSummaryScreen:
         """During a round: no summary yet, just the totals so far."""
-        names = seat_names(seats, len(view.totals), table.tr)
+        names = seat_names(seats, len(view.totals), table.tr, view.seat)
         return cls(None, table, list(zip(names, view.totals)))
 
     def compose(self) -> ComposeResult:

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import ClassVar
 
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.worker import Worker
 
 from server.bots import BOT_LEVELS
 
@@ -18,6 +19,7 @@ from ..widgets.footer import KeyFooter
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
+from .table import TableScreen, move_action_of
 
 
 def default_level(levels: list[str]) -> str:
@@ -30,6 +32,9 @@ class SetupScreen(SkyjoScreen[None]):
         Binding("ctrl+s", "start", "keys.start", id="setup.start"),
         Binding("escape", "app.pop_screen", "keys.back", id="setup.back"),
     ]
+    _starting: Worker[None] | None = None  # the start under way, if any
+    _start_asked = False  # Enter pressed on Start, its press not handled yet
+    _keys_ahead: tuple[str, ...] = ()  # the table's move keys pressed meanwhile, for its board
 
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
@@ -59,7 +64,11 @@ class SetupScreen(SkyjoScreen[None]):
 
     def on_mount(self) -> None:
         self._show_bot_rows(self.query_one("#bot-count", Select).value)  # type: ignore[arg-type]
-        self.query_one("#start", Button).focus()
+        start = self.query_one("#start", Button)
+        # A button ignores presses while it shows the last one (0.2 s): a start that failed
+        # sooner left Enter doing nothing. A start under way is what a press waits for instead.
+        start.active_effect_duration = 0
+        start.focus()
 
     @on(Select.Changed, "#bot-count")
     def _count_changed(self, event: Select.Changed) -> None:
@@ -78,13 +87,37 @@ class SetupScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
+        asked, self._start_asked = self._start_asked, False  # handled now: the worker tells the rest
+        if self._starting is not None and not self._starting.is_finished:
+            return  # pressed twice: the first start goes on (a second would cancel it)
+        if not asked:  # ctrl+s, or a click: no keys since Enter; none from a start that failed
+            self._keys_ahead = ()
         try:
             setup = self.setup()
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
         self.skyjo.save_prefs(replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0]))
-        self.skyjo.start_local_game(setup)
+        self._starting = self.skyjo.start_local_game(setup)
+
+    def on_key(self, event: events.Key) -> None:
+        # While the game starts this screen is still on top: a move key meant for the
+        # table ("d" at once) would do nothing here and say nothing. The table judges it.
+        if event.key == "enter" and self.focused is self.query_one("#start", Button):
+            # The button's press reaches action_start only after the keys that follow.
+            self._start_asked, self._keys_ahead = True, ()
+            return
+        if not self._start_asked and (self._starting is None or self._starting.is_finished):
+            return
+        move = move_action_of(event.key, self.skyjo.keymap)
+        if move is not None and move != "choose":  # Enter is this screen's Start
+            self._keys_ahead += (move,)
+            event.stop()
+
+    def on_screen_suspend(self) -> None:
+        keys, self._keys_ahead = self._keys_ahead, ()
+        if keys and isinstance(self.app.screen, TableScreen):
+            self.app.screen.keep_keys(keys)
 
     @on(Button.Pressed, "#back")
     def _back(self) -> None:

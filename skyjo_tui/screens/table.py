@@ -8,7 +8,7 @@ become actions only through ``Choices`` (the legal moves the view lists).
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -230,8 +230,8 @@ class TableScreen(SkyjoScreen[None]):
     def _log_events(self, events: Sequence[Event], view: PlayerView) -> None:
         """The round's tracker learns ``events`` and the log tells them."""
         self.tracker.feed(events)
-        names = seat_names(self.seats, len(view.tableaux), self.tr)
-        for line in describe(events, names, self.tr):
+        names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
+        for line in describe(events, names, self.tr, view.seat):
             self.board.write_log(line)
 
     def _after_phase(self, previous: PlayerView | None, view: PlayerView) -> None:
@@ -272,8 +272,12 @@ class TableScreen(SkyjoScreen[None]):
 
     def _summary(self, view: PlayerView) -> RoundSummary | None:
         players = len(view.tableaux)
-        shorts = [self.seats[s].short(self.tr) if s < len(self.seats) else "" for s in range(players)]
-        return summarize(view, seat_names(self.seats, players, self.tr), self.tracker, shorts)
+        names = seat_names(self.seats, players, self.tr, view.seat)
+        shorts = [
+            names[s] if s == view.seat else self.seats[s].short(self.tr) if s < len(self.seats) else ""
+            for s in range(players)
+        ]
+        return summarize(view, names, self.tracker, shorts)
 
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.
@@ -433,8 +437,16 @@ class TableScreen(SkyjoScreen[None]):
     # -- keys that wait until the board can judge them --------------------------------------
 
     def _keys_wait(self) -> bool:
-        """Our move is on its way, or the board is catching up to one that asks for our move."""
-        return self._flight.active or self._queue.asks_for_move()
+        """The board has no game to judge keys by yet, our move is on its way, or the board
+        is catching up to one that asks for our move."""
+        return self.view is None or self._flight.active or self._queue.asks_for_move()
+
+    def keep_keys(self, moves: Sequence[str]) -> None:
+        """Move keys pressed before this screen opened (while the game started), in order:
+        judged, as kept keys, by the first view shown."""
+        for move_ in moves:
+            self._kept(move_)
+        self._play_pending()
 
     def _kept(self, move: str, target: Target | None = None) -> bool:
         """Keep ``move`` for the update it waits for, if keys wait now (full: the bell).
@@ -516,14 +528,7 @@ class TableScreen(SkyjoScreen[None]):
             self._refuse(action)
 
     def _move_action_of(self, key: str) -> str | None:
-        """The move ("draw", "take", ...) ``key`` is bound to here, with the player's keymap."""
-        for binding in self.BINDINGS:
-            if not isinstance(binding, Binding) or binding.action not in _REFUSABLE:
-                continue
-            keys = self.skyjo.keymap.get(binding.id or "") or binding.key
-            if key in {k.strip() for k in keys.split(",")}:
-                return binding.action
-        return None
+        return move_action_of(key, self.skyjo.keymap)
 
     def _refuse(self, action: str, target: Target | None = None) -> None:
         """Say for a moment, in the prompt line, why ``action`` (on ``target``) cannot be played now."""
@@ -560,3 +565,13 @@ class TableScreen(SkyjoScreen[None]):
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")
 
+
+def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:
+    """The table's move ("draw", "take", ...) ``key`` is bound to, with the player's keymap."""
+    for binding in TableScreen.BINDINGS:
+        if not isinstance(binding, Binding) or binding.action not in _REFUSABLE:
+            continue
+        keys = keymap.get(binding.id or "") or binding.key
+        if key in {k.strip() for k in keys.split(",")}:
+            return binding.action
+    return None

@@ -164,7 +164,7 @@ async def test_hostile_names_tables_and_chat_in_the_lobby_room_table_and_round_s
 
         await pilot.press("s")  # the totals so far
         await wait_for(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
-        await shown(pilot, app, *OTHERS, BOLD_UNICODE)
+        await shown(pilot, app, *OTHERS, "You")  # our own seat is "You" to us
         await pilot.press("escape")
 
         for person in scene.people.values():
@@ -180,7 +180,7 @@ async def test_hostile_names_tables_and_chat_in_the_lobby_room_table_and_round_s
         assert isinstance(summary, RoundSummaryScreen) and summary.summary is not None
         closer = summary.summary.closer
         assert closer is not None
-        await shown(pilot, app, *OTHERS, BOLD_UNICODE, f"✓ {closer.name} closed the round")
+        await shown(pilot, app, *OTHERS, f"✓ {closer.name} closed the round")
 
 
 async def test_hostile_names_at_game_over_in_statistics_and_in_the_replay(
@@ -190,7 +190,7 @@ async def test_hostile_names_at_game_over_in_statistics_and_in_the_replay(
         await seated_at_the_hostile_table(pilot, app, scene, look=False)
         over = await play_to_game_over(pilot, app, KeyboardPlayer(pilot))
         names = [p.name for p in over.summary.players if p.winner and p.seat != over.summary.own_seat]
-        await shown(pilot, app, *OTHERS, BOLD_UNICODE, *names)
+        await shown(pilot, app, *OTHERS, "You", *names)  # our own seat is "You" to us
 
         await pilot.press("l")  # leave: back to the lobby, then the statistics
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -245,7 +245,7 @@ async def test_a_local_game_with_a_login_that_would_be_markup(make_app: Callable
         await shown(pilot, app, CLOSE_TAG)
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
-        await shown(pilot, app, CLOSE_TAG)
+        await shown(pilot, app, "You")  # the totals name our own seat "You", the board our login
 
 
 async def test_a_replay_file_with_hostile_names_and_a_path_that_would_be_markup(

@@ -45,6 +45,14 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         assert any("Greedy bot 1" in str(results.get_row_at(row)[1]) for row in range(results.row_count))
         log = table.query_one(LineLog).lines
         assert any(" drew " in line for line in log) and any("Round 1 begins" in line for line in log)
+        # You are "You" alike in the log, the results and the headline; the bot keeps its name.
+        own = over.summary.own_seat
+        assert own is not None and next(p.name for p in over.summary.players if p.seat == own) == "You"
+        assert any(str(results.get_row_at(row)[1]).startswith("You") for row in range(results.row_count))
+        assert any(line.startswith("You drew ") for line in log) and any(line.startswith("Greedy bot 1 ") for line in log)
+        assert not any("Player" in line for line in log)
+        headline = str(over.query_one("#winners").render())
+        assert "Player" not in headline and ("You" in headline) == (own in over.summary.winners)
 
         await pilot.press("l")  # leave: back home, then the statistics of that game
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))

@@ -10,7 +10,15 @@ from pathlib import Path
 import pytest
 
 from server.engine import Action, Game, view_for
-from server.engine.events import CardDrawn, CardExchanged, ColumnRemoved, DiscardTaken, RoundScored
+from server.engine.events import (
+    CardDrawn,
+    CardExchanged,
+    CardFlipped,
+    ColumnRemoved,
+    DiscardTaken,
+    RoundScored,
+    TotalsUpdated,
+)
 from skyjo_tui import preferences
 from skyjo_tui.address import DEFAULT_PORT, parse_address
 from skyjo_tui.choices import Choices, Mode, prompt_key
@@ -18,7 +26,7 @@ from skyjo_tui.cursor import move
 from skyjo_tui.i18n import Translator, detect_language, load_catalog
 from skyjo_tui.layout import CARD_SIZES, plan_table
 from skyjo_tui.names import SeatInfo, level_name, seat_names, shorten
-from skyjo_tui.narrate import describe, touched
+from skyjo_tui.narrate import describe, touched, winners_sentence
 from skyjo_tui.preferences import Preferences
 from skyjo_tui.refusals import refusal_key
 from skyjo_tui.seat_line import SeatLine, fit_name_line
@@ -64,6 +72,32 @@ def test_moves_in_words() -> None:
     ]
     assert describe(took, NAMES, Translator("fr")) == ["Alice a pris le 3 et remplacé un 11 caché."]
     assert touched(took).cards == {(0, 4)} and touched(took).discard_pile
+
+
+def test_your_own_moves_are_told_to_you_as_you_in_both_languages() -> None:
+    seats = [SeatInfo("Zoe"), SeatInfo("Bob")]
+    for lang, lines, won, both in (
+        ("en", ["You turned up a 5.", "You kept the 8 and replaced your 5.", "Your column of 8s is removed.",
+                "Bob drew an 8.", "You closed without the lowest score: doubled to 40."],
+         "You win the game!", "You and Bob share the win!"),
+        ("fr", ["Vous avez retourné un 5.", "Vous avez gardé le 8 et remplacé votre 5.",
+                "Votre colonne de 8 est retirée.", "Bob a pioché un 8.",
+                "Vous avez fermé sans le plus petit score : doublé à 40."],
+         "Vous gagnez la partie !", "Vous et Bob partagez la victoire !"),
+    ):
+        tr = Translator(lang)
+        names = seat_names(seats, 2, tr, own=0)
+        assert names == [tr("word.you"), "Bob"]
+        events = [CardFlipped(0, 4, 5, False), CardExchanged(0, 2, 8, 5, True), ColumnRemoved(0, 0, 8, False),
+                  CardDrawn(1, 8), RoundScored((30, 20), (40, 20), 0, True)]
+        assert describe(events, names, tr, own=0) == lines
+        assert describe([TotalsUpdated(5, (60, 120), True, (0,))], names, tr, own=0) == [won]
+        assert describe([TotalsUpdated(5, (90, 90), True, (0, 1))], names, tr, own=0) == [both]
+        assert winners_sentence(tr, "over.winners", [], True) == tr("over.winners.you")
+    # A spectator (no seat of their own) reads everyone's names.
+    spectator = seat_names(seats, 2, Translator("en"))
+    assert describe([CardDrawn(0, 8)], spectator, Translator("en")) == ["Zoe drew an 8."]
+    assert winners_sentence(Translator("en"), "over.winners", ["Zoe"], False) == "Zoe wins!"
 
 
 def test_choices_come_from_the_legal_moves_only() -> None:

@@ -38,12 +38,12 @@ async def test_play_a_move_against_a_bot_then_quit(
             await press(pane, "s", "Turn up a card of your choice")
             board = await pane.wait_for("Discard")
             assert "Pile" in board and "░░" in board  # face-down cards
-            await press(pane, "Enter", "alice turned up")
+            await press(pane, "Enter", "You turned up")
             await pane.keys("Right")
             await press_until_gone(pane, "Enter", "Turn up a card")
             await pane.wait_for("Your turn:")  # the bot moves at once when it starts
             await press(pane, "t", "Choose the card the")
-            await press(pane, "Enter", "alice took the")
+            await press(pane, "Enter", "You took the")
 
             await press(pane, "q", "Leave this game?")
             await press(pane, "y", "Lobby · alice")

@@ -52,7 +52,7 @@ async def test_a_key_that_dropped_comes_back_to_its_seat_either_way(
             await press(pane, "C-s", "You are the host")
             await press(pane, "b", "bot")
             await press(pane, "s", "Turn up a card of your choice")
-            await press(pane, "Enter", "bob turned up")
+            await press(pane, "Enter", "You turned up")
             await drop_the_connection(pane)
         manager = door.door.manager
         assert manager is not None
@@ -60,7 +60,7 @@ async def test_a_key_that_dropped_comes_back_to_its_seat_either_way(
 
         async with tmux_pane(openssh_command(door.port, back_as, key_file)) as pane:
             screen = await pane.wait_for("Discard")  # straight back to the table
-            assert "bob turned up" in screen or "Turn up a card" in screen, screen
+            assert "You turned up" in screen or "Turn up a card" in screen, screen
             for _ in range(10):  # the board stays: no name prompt comes up behind it
                 assert "Choose your name" not in await pane.screen()
                 await asyncio.sleep(0.05)

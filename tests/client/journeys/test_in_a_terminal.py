@@ -38,7 +38,7 @@ async def test_skyjo_in_a_terminal_settings_then_a_game(tmp_path: Path) -> None:
         screen = await pane.wait_for("Turn up", SLOW)
         assert "Zoe" in screen and "Player" not in screen
         await pane.keys("Enter")  # the card under the cursor turns up
-        await pane.wait_for("Zoe turned up", SLOW)
+        await pane.wait_for("You turned up", SLOW)  # your own moves are told to you as "You"
         await pane.keys("q")
         await pane.wait_for("Leave this game?")
         await pane.keys("y")

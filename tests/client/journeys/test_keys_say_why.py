@@ -69,3 +69,29 @@ async def test_choosing_a_face_up_card_says_why(make_app: Callable[..., SkyjoApp
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_choosing_a_face_up_card_says_why(pilot)
+
+
+FLIP_FIRST = "First turn up a card: move to it, then ⏎."
+
+
+async def test_a_move_key_pressed_while_the_game_starts_says_why_once_it_is_shown(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """``d`` right after Enter: the set-up screen is still on top while the game starts."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        await pilot.press("n")
+        setup = await on_screen(pilot, SetupScreen)
+        # Hold the in-process server's start (its lock) so that the key surely arrives before
+        # the table opens, as a quick typist's does in a real terminal (there: 0.3 s).
+        starting = app.local_server()._lock
+        await starting.acquire()
+        try:
+            await pilot.press("enter", "d")
+            assert app.screen is setup
+        finally:
+            starting.release()
+        table: TableScreen = await on_screen(pilot, TableScreen)
+        await until(pilot, lambda: prompt_line(app) == FLIP_FIRST, "why d cannot draw in the first flips")
+        assert table.view is not None and table.view.drawn_card is None and table.kept_keys == 0

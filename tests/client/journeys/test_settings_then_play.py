@@ -64,7 +64,7 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     assert focused(app) == "OptionList#menu"
     await until(pilot, lambda: "Settings saved." in notes(app), "the word that Settings are saved")
 
-    # The second game: you are Zoé at the table and in its log.
+    # The second game: you are Zoé at the table, and "You" in its log.
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
     await pilot.press("enter")
@@ -73,7 +73,8 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     assert "Zoé" in screen_text(app) and "Player" not in screen_text(app)
     assert (await footer(pilot)).has("Choose") and (await footer(pilot)).has("Leave"), (await footer(pilot))
     await play_the_round(pilot)
-    assert "Zoé" in log_text(table) and "Player" not in log_text(table)
+    log = log_text(table)  # your moves are told to you as yours: "You", never a name
+    assert "You turned up" in log and "Zoé" not in log and "Player" not in log
 
 
 async def test_settings_then_play(make_app: Callable[..., SkyjoApp]) -> None:

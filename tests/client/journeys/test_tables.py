@@ -59,7 +59,7 @@ async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], po
         table: TableScreen = await on_screen(pilot, TableScreen)
         await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
         summary = await play_the_round(pilot)
-        assert "Alice" in screen_text(app) and "Bob" in screen_text(app)
+        assert "You" in screen_text(app) and "Bob" in screen_text(app)  # you are "You" to yourself
         if isinstance(summary, RoundSummaryScreen):
             assert (await footer(pilot)).has("Next round") and (await footer(pilot)).has("See the table")
             await pilot.press("escape")  # back to the table: the round is over
