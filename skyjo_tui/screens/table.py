@@ -347,7 +347,7 @@ class TableScreen(SkyjoScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _REFUSABLE and self.link is not Link.ONLINE:
             return False  # nothing can be sent: the key says why (see on_key)
-        if action in _REFUSABLE and self._keys_wait():
+        if action in _REFUSABLE and self.view is not None and self._keys_wait():
             return True  # kept by the action, in order with the arrows pressed around it
         choices = self.choices
         if action == "draw":
@@ -525,7 +525,12 @@ class TableScreen(SkyjoScreen[None]):
         # off now does nothing by itself, so say why.
         action = self._move_action_of(event.key)
         if action is not None and not self.check_action(action, ()):
-            self._refuse(action)
+            if self.view is None:
+                # No game shown yet (it is starting): the first view judges the key. The
+                # footer shows no move keys meanwhile, as a watcher's never does.
+                self._kept(action)
+            else:
+                self._refuse(action)
 
     def _move_action_of(self, key: str) -> str | None:
         return move_action_of(key, self.skyjo.keymap)

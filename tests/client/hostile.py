@@ -151,8 +151,10 @@ class Mischief:
                     await self.conn.request({"type": "ready", "ready": True})
 
     async def leave(self) -> None:
+        # Closing first ends the pushes, so the tasks stop even if a cancel is lost
+        # (Python 3.11's wait_for can swallow one when its reply lands at that moment).
+        await self.conn.close()
         for task in self._tasks:
             task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-        await self.conn.close()
+        if self._tasks:
+            await asyncio.wait(self._tasks, timeout=10)

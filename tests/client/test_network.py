@@ -53,11 +53,12 @@ class Opponent:
                     await self.conn.request({"type": "ready"})
 
     async def stop(self) -> None:
+        # Closing first ends his pushes, so his task stops even if the cancel is lost
+        # (Python 3.11's wait_for can swallow one when its reply lands at that moment).
+        await self.conn.close()
         if self._task is not None:
             self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        await self.conn.close()
+            await asyncio.wait({self._task}, timeout=10)
 
 
 @pytest.fixture
