@@ -68,7 +68,9 @@ def footer_keys(app: SkyjoApp) -> FooterKeys:
 
 async def footer(pilot: Pilot[Any]) -> FooterKeys:
     """The footer's keys once it is laid out (it rebuilds itself when the keys change)."""
-    await until(pilot, lambda: footer_keys(pilot.app).settled, "the footer laid out")
+    # Settled and not empty: while it rebuilds, the old keys are gone before the new ones mount.
+    await until(pilot, lambda: footer_keys(pilot.app).settled and footer_keys(pilot.app).shown,
+                "the footer laid out")
     return footer_keys(pilot.app)
 
 
