@@ -35,7 +35,7 @@ def port(text: str) -> int:
 
 
 def add_host_arguments(parser: argparse.ArgumentParser) -> None:
-    """``--workers``, ``--recycle-after``, ``--idle-minutes``: how SSH and browser
+    """``--workers``, ``--recycle-after``, ``--max-screens``, ``--idle-minutes``: how SSH and browser
     players' screens run.  The ``--ssh-...`` spellings of earlier versions still work."""
     group = parser.add_argument_group("players' screens (SSH and browser players)")
     workers = WorkerOptions()
@@ -48,6 +48,11 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
                        type=positive, metavar="N", default=workers.recycle_after,
                        help="replace a worker once this many of its sessions have ended "
                             "(default %(default)s); it exits when its last player leaves")
+    group.add_argument("--max-screens", dest="max_screens", type=positive, metavar="N",
+                       default=HostLimits().max_sessions,
+                       help="players' screens at once, every door together (default "
+                            "%(default)s; each takes a few MiB); past it a player is told the "
+                            "server is full")
     group.add_argument("--idle-minutes", "--ssh-idle-minutes", dest="idle_minutes", type=float,
                        metavar="MIN", default=(HostLimits().idle_timeout or 0) / 60,
                        help="close a screen after this long without a key press "
@@ -56,7 +61,7 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
 
 def host_options_from_args(args: argparse.Namespace) -> tuple[HostLimits, WorkerOptions]:
     idle = args.idle_minutes * 60 if args.idle_minutes > 0 else None
-    limits = replace(HostLimits(), idle_timeout=idle)
+    limits = replace(HostLimits(), idle_timeout=idle, max_sessions=args.max_screens)
     return limits, WorkerOptions(processes=args.workers, recycle_after=args.recycle_after)
 
 
