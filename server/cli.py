@@ -23,7 +23,7 @@ from pathlib import Path
 from .app import SkyjoServer
 from .config import Limits, Pace, ServerConfig, default_data_dir
 from .configfile import parse_with_config
-from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args
+from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
 from .version import version_text
@@ -48,7 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the address or host name to listen on, for TCP and SSH "
         "(default: all interfaces, IPv4 and IPv6)",
     )
-    parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
+    parser.add_argument("--port", type=port, default=7777, help="TCP port (default 7777)")
     parser.add_argument(
         "--data-dir", type=Path, default=None, help=f"where data is kept ({default_data_dir()})"
     )
