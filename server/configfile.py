@@ -5,7 +5,9 @@ destination (``--max-tables`` is ``max_tables``; ``max-tables`` works too),
 its value goes through the option's own type function and choices, so a
 file and a command line accept exactly the same things. Keys may sit at the
 top level or in any ``[section]`` (sections only group them for people to
-read). The file gives the defaults; the command line wins over it.
+read). The file gives the defaults; the command line wins over it (a
+repeatable option, e.g. ``--web-origin``, is a list in the file, and the
+command line adds to it).
 
 A bad file is refused before anything starts, naming the file, the line
 (when it can be found) and the key, with argparse's usage error (status 2).
@@ -102,6 +104,13 @@ def _convert(action: argparse.Action, value: Any, where: str) -> Any:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: must be true or false, not {value!r}")
         return value
+    if isinstance(action, argparse._AppendAction):  # repeatable: a list (or one value)
+        values = value if isinstance(value, list) else [value]
+        return [_convert_one(action, item, where) for item in values]
+    return _convert_one(action, value, where)
+
+
+def _convert_one(action: argparse.Action, value: Any, where: str) -> Any:
     if isinstance(value, bool) or not isinstance(value, (str, int, float)):
         raise ConfigError(f"{where}: must be a string or a number, not {value!r}")
     text = str(value)

@@ -81,6 +81,8 @@ def _toml(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, (int, float)):
         return repr(value)
+    if isinstance(value, list):  # a repeatable option (e.g. --web-origin)
+        return "[" + ", ".join(_toml(item) for item in value) + "]"
     return '"' + str(value) + '"'
 
 
@@ -139,3 +141,18 @@ def test_the_command_refuses_a_bad_file_with_status_2(tmp_path: Path) -> None:
     done = subprocess.run([str(SERVER), "--config", str(tmp_path / "missing.toml")],
                           capture_output=True, text=True, timeout=WAIT, check=False)
     assert done.returncode == 2 and "cannot read the config file" in done.stderr
+
+
+def test_a_repeatable_option_is_a_list_the_command_line_adds_to(tmp_path: Path) -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", type=Path)
+    parser.add_argument("--origin", action="append", default=[], type=str.lower)
+    path = tmp_path / "server.toml"
+    path.write_text('origin = ["HTTPS://A.example", "https://b.example"]\n')
+    args = parse_with_config(parser, ["--config", str(path), "--origin", "https://C.example"])
+    assert args.origin == ["https://a.example", "https://b.example", "https://c.example"]
+    path.write_text('origin = "https://one.example"\n')
+    assert parse_with_config(parser, ["--config", str(path)]).origin == ["https://one.example"]
+    path.write_text("origin = [1.5, true]\n")
+    with pytest.raises(ConfigError, match="origin: must be a string or a number, not True"):
+        read_config(path, parser)
