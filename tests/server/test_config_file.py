@@ -156,3 +156,10 @@ def test_a_repeatable_option_is_a_list_the_command_line_adds_to(tmp_path: Path) 
     path.write_text("origin = [1.5, true]\n")
     with pytest.raises(ConfigError, match="origin: must be a string or a number, not True"):
         read_config(path, parser)
+
+
+def test_the_readmes_example_is_a_valid_config(tmp_path: Path) -> None:
+    readme = (EXAMPLE.parents[1] / "README.md").read_text()
+    (block,) = re.findall(r"```toml\n(.*?)```", readme, re.S)
+    values = read_config(_one(tmp_path, block), build_parser())
+    assert values["max_tables"] == 100 and values["log_format"] == "json"
