@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..lobby.bans import BanKind
+from ..lobby.session import IN_PROCESS
 from ..lobby.text import TextError, clean_chat, name_key
 from ..protocol import ErrorCode
 from ..ssh.options import IDENTITY_PREFIX
@@ -50,10 +51,12 @@ def _online(server: SkyjoServer) -> list[Session]:
 
 
 def _door(session: Session) -> str:
-    """How they came in: the identity says which door vouched for them."""
+    """How they came in: a trusted identity says which door vouched for them
+    ("ssh-key:..." is "ssh", "web:..." is "web"); a guest of a door (or the
+    local game) is only known to have come in-process."""
     if session.identity is not None:
         return session.identity.split(":", 1)[0].removesuffix("-key")
-    return "local" if session.address == "in-process" else "tcp"
+    return IN_PROCESS if session.address == IN_PROCESS else "tcp"
 
 
 async def players(server: SkyjoServer, request: dict[str, Any]) -> Result:

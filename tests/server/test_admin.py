@@ -157,6 +157,13 @@ async def test_players_and_tables_say_who_is_where(admin_server, clients) -> Non
     assert players["Alice"]["where"] == f"at {table['table_id']}"
     assert players["Bob"]["where"] == "lobby"
     assert players["Bob"]["door"] == "tcp" and players["Bob"]["address"] == "127.0.0.1"
+    for identity, name, door in (("ssh-key:" + KEY, "Keyholder", "ssh"), (None, "Guest", "in-process")):
+        reader, writer = await server.open_in_process(identity)
+        client = Client(ServerConnection.from_streams(reader, writer))
+        clients.append(client)
+        await client.conn.hello(name=name)
+        (shown,) = [p for p in (await result(server, "players"))["players"] if p["name"] == name]
+        assert shown["door"] == door and shown["identity"] == identity
     (listed,) = (await result(server, "tables"))["tables"]
     assert listed["table_id"] == table["table_id"] and listed["name"] == "Test table"
     assert listed["seats"] == "2/3" and listed["players"][0] == "Alice"
