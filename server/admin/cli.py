@@ -67,7 +67,8 @@ def request_of(args: argparse.Namespace) -> dict[str, Any]:
 
 def socket_path_of(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Path:
     if args.socket is not None:
-        return args.socket
+        socket_path: Path = args.socket
+        return socket_path
     data_dir = args.data_dir
     if args.config is not None:
         from ..cli import build_parser as server_parser  # the server's options: only here
@@ -97,7 +98,10 @@ def ask(path: Path, request: dict[str, Any], timeout: float = TIMEOUT) -> dict[s
         answer = sock.makefile("rb").readline()
     if not answer:
         raise OSError("the server closed the admin connection without answering")
-    return json.loads(answer)
+    reply = json.loads(answer)
+    if not isinstance(reply, dict):
+        raise ValueError(f"the server's answer is not a JSON object: {answer[:200]!r}")
+    return reply
 
 
 def main(argv: Sequence[str] | None = None) -> int:

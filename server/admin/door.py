@@ -69,6 +69,8 @@ class AdminDoor:
         assert task is not None
         self._connections.add(task)
         try:
+            if self._listener is None:  # accepted as the server stopped: nothing to serve it
+                return
             if not _same_user(writer):
                 await _answer(writer, _refusal("only the server's own user may use this socket"))
                 return
