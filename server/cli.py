@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skyjo-server",
         description="Host Skyjo tables: players connect with `skyjo --connect HOST[:PORT]`.",
+        epilog="A running server is looked after with `skyjo-server admin` (see its --help).",
     )
     parser.add_argument(
         "--host",
