@@ -106,10 +106,11 @@ async def announce(server: SkyjoServer, request: dict[str, Any]) -> Result:
 
 def _disconnect(server: SkyjoServer, wanted: Callable[[Session], bool], code: ErrorCode,
                 message: str) -> list[str]:
+    """Close every open connection ``wanted`` picks (one still choosing its name too)."""
     gone = []
-    for session in _online(server):
-        if wanted(session):
-            gone.append(session.name or "")
+    for session in sorted(server.lobby.sessions, key=lambda s: s.id):
+        if not session.closed and wanted(session):
+            gone.append(session.name or "(no name yet)")
             session.close(code, message)  # their seat is kept, as for any dropped player
     return gone
 

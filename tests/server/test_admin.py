@@ -237,9 +237,15 @@ async def test_a_banned_key_is_refused_at_hello_and_dropped_if_online(admin_serv
         await conn.hello(name="Keyholder")
         return conn
 
+    reader, writer = await server.open_in_process(identity)
+    choosing = ServerConnection.from_streams(reader, writer)  # welcomed, its name not chosen yet
+    assert (await choosing.hello()).needs_name
     online = await hello()
     banned = await result(server, "ban", kind="key", value=KEY)
-    assert banned == {"banned": KEY, "new": True, "disconnected": ["Keyholder"]}
+    assert banned == {"banned": KEY, "new": True, "disconnected": ["(no name yet)", "Keyholder"]}
+    with pytest.raises(ConnectionLost):
+        await choosing.set_name("Sneaky", timeout=WAIT)
+    await choosing.close()
     with pytest.raises(ConnectionLost) as lost:
         async with asyncio.timeout(WAIT):
             async for _ in online.pushes():
