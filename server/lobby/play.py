@@ -295,6 +295,7 @@ class TablePlay:
         assert game is not None and game.is_over
         names = [s.name for _, s in table.filled()]
         results, record = self._results(), make_record(game, table)
+        subjects = [seat.rating_subject for _, seat in table.filled()]
         for index, seat in table.filled():
             place = table.place_at(index)
             if seat.left:
@@ -312,6 +313,7 @@ class TablePlay:
             table_id=table.id,
             meta=table.to_meta(),
             viewers=table.audience if table.private else None,
+            subjects=subjects,
         )
         table.push_all(
             {
