@@ -334,7 +334,7 @@ def _render_per_terminal() -> None:
         return make_ansi_codes(style, color_system)
 
     Strip.render_style = classmethod(render_style_for)  # type: ignore[method-assign, assignment]
-    RichStyle._make_ansi_codes = ansi_codes_for  # type: ignore[method-assign]
+    RichStyle._make_ansi_codes = ansi_codes_for  # type: ignore[method-assign, assignment]
     _rendering_per_terminal = True
 
 

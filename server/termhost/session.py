@@ -309,10 +309,10 @@ class HostedSession:
             logger.exception("session %d: no worker could run the app", self.session_id)
             terminal.write(self._host.messages.crashed)
         finally:
-            remote, self._remote = self._remote, None
-            if remote is not None:
-                terminal.detach(remote)
-                remote.close()
+            running, self._remote = self._remote, None
+            if running is not None:
+                terminal.detach(running)
+                running.close()
             if worker is not None:
                 worker.session_ended(self.session_id)
             self._finish(status if status is not None else EXIT_FAILURE)

@@ -73,7 +73,7 @@ def share_parsed_css(app: App[Any]) -> None:
     if not hasattr(stylesheet, "_parse_cache") or not hasattr(stylesheet, "_variables"):
         logger.warning("textual's Stylesheet changed; parsed CSS is not shared")
         return
-    stylesheet._parse_cache = SharedParseCache(stylesheet)
+    stylesheet._parse_cache = SharedParseCache(stylesheet)  # type: ignore[assignment]  # duck-typed LRUCache
 
 
 # --------------------------------------------------------------------------

@@ -22,6 +22,7 @@ import asyncio
 import contextlib
 import ctypes
 import dataclasses
+import functools
 import gc
 import importlib
 import json
@@ -137,7 +138,7 @@ class AppHost:
                 name=f"app-session-{session_id}",
             )
             self._tasks[session_id] = task
-            task.add_done_callback(lambda _t, sid=session_id: self._tasks.pop(sid, None))
+            task.add_done_callback(functools.partial(self._forget_task, session_id))
         elif op == "lobby":
             reply = self._lobby_replies.pop(int(message["request"]), None)
             if reply is None or reply.done():
@@ -180,6 +181,9 @@ class AppHost:
             self._lobby_replies.pop(request, None)
 
     # -- one session ----------------------------------------------------------------
+
+    def _forget_task(self, session_id: int, _task: asyncio.Task[None]) -> None:
+        self._tasks.pop(session_id, None)
 
     async def _run(self, session_id: int, message: dict[str, Any], sock: socket.socket) -> None:
         loop = asyncio.get_running_loop()
@@ -242,10 +246,19 @@ class AppHost:
 
 
 def _session_info(session_id: int, described: dict[str, Any]) -> SessionInfo:
-    player = {str(k): (None if v is None else str(v)) for k, v in described["player"].items()}
+    player = described["player"]
+
+    def text(key: str) -> str | None:
+        value = player.get(key)
+        return None if value is None else str(value)
+
     return SessionInfo(
         session_id=session_id,
-        player=DoorPlayer(**player),
+        player=DoorPlayer(
+            door=str(player["door"]), identity=text("identity"),
+            requested_name=text("requested_name"), peer=str(player.get("peer") or ""),
+            login=text("login"),
+        ),
         term_type=str(described.get("term_type") or "xterm"),
         size=(int(described["size"][0]), int(described["size"][1])),
         env=MappingProxyType({str(k): str(v) for k, v in (described.get("env") or {}).items()}),

@@ -132,7 +132,8 @@ class Worker:
     async def _watch(self) -> None:
         assert self.process is not None and self.control is not None
         exiting = asyncio.ensure_future(self.process.wait())
-        await asyncio.wait([self.control.closed, exiting], return_when=asyncio.FIRST_COMPLETED)
+        closed: asyncio.Future[Any] = self.control.closed
+        await asyncio.wait([closed, exiting], return_when=asyncio.FIRST_COMPLETED)
         self.control.close()
         try:  # without its control socket a worker stops by itself, unless it is stuck
             code = await asyncio.wait_for(exiting, self.pool.options.stop_timeout)
