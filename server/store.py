@@ -12,7 +12,7 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -361,7 +361,7 @@ class Store(Database):
         table_id: str,
         meta: dict[str, Any],
         viewers: Collection[int] | None = None,
-        subjects: list[str | None] | None = None,
+        subjects: Sequence[str | None] | None = None,
         seeded: bool = False,
     ) -> int:
         """Store a finished game, add it to its players' statistics and ratings,
@@ -388,7 +388,7 @@ class Store(Database):
                     json.dumps(record),
                     private,
                     seeded,
-                    None if subjects is None else json.dumps(subjects),
+                    None if subjects is None else json.dumps(list(subjects)),
                 ),
             )
             for result in results:
@@ -492,7 +492,7 @@ def _load_ratings(conn: sqlite3.Connection) -> dict[str, Rating]:
 
 
 def _rate_game(
-    conn: sqlite3.Connection, subjects: list[str | None], totals: list[int]
+    conn: sqlite3.Connection, subjects: Sequence[str | None], totals: Sequence[int]
 ) -> dict[str, Rating]:
     """Move the ratings of one game's subjects (by seat) by its final totals; the new ones."""
     wanted = sorted({s for s in subjects if s is not None})

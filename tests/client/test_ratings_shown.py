@@ -12,6 +12,7 @@ from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.stats import StatsScreen
+from skyjo_tui.widgets.text import TextTable
 
 from ..server.support import Client
 from ..server.test_ratings import leave, play_game
@@ -46,7 +47,7 @@ async def test_a_rated_player_sees_ratings_in_the_lobby_the_room_and_statistics(
             assert f"Rating {ratings['Ann']} after 1 rated game" in mine
             stats.query_one(TabbedContent).active = "board"
             await pilot.pause()
-            board = stats.query_one("#leaderboard")
+            board = stats.query_one("#leaderboard", TextTable)
             shown = {str(board.get_row_at(r)[1]): str(board.get_row_at(r)[2]) for r in range(board.row_count)}
             assert shown == {name: str(rating) for name, rating in ratings.items()}
             first, second = (int(str(board.get_row_at(r)[2])) for r in range(2))
@@ -57,7 +58,7 @@ async def test_a_rated_player_sees_ratings_in_the_lobby_the_room_and_statistics(
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
             await pilot.press("enter")  # join Ben's table
             await wait_for(pilot, lambda: rows(app, RoomScreen, "#seats") == 3)
-            seats = app.screen.query_one("#seats")
+            seats = app.screen.query_one("#seats", TextTable)
             await wait_for(pilot, lambda: str(seats.get_row_at(1)[1]) == "Ann")
             by_name = {str(seats.get_row_at(r)[1]).removesuffix(" ★"): str(seats.get_row_at(r)[5]) for r in range(2)}
             assert by_name == {MARKUP_NAME: str(ratings[MARKUP_NAME]), "Ann": str(ratings["Ann"])}

@@ -16,10 +16,14 @@ from server.metrics import MetricsEndpoint
 from server.netclient import ServerConnection
 
 from ..support_metrics import by_label, fetch, scrape
+from ..support_server import StartServer
 from .processes import SERVER
 from .support import WAIT, Client, table_with
 
-async def test_a_scrape_shows_who_is_online_by_door_the_tables_and_the_moves(make_server) -> None:
+
+async def test_a_scrape_shows_who_is_online_by_door_the_tables_and_the_moves(
+    make_server: StartServer,
+) -> None:
     server = await make_server()
     endpoint = MetricsEndpoint("127.0.0.1", 0)
     await endpoint.start(server)
@@ -60,7 +64,9 @@ async def test_a_scrape_shows_who_is_online_by_door_the_tables_and_the_moves(mak
     assert after[("skyjo_worker_processes", ())] == 0
 
 
-async def test_the_endpoint_answers_only_its_path_and_stops_with_the_server(make_server) -> None:
+async def test_the_endpoint_answers_only_its_path_and_stops_with_the_server(
+    make_server: StartServer,
+) -> None:
     server = await make_server()
     endpoint = MetricsEndpoint("127.0.0.1", 0)
     await endpoint.start(server)

@@ -5,12 +5,17 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
 from server.ratings import INITIAL, Rating, bot_subject, player_subject, ranks, rate
 from server.store import PlayerResult, Store
 
+from ..support_server import StartServer
 from .support import Client, table_with
+
+Connect = Callable[..., Awaitable[Client]]
 
 SHORT_GAME = {"end-score": 20}
 
@@ -48,7 +53,9 @@ def test_two_bots_of_one_level_share_one_rating() -> None:
 # -- a real server --------------------------------------------------------------------------
 
 
-async def play_game(host: Client, guest: Client, *, private: bool = False, seed: int = 0) -> dict:
+async def play_game(
+    host: Client, guest: Client, *, private: bool = False, seed: int = 0
+) -> dict[str, Any]:
     """Host and guest play a short game against a greedy bot; the game_over push."""
     table = await table_with(host, seats=3, bots=("greedy",), settings=SHORT_GAME, private=private)
     await guest.request("join_table", code=table["code"])
@@ -72,7 +79,7 @@ async def leave(*clients: Client) -> None:
 
 
 async def test_a_finished_game_rates_its_people_and_bot_level_everywhere_they_are_shown(
-    connect,
+    connect: Connect,
 ) -> None:
     alice, bob, carol = await connect("Alice"), await connect("Bob"), await connect("Carol")
     before = (await alice.request("stats"))["stats"]
@@ -90,7 +97,8 @@ async def test_a_finished_game_rates_its_people_and_bot_level_everywhere_they_ar
     elif totals["Alice"] > totals["Bob"]:
         assert mine["rating"] <= theirs["rating"]
     # The table's seats carry each one's rating as it is now.
-    await alice.until(lambda: alice.table["seats"][0].get("rating") is not None)
+    await alice.until(lambda: (alice.table or {})["seats"][0].get("rating") is not None)
+    assert alice.table is not None
     seats = {s["name"]: s["rating"] for s in alice.table["seats"] if s is not None}
     board = await carol.request("leaderboard")
     assert seats["Alice"] == mine["rating"] and seats["Bob"] == theirs["rating"]
@@ -102,7 +110,7 @@ async def test_a_finished_game_rates_its_people_and_bot_level_everywhere_they_ar
     assert [e["rating"] for e in entries] == sorted((e["rating"] for e in entries), reverse=True)
 
 
-async def test_a_private_game_counts_in_statistics_but_not_in_ratings(connect) -> None:
+async def test_a_private_game_counts_in_statistics_but_not_in_ratings(connect: Connect) -> None:
     alice, bob = await connect("Alice"), await connect("Bob")
     await play_game(alice, bob, private=True)
     stats = (await alice.request("stats"))["stats"]
@@ -112,7 +120,7 @@ async def test_a_private_game_counts_in_statistics_but_not_in_ratings(connect) -
 
 
 async def test_ratings_lost_from_the_database_are_rebuilt_the_same_from_the_games(
-    make_server, tmp_path: Path
+    make_server: StartServer, tmp_path: Path
 ) -> None:
     data = tmp_path / "data"
     server = await make_server(data)
