@@ -87,8 +87,16 @@ class TableBoard(Vertical):
 
     # -- applying the model ----------------------------------------------------
 
+    def on_mount(self) -> None:
+        self._apply_when_composed()
+
     def watch_model(self, model: BoardModel | None) -> None:
         if model is None or not self.is_mounted:
+            return
+        if not self.query("#own"):
+            # Mounted, but its children are not yet (a recompose under way, a busy
+            # machine): the model is applied once they are.
+            self.call_after_refresh(self._apply_when_composed)
             return
         players = len(model.tableaux)
         if players != self._players or self._own_seat_changed(model):
@@ -96,6 +104,10 @@ class TableBoard(Vertical):
             self._rebuild_opponents(model)
             self._replan()
         self._apply(model)
+
+    def _apply_when_composed(self) -> None:
+        if self.model is not None and self.is_mounted and self.query("#own"):
+            self.watch_model(self.model)
 
     def _own_seat_changed(self, model: BoardModel) -> bool:
         own = self.query_one("#own", TableauWidget)
