@@ -20,6 +20,7 @@ from pathlib import Path
 
 from .app import SkyjoServer
 from .ssh.frontdoor import SSH_FRONT_DOOR_PLUGIN
+from .web.options import WEB_FRONT_DOOR_PLUGIN
 from .config import Limits, Pace, ServerConfig, default_data_dir
 
 logger = logging.getLogger("server")
@@ -29,7 +30,7 @@ logger = logging.getLogger("server")
 FrontDoorPlugin = tuple[
     Callable[[argparse.ArgumentParser], None], Callable[[SkyjoServer, argparse.Namespace], None]
 ]
-FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = [SSH_FRONT_DOOR_PLUGIN]
+FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = [SSH_FRONT_DOOR_PLUGIN, WEB_FRONT_DOOR_PLUGIN]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,7 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_host,
         default=None,
         metavar="ADDRESS",
-        help="the address or host name to listen on, for TCP and SSH "
+        help="the address or host name to listen on, for TCP, SSH and the web page "
         "(default: all interfaces, IPv4 and IPv6)",
     )
     parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
