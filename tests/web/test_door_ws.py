@@ -1,0 +1,158 @@
+"""The game's WebSocket, through a real server and aiohttp's real client: the app
+answers keys, the cookie is the player, and the door's limits hold."""
+
+from __future__ import annotations
+
+import asyncio
+import ipaddress
+import json
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from .doorclient import DoorClient, door_client, page_cookie
+from .webdoor import web_door
+
+NAME_PROMPT = "Choose your name"
+LOBBY = "No public table yet"
+LOOPBACK = (ipaddress.ip_network("127.0.0.1/32"),)
+
+
+async def _sign_in(client: DoorClient, name: str) -> None:
+    await client.shows(NAME_PROMPT)
+    await client.type(name + "\r")
+    await client.shows(LOBBY)
+
+
+def _only_pongs(client: DoorClient) -> None:
+    """textual.js opens windows and downloads on other text frames: never any."""
+    for frame in client.text_frames:
+        assert json.loads(frame)[0] == "pong", frame
+
+
+async def test_keys_reach_the_app_and_only_pongs_come_back_as_text(tmp_path: Path) -> None:
+    async with web_door(tmp_path) as door, door_client(door.url) as client:
+        await client.send(["ping", "1234"])
+        await client.send(["focus"])
+        await _sign_in(client, "zoe")
+        assert "zoe" in client.text
+        assert json.dumps(["pong", "1234"]) in client.text_frames
+        _only_pongs(client)
+
+
+async def test_the_same_cookie_brings_the_player_back_and_owns_the_name(tmp_path: Path) -> None:
+    async with web_door(tmp_path) as door:
+        secret, _ = await page_cookie(door.url)
+        origin = {"Origin": door.url.rstrip("/")}
+        async with door_client(door.url, cookies={"skyjo_id": secret}, headers=origin) as first:
+            await _sign_in(first, "alice")
+        # A reload, a closed tab: the same cookie is alice again, with no question.
+        async with door_client(door.url, cookies={"skyjo_id": secret}, headers=origin) as back:
+            await back.shows(LOBBY)
+            assert NAME_PROMPT not in back.text
+            assert "alice" in back.text
+        # Another browser (another cookie) may not take alice's name.
+        other, _ = await page_cookie(door.url)
+        async with door_client(door.url, cookies={"skyjo_id": other}) as stranger:
+            await stranger.shows(NAME_PROMPT)
+            await stranger.type("alice\r")
+            await stranger.shows("reserved by its owner")
+
+
+async def test_a_foreign_origin_is_refused_before_the_upgrade(tmp_path: Path) -> None:
+    async with web_door(tmp_path, origins=("https://play.example.org:443",)) as door:
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            async with door_client(door.url, headers={"Origin": "https://evil.example"}):
+                pass
+        assert refused.value.status == 403
+        own = door.url.rstrip("/")
+        for allowed in ({"Origin": own}, {"Origin": "https://play.example.org"}, {}):
+            async with door_client(door.url, headers=allowed) as client:
+                await client.shows(NAME_PROMPT)
+
+
+async def test_the_cap_per_address_refuses_the_next_with_its_reason(tmp_path: Path) -> None:
+    async with web_door(tmp_path, max_connections_per_address=2) as door:
+        async with door_client(door.url) as one, door_client(door.url) as two:
+            await one.shows(NAME_PROMPT)
+            async with door_client(door.url) as third:
+                assert await third.closed() == 1013
+                assert third.ws.close_code == 1013
+                assert "Too many connections from your address." in third.text
+            # The admitted ones are unaffected.
+            await _sign_in(two, "bea")
+        # Freed seats admit again.
+        async with door_client(door.url) as again:
+            await again.shows(NAME_PROMPT)
+
+
+async def test_the_cap_in_total_refuses_the_next(tmp_path: Path) -> None:
+    async with web_door(tmp_path, max_connections=1) as door:
+        async with door_client(door.url) as one:
+            await one.shows(NAME_PROMPT)
+            async with door_client(door.url) as second:
+                assert await second.closed() == 1013
+                assert "The server is full right now" in second.text
+            await _sign_in(one, "cleo")
+
+
+async def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path) -> None:
+    def via(address: str) -> dict[str, str]:
+        return {"X-Forwarded-For": address}
+
+    async with web_door(tmp_path, max_connections_per_address=1, trusted_proxies=LOOPBACK) as door:
+        # Two players behind the proxy, each with their own address: both admitted.
+        async with door_client(door.url, headers=via("192.0.2.1")) as one, \
+                door_client(door.url, headers=via("198.51.100.2")) as two:
+            await one.shows(NAME_PROMPT)
+            await two.shows(NAME_PROMPT)
+            async with door_client(door.url, headers=via("192.0.2.1")) as same:
+                assert await same.closed() == 1013
+    async with web_door(tmp_path, max_connections_per_address=1) as door:
+        # Untrusted: the header is the client's own claim and changes nothing.
+        async with door_client(door.url, headers=via("192.0.2.1")) as one:
+            await one.shows(NAME_PROMPT)
+            async with door_client(door.url, headers=via("198.51.100.2")) as two:
+                assert await two.closed() == 1013
+
+
+async def test_an_oversized_message_closes_only_its_connection(tmp_path: Path) -> None:
+    async with web_door(tmp_path, max_message=64 * 1024) as door:
+        async with door_client(door.url) as big, door_client(door.url) as other:
+            await big.shows(NAME_PROMPT)
+            await other.shows(NAME_PROMPT)
+            await big.type("x" * (70 * 1024))
+            assert await big.closed() == 1009
+            await _sign_in(other, "dora")
+
+
+async def test_garbage_is_ignored_then_the_connection_is_closed(tmp_path: Path) -> None:
+    async with web_door(tmp_path, max_bad_messages=5) as door, door_client(door.url) as client:
+        await client.shows(NAME_PROMPT)
+        for garbage in ("not json", "[]", '["open_url", "x"]', '{"stdin": 1}'):
+            await client.ws.send_str(garbage)
+        await client.type("eve")  # still playing after 4 bad messages
+        await client.shows("eve")
+        await client.ws.send_bytes(b"\x00")
+        assert await client.closed() == 1008
+
+
+async def test_stopping_the_server_sends_pages_away_with_1001(tmp_path: Path) -> None:
+    async with web_door(tmp_path) as door:
+        client_cm = door_client(door.url)
+        client = await client_cm.__aenter__()
+        try:
+            await client.shows(NAME_PROMPT)
+            stopping = asyncio.create_task(door.server.stop())
+            assert await client.closed() == 1001
+            await stopping
+        finally:
+            await client_cm.__aexit__(None, None, None)
+
+
+async def test_quitting_the_game_ends_the_session_with_1000(tmp_path: Path) -> None:
+    async with web_door(tmp_path) as door, door_client(door.url) as client:
+        await client.shows(NAME_PROMPT)
+        await client.type("\x11")  # ctrl+q
+        assert await client.closed() == 1000
