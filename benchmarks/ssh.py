@@ -103,20 +103,21 @@ async def serve(data_dir: Path, capacity: int, gc_thresholds: str, workers: int,
     """Run lobby + front door; answer "stats" lines on stdin with JSON."""
     from server.app import SkyjoServer
     from server.config import Limits, ServerConfig
-    from server.ssh import GCPolicy, SessionLimits
+    from server.termhost import HostLimits
+    from server.termhost.gcpolicy import GCPolicy
     from server.ssh.frontdoor import SSHOptions, start_ssh_front_door
-    from server.ssh.workers import WorkerOptions
+    from server.ssh.options import SSHLimits
+    from server.termhost.options import WorkerOptions
 
     if os.environ.get("SKYJO_BENCH_LOG"):
         logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-        logging.getLogger("server.ssh.gcpolicy").setLevel(logging.DEBUG)
+        logging.getLogger("server.termhost.gcpolicy").setLevel(logging.DEBUG)
     limits = Limits(max_connections=capacity * 2, max_connections_per_address=capacity * 2)
     server = SkyjoServer(ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, limits=limits))
     await server.start()
-    ssh_limits = SessionLimits(
-        max_sessions=capacity, max_connections=capacity, max_connections_per_address=capacity
-    )
-    options = SSHOptions(port=0, limits=ssh_limits,
+    options = SSHOptions(port=0, limits=HostLimits(max_sessions=capacity),
+                         connection_limits=SSHLimits(max_connections=capacity,
+                                                     max_connections_per_address=capacity),
                          workers=WorkerOptions(processes=workers, recycle_after=recycle_after))
     if gc_thresholds:
         a, b, c = (int(n) for n in gc_thresholds.split(","))

@@ -125,7 +125,8 @@ def turn_gains(columns: list[Column], mean: float, clear_columns: bool) -> list[
                 rest = [column[i] for i in range(3) if i != pos]
                 if rest[0] is not None and rest[0] == rest[1] and column[pos] != rest[0]:
                     v = rest[0]
-                    third = mean if column[pos] is None else column[pos]
+                    own = column[pos]
+                    third = mean if own is None else own
                     gains[v - LOWEST] = max(gains[v - LOWEST], 2 * v + third)
     return gains
 

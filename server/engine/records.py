@@ -198,7 +198,7 @@ def _replay_moves(record: Mapping[str, Any]) -> Generator[ReplayStep, None, Game
     )
     for number, round_data in enumerate(rounds, start=1):
         if number == 1:
-            dealt = [game.round.start_event()]
+            dealt: list[Event] = [game.round.start_event()]
         else:
             dealt = game.next_round(Deal.from_dict(round_data["deal"]))
         yield ReplayStep(number, 0, None, tuple(dealt), game)

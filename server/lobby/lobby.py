@@ -215,9 +215,9 @@ class Lobby:
                 if table.code == wanted:
                     return table
         elif table_id is not None:
-            table = self.tables.get(table_id)
-            if table is not None and not table.private:
-                return table
+            found = self.tables.get(table_id)
+            if found is not None and not found.private:
+                return found
         else:
             raise ProtocolError(ErrorCode.BAD_FIELD, "give a table_id or a code")
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such table")

@@ -80,7 +80,7 @@ class TableBots:
     def _new_bot(self, game: Game, seat: int) -> Bot:
         """The bot for ``seat``, told everything public since the round began."""
         bot = make_bot(self._levels[seat], seat, self._seed, self._settings)
-        events = [game.round.start_event()]
+        events: list[Event] = [game.round.start_event()]
         for _, moved in game.history[-1].moves:
             events.extend(moved)
         bot.observe([public_event(e) for e in events])

@@ -15,7 +15,9 @@ Every response carries a strict Content-Security-Policy.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import functools
 import json
 import logging
 import socket
@@ -25,10 +27,12 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from ..doors.game import InProcessServer, skyjo_app_factory
+from ..doors.host import GameHost, HostOptions
+from ..limits import ConnectionRegistry
 from ..listen import describe_listening, dual_stack_socket, peer_host
-from ..ssh.limits import ConnectionRegistry
-from .interim_host import DoorPlayer, InterimHost, SessionStart
-from .options import WebOptions
+from ..termhost.session import DoorPlayer, HostedSession, SessionStart
+from .options import WebOptions, web_options_from_args
 from .policy import (
     COOKIE_MAX_AGE,
     COOKIE_NAME,
@@ -86,18 +90,27 @@ class _Connection:
 
     def __init__(self) -> None:
         self.transport: WebSocketTransport | None = None
-        self.session: Any = None
+        self.session: HostedSession | None = None
 
 
 class WebFrontDoor:
-    """The browser way in, as a ``server.app.FrontDoor``: ``start(server)``, ``stop()``."""
+    """The browser way in, as a ``server.app.FrontDoor``: ``start(server)``, ``stop()``.
 
-    def __init__(self, options: WebOptions) -> None:
+    Its players' apps run on ``host``, the ``GameHost`` shared with the other
+    doors (attached to the server before this door); without one, the door
+    runs a host of its own, in-process (tests, tools).
+    """
+
+    def __init__(self, options: WebOptions, *, host: GameHost | None = None) -> None:
         self.options = options
+        self._own_host = host is None
+        self.game_host = host or GameHost(
+            HostOptions(limits=options.limits, gc_policy=None),
+            game_app_factory=functools.partial(skyjo_app_factory, **options.app_options),
+        )
         self.connections: ConnectionRegistry[_Connection] = ConnectionRegistry(
             options.max_connections, options.max_connections_per_address
         )
-        self._host: InterimHost | None = None
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.base_events.Server | None = None
         self._closing = False
@@ -116,13 +129,16 @@ class WebFrontDoor:
     def sockets(self) -> list[socket.socket]:
         return list(self._listener.sockets) if self._listener is not None else []
 
-    async def start(self, server: Any) -> None:
+    async def start(self, server: InProcessServer) -> None:
         """Listen; raises ``OSError`` when the port is unusable."""
         for name in TERMINAL_ASSETS:
             if not (self._assets / name).is_file():
                 raise OSError(f"the browser terminal is missing: {self._assets / name} "
                               "(is textual-serve installed?)")
-        self._host = InterimHost(server, self.options.app_options)
+        if self._own_host:
+            await self.game_host.start(server)
+        if self.game_host.host is None:
+            raise RuntimeError("the browser door's GameHost must start before the door")
         app = web.Application(client_max_size=4096)
         app.on_response_prepare.append(_secure_headers)
         app.router.add_get("/", self._page_handler)
@@ -178,8 +194,8 @@ class WebFrontDoor:
                 connection.transport.close(CLOSE_GOING_AWAY, "server shutting down")
             if connection.session is not None:
                 connection.session.transport_lost()
-        if self._host is not None:
-            await self._host.close(timeout=STOP_TIMEOUT)
+        if self._own_host:
+            await self.game_host.stop(timeout=STOP_TIMEOUT)
         runner, self._runner = self._runner, None
         listener, self._listener = self._listener, None
         if listener is not None:
@@ -221,7 +237,7 @@ class WebFrontDoor:
             logger.warning("web connection from %s refused: foreign origin %r",
                            place.address, origin[:100] if origin else origin)
             return web.Response(status=403, text="This page may not open a game here.\n")
-        if self._closing or self._host is None:
+        if self._closing or self.game_host.host is None:
             return web.Response(status=503, text="The server is shutting down.\n")
         ws = web.WebSocketResponse(
             max_msg_size=options.max_message,
@@ -233,8 +249,8 @@ class WebFrontDoor:
         connection = _Connection()
         refusal = self.connections.admit(place.address, connection)
         if refusal is not None:
-            logger.warning("web connection from %s refused: %s", place.address, refusal)
-            return await self._refuse(request, ws, refusal)
+            logger.warning("web connection from %s refused: %s", place.address, refusal.value)
+            return await self._refuse(request, ws, refusal.value)
         try:
             await ws.prepare(request)
             tcp = request.transport
@@ -267,16 +283,16 @@ class WebFrontDoor:
         assert transport is not None
         identity = identity_of(request.cookies.get(COOKIE_NAME))
         start = SessionStart(
-            player=DoorPlayer(door="web", identity=identity, requested_name=None,
-                              peer=place.address),
+            player=DoorPlayer(door="web", identity=identity, peer=place.address),
             term_type=TERM_TYPE,
             size=terminal_size(request.query),
             env=terminal_environment(request.headers.get("Accept-Language", "")),
         )
         logger.info("web connection from %s (%s)", place.address,
                     identity[:16] + "..." if identity else "guest")
-        assert self._host is not None
-        session = self._host.open(transport, start)
+        host = self.game_host.host
+        assert host is not None
+        session = host.open(transport, start)
         connection.session = session
         bad = 0
         try:
@@ -310,7 +326,7 @@ class WebFrontDoor:
             transport.cancel()
 
     @staticmethod
-    def _handle(data: str, session: Any, transport: WebSocketTransport) -> bool:
+    def _handle(data: str, session: HostedSession | None, transport: WebSocketTransport) -> bool:
         """Act on one of textual.js's messages; False when it is not one."""
         try:
             message = json.loads(data)
@@ -351,3 +367,8 @@ def _file(path: Path, content_type: str) -> Any:
                                                "Cache-Control": "public, max-age=3600"})
 
     return handler
+
+
+def attach_web_front_door(server: Any, args: argparse.Namespace, host: GameHost) -> None:
+    """``skyjo-server``'s hook (``--no-web`` never gets here): the browser door on ``host``."""
+    server.add_front_door(WebFrontDoor(web_options_from_args(args), host=host))

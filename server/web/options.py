@@ -1,9 +1,10 @@
 """The browser door's options and its ``skyjo-server`` plugin (standard library only).
 
-``server/cli.py`` lists ``WEB_FRONT_DOOR_PLUGIN``: it adds ``--web-port``,
-``--no-web``, ``--web-origin``, ``--web-trust-proxy`` and the caps to the
-parser, and attaches a ``WebFrontDoor`` unless ``--no-web``.  The door itself
-(and aiohttp) is imported only then.
+``server/cli.py`` lists ``WEB_DOOR``: it adds ``--web-port``, ``--no-web``,
+``--web-origin``, ``--web-trust-proxy`` and the caps to the parser, and
+unless ``--no-web`` attaches a ``WebFrontDoor`` on the server's shared host
+(``server.web.door.attach_web_front_door``).  The door itself (and aiohttp)
+is imported only then.
 """
 
 from __future__ import annotations
@@ -12,6 +13,9 @@ import argparse
 import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, Final
+
+from ..doors.options import DoorPlugin, port, positive
+from ..termhost.options import HostLimits
 
 DEFAULT_WEB_PORT: Final = 8080
 
@@ -43,15 +47,17 @@ class WebOptions:
     """Seconds between pings; a browser that does not answer in half of it is gone."""
     max_bad_messages: int = 100
     """Unknown or malformed messages ignored before the connection is closed."""
+    limits: HostLimits = HostLimits()
+    """The host's limits, when the door runs its own host (no shared ``GameHost``)."""
     app_options: dict[str, Any] = field(default_factory=dict)
-    """Options for the client's ``build_app`` (tests pass ``pace="off"``)."""
+    """Likewise: options for the client's ``build_app`` (tests pass ``pace="off"``)."""
 
 
 def add_web_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("browser front door (a web page with the same game)")
     defaults = WebOptions()
     group.add_argument(
-        "--web-port", type=_port, default=DEFAULT_WEB_PORT,
+        "--web-port", type=port, default=DEFAULT_WEB_PORT,
         help=f"HTTP port of the page (default {DEFAULT_WEB_PORT}); it listens on --host",
     )
     group.add_argument("--no-web", action="store_true", help="do not serve the page")
@@ -66,11 +72,11 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
         "headers are believed (repeatable; default: none)",
     )
     group.add_argument(
-        "--web-max-connections", type=_positive, default=defaults.max_connections,
+        "--web-max-connections", type=positive, default=defaults.max_connections,
         help="browser connections in total",
     )
     group.add_argument(
-        "--web-max-per-address", type=_positive, default=defaults.max_connections_per_address,
+        "--web-max-per-address", type=positive, default=defaults.max_connections_per_address,
         help="browser connections from one address",
     )
 
@@ -86,31 +92,10 @@ def web_options_from_args(args: argparse.Namespace) -> WebOptions:
     )
 
 
-def attach_web_front_door(server: Any, args: argparse.Namespace) -> None:
-    """``skyjo-server``'s hook: add the browser door unless ``--no-web``."""
-    options = web_options_from_args(args)
-    if options.enabled:
-        from .door import WebFrontDoor  # aiohttp loads only with the door on
-
-        server.add_front_door(WebFrontDoor(options))
-
-
-WEB_FRONT_DOOR_PLUGIN: Final = (add_web_arguments, attach_web_front_door)
-"""For ``server.cli.FRONT_DOOR_PLUGINS``."""
-
-
-def _port(text: str) -> int:
-    port = int(text)
-    if not 0 <= port <= 65535:
-        raise argparse.ArgumentTypeError(f"{port} is not a port number (0-65535)")
-    return port
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{value} must be at least 1")
-    return value
+WEB_DOOR: Final = DoorPlugin(
+    add_web_arguments, lambda args: not args.no_web, "server.web.door:attach_web_front_door"
+)
+"""For ``server.cli.DOORS``."""
 
 
 def _network(text: str) -> IPNetwork:
