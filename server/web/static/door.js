@@ -124,6 +124,15 @@
   }
   window.WebSocket = DoorWebSocket;
 
+  // When the app turns focus reports on, xterm.js reports the state it is in:
+  // an unfocused terminal tells the app "focus out" before its first screen,
+  // and Textual then focuses nothing (keys typed go nowhere).  The page is the
+  // game: its terminal has the keyboard from the start.
+  function focusTerminal() {
+    const input = document.querySelector(".textual-terminal .xterm-helper-textarea");
+    if (input) input.focus();
+  }
+
   // -- the page -----------------------------------------------------------------
   document.addEventListener("DOMContentLoaded", function () {
     // textual.js would fetch a "?ping=" address and wait for a "?delay" click.
@@ -160,6 +169,7 @@
           : Promise.resolve();
         ready.then(function () {
           startTerminal.call(window, event);
+          focusTerminal();
         });
       });
     }
