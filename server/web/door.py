@@ -78,6 +78,8 @@ SECURITY_HEADERS: Final = {
     "Cross-Origin-Opener-Policy": "same-origin",
 }
 STOP_TIMEOUT: Final = 5.0
+INPUT_SLICE: Final = 512
+"""Characters of one message handed to the host at once (a paste is cut in slices)."""
 
 
 def terminal_assets_dir() -> Path:
@@ -300,7 +302,12 @@ class WebFrontDoor:
                 await transport.readable()
                 message = await ws.receive()
                 if message.type is WSMsgType.TEXT:
-                    if self._handle(message.data, session, transport):
+                    handled = self._handle(message.data, session, transport)
+                    if isinstance(handled, str):
+                        if session is not None:
+                            await _feed(session, transport, handled)
+                        continue
+                    if handled:
                         continue
                 elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
                                       WSMsgType.ERROR):
@@ -326,8 +333,11 @@ class WebFrontDoor:
             transport.cancel()
 
     @staticmethod
-    def _handle(data: str, session: HostedSession | None, transport: WebSocketTransport) -> bool:
-        """Act on one of textual.js's messages; False when it is not one."""
+    def _handle(
+        data: str, session: HostedSession | None, transport: WebSocketTransport
+    ) -> str | bool:
+        """Act on one of textual.js's messages: the input to feed (str), True when
+        handled, False when it is not one of them."""
         try:
             message = json.loads(data)
         except ValueError:
@@ -336,9 +346,7 @@ class WebFrontDoor:
             return False
         kind, args = message[0], message[1:]
         if kind == "stdin" and len(args) == 1 and isinstance(args[0], str):
-            if session is not None:
-                session.feed(args[0].encode("utf-8", "replace"))
-            return True
+            return args[0]
         if kind == "resize" and len(args) == 1 and isinstance(args[0], dict):
             width, height = args[0].get("width"), args[0].get("height")
             if not (_small_int(width) and _small_int(height)):
@@ -351,6 +359,20 @@ class WebFrontDoor:
             return True
         # xterm.js reports focus to the app itself (CSI I / CSI O) once the app asks.
         return kind in ("focus", "blur") and not args
+
+
+async def _feed(session: HostedSession, transport: WebSocketTransport, text: str) -> None:
+    """Hand input to the host a slice at a time, waiting whenever it paused us.
+
+    The host's input budget pauses the door once a feed goes over it, but
+    what it was fed is processed at once: a whole 64 KiB message would be
+    64 Ki key events in one go, seconds of one event loop for every player
+    on it.  In slices, the budget holds within a message too."""
+    for start in range(0, len(text), INPUT_SLICE):
+        await transport.readable()
+        if transport.is_closing():
+            return
+        session.feed(text[start:start + INPUT_SLICE].encode("utf-8", "replace"))
 
 
 def _small_int(value: object) -> bool:

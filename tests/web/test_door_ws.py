@@ -11,6 +11,8 @@ from pathlib import Path
 import aiohttp
 import pytest
 
+from server.termhost import HostLimits
+
 from .doorclient import DoorClient, door_client, page_cookie
 from .webdoor import web_door
 
@@ -156,3 +158,28 @@ async def test_quitting_the_game_ends_the_session_with_1000(tmp_path: Path) -> N
         await client.shows(NAME_PROMPT)
         await client.type("\x11")  # ctrl+q
         assert await client.closed() == 1000
+
+
+async def test_a_flood_of_input_is_held_back_and_others_play_on(tmp_path: Path) -> None:
+    """Over the host's input budget the door stops reading: aiohttp's queue fills, TCP
+    pushes back on the flooder, and the server never takes in more than it can."""
+    limits = HostLimits(stop_timeout=3.0, input_rate=1000, input_burst=1000)
+    async with web_door(tmp_path, limits=limits) as door:
+        async with door_client(door.url) as flooder, door_client(door.url) as other:
+            await flooder.shows(NAME_PROMPT)
+            chunk = "x" * (60 * 1024)
+
+            async def flood() -> None:
+                # 24 MB: hours at 1000 characters a second, and more than the
+                # kernel's socket buffers on loopback hold.
+                for _ in range(400):
+                    await flooder.type(chunk)
+
+            flooding = asyncio.create_task(flood())
+            try:
+                await _sign_in(other, "fay")
+                # Still sending: the server is not reading it as fast as it comes.
+                assert not flooding.done()
+            finally:
+                flooding.cancel()
+                await asyncio.gather(flooding, return_exceptions=True)

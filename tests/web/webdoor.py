@@ -57,7 +57,7 @@ async def web_door(data_dir: Path, *, ssh: bool = False, **options: Any) -> Asyn
     web_options = dataclasses.replace(web_options, app_options={**APP_OPTIONS, **web_options.app_options})
     # One host for both doors, attached first, as skyjo-server does (in-process here).
     game_host = GameHost(
-        HostOptions(limits=HostLimits(stop_timeout=3.0), gc_policy=None),
+        HostOptions(limits=options.get("limits", HostLimits(stop_timeout=3.0)), gc_policy=None),
         game_app_factory=functools.partial(skyjo_app_factory, **web_options.app_options),
     )
     server.add_front_door(game_host)
