@@ -81,14 +81,18 @@ async def door_client(
     headers: Mapping[str, str] | None = None,
     cookies: Mapping[str, str] | None = None,
     max_msg_size: int = 4 * 1024 * 1024,
+    autoping: bool = True,
 ) -> AsyncIterator[DoorClient]:
-    """A connection to the door's WebSocket at ``url`` (the page's), closed at the end."""
+    """A connection to the door's WebSocket at ``url`` (the page's), closed at the end.
+
+    ``autoping=False``: a browser that vanished (it never answers the door's pings)."""
     ws_url = f"{url.rstrip('/')}/ws?width={size[0]}&height={size[1]}"
     sent = dict(headers or {})
     if cookies:
         sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in cookies.items())
     async with aiohttp.ClientSession() as session:
         ws = await session.ws_connect(ws_url, headers=sent, max_msg_size=max_msg_size,
+                                      autoping=autoping,
                                       timeout=aiohttp.ClientWSTimeout(ws_close=5.0))
         client = DoorClient(ws, size)
         try:

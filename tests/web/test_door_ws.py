@@ -183,3 +183,12 @@ async def test_a_flood_of_input_is_held_back_and_others_play_on(tmp_path: Path) 
             finally:
                 flooding.cancel()
                 await asyncio.gather(flooding, return_exceptions=True)
+
+
+async def test_a_browser_that_vanished_is_noticed_by_the_heartbeat(tmp_path: Path) -> None:
+    async with web_door(tmp_path, heartbeat=1.0) as door:
+        async with door_client(door.url, autoping=False) as silent:
+            # It never answers a ping: the door drops it (bounded by TIMEOUT),
+            # and its app stops (the seat is kept, as for any lost connection).
+            await silent.closed()
+            assert silent.ws.close_code == 1006
