@@ -29,7 +29,7 @@ from aiohttp import WSMsgType, web
 
 from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
-from ..limits import ConnectionRegistry
+from ..limits import ConnectionRegistry, Refusal
 from ..listen import describe_listening, dual_stack_socket, peer_host
 from ..termhost.session import DoorPlayer, HostedSession, SessionStart
 from .options import WebOptions, web_options_from_args
@@ -295,6 +295,8 @@ class WebFrontDoor:
         host = self.game_host.host
         assert host is not None
         session = host.open(transport, start)
+        if session is None:  # every screen of the server is taken
+            transport.refused(Refusal.FULL.value)
         connection.session = session
         bad = 0
         try:

@@ -101,6 +101,14 @@ class WebSocketTransport:
             self._close = (code, reason)
             self._wakeup.set()
 
+    def refused(self, reason: str) -> None:
+        """The host would not open a session (it wrote why and ended us): close
+        with 1013 and ``reason``, so the page shows it instead of reconnecting.
+        Called before anything was sent (the writer has not run since)."""
+        if not self._aborted:
+            self._close = (CLOSE_TRY_LATER, reason)
+            self._wakeup.set()
+
     def pong(self, payload: str) -> None:
         """Answer textual.js's ``["ping", ms]`` (it logs the round trip)."""
         if self._close is None and not self._aborted:

@@ -99,6 +99,17 @@ async def test_the_cap_in_total_refuses_the_next(tmp_path: Path) -> None:
             await _sign_in(one, "cleo")
 
 
+async def test_a_full_host_refuses_with_its_reason_not_a_failure(tmp_path: Path) -> None:
+    """--max-screens counts every door: past it the page is told, not sent reconnecting."""
+    async with web_door(tmp_path, limits=HostLimits(stop_timeout=3.0, max_sessions=1)) as door:
+        async with door_client(door.url) as one:
+            await one.shows(NAME_PROMPT)
+            async with door_client(door.url) as second:
+                assert await second.closed() == 1013
+                assert "The server is full right now" in second.text
+            await _sign_in(one, "hal")
+
+
 async def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path) -> None:
     def via(address: str) -> dict[str, str]:
         return {"X-Forwarded-For": address}
