@@ -114,7 +114,7 @@ class WebFrontDoor:
             options.max_connections, options.max_connections_per_address
         )
         self._runner: web.AppRunner | None = None
-        self._listener: asyncio.base_events.Server | None = None
+        self._listener: asyncio.Server | None = None
         self._closing = False
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()
