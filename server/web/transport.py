@@ -149,6 +149,10 @@ class WebSocketTransport:
             self._aborted = True
             self._queue.clear()
             self._queued = 0
+        finally:
+            # A reader paused by the input budget must see the end: the host
+            # drops its resume timer once the session is over.
+            self._readable.set()
 
     def _next_frame(self) -> bytes | str:
         """The next text frame, or every queued output chunk up to ``MAX_FRAME`` as one."""

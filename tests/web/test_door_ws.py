@@ -203,3 +203,21 @@ async def test_a_browser_that_vanished_is_noticed_by_the_heartbeat(tmp_path: Pat
             # and its app stops (the seat is kept, as for any lost connection).
             await silent.closed()
             assert silent.ws.close_code == 1006
+
+
+async def test_a_session_that_ends_while_its_input_is_held_back_frees_its_place(
+    tmp_path: Path,
+) -> None:
+    """The app stops (here: idle) while the budget holds the door back: the
+    connection still closes and its place under the caps is given back."""
+    limits = HostLimits(stop_timeout=3.0, input_rate=10, input_burst=10, idle_timeout=1.0)
+    async with web_door(tmp_path, limits=limits, max_connections_per_address=1) as door:
+        async with door_client(door.url) as held:
+            await held.type("x" * 400)  # 40 s of budget: the door pauses at once
+            await held.type("y")
+            assert await held.closed() == 1000  # idle, while held back
+        # Its place is free: the next one is admitted (not refused with 1013), and
+        # meets the same idle end.
+        async with door_client(door.url) as next_one:
+            assert await next_one.closed() == 1000
+            assert "without a key press" in next_one.text
