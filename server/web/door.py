@@ -20,6 +20,7 @@ import asyncio
 import functools
 import json
 import logging
+import re
 import socket
 from importlib import resources
 from pathlib import Path
@@ -77,6 +78,7 @@ SECURITY_HEADERS: Final = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Opener-Policy": "same-origin",
 }
+_PLAIN_HOST: Final = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 STOP_TIMEOUT: Final = 5.0
 INPUT_SLICE: Final = 512
 """Characters of one message handed to the host at once (a paste is cut in slices)."""
@@ -217,12 +219,16 @@ class WebFrontDoor:
         )
 
     async def _page_handler(self, request: web.Request) -> web.Response:
-        response = web.Response(body=self._page, content_type="text/html", charset="utf-8",
-                                headers={"Cache-Control": "no-cache"})
+        place = self._place(request)
+        response = web.Response(
+            body=self._page, content_type="text/html", charset="utf-8",
+            headers={"Cache-Control": "no-cache",
+                     "Content-Security-Policy": page_policy(place.host)},
+        )
         if not valid_cookie(request.cookies.get(COOKIE_NAME)):
             response.set_cookie(
                 COOKIE_NAME, new_cookie_value(), max_age=COOKIE_MAX_AGE, path="/",
-                httponly=True, samesite="Strict", secure=self._place(request).secure,
+                httponly=True, samesite="Strict", secure=place.secure,
             )
         return response
 
@@ -382,7 +388,19 @@ def _small_int(value: object) -> bool:
 
 
 async def _secure_headers(request: web.Request, response: web.StreamResponse) -> None:
-    response.headers.update(SECURITY_HEADERS)
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)  # the page sets its own policy
+
+
+def page_policy(host: str) -> str:
+    """The page's Content-Security-Policy: ``CONTENT_SECURITY_POLICY`` with its
+    own WebSocket spelled out (browsers that predate CSP 3 do not count
+    ``ws:``/``wss:`` as 'self'); a Host that is not a plain host[:port] adds nothing."""
+    if not _PLAIN_HOST.fullmatch(host):
+        return CONTENT_SECURITY_POLICY
+    return CONTENT_SECURITY_POLICY.replace(
+        "connect-src 'self'", f"connect-src 'self' ws://{host} wss://{host}"
+    )
 
 
 def _file(path: Path, content_type: str) -> Any:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from server.web.door import CONTENT_SECURITY_POLICY, page_policy
 from server.web.policy import (
     ClientPlace,
     identity_of,
@@ -67,3 +68,11 @@ def test_the_browser_language_becomes_the_app_locale() -> None:
     assert terminal_environment("fr-FR")["LANG"] == "fr_FR.UTF-8"
     assert "LANG" not in terminal_environment("")
     assert terminal_environment("")["COLORTERM"] == "truecolor"
+
+
+def test_the_page_policy_names_its_own_websocket_and_nothing_a_host_header_injects() -> None:
+    policy = page_policy("play.example.org:8080")
+    assert "connect-src 'self' ws://play.example.org:8080 wss://play.example.org:8080;" in policy
+    assert "ws://[::1]:8080" in page_policy("[::1]:8080")
+    for hostile in ("x; script-src *", "evil.example *", "a b", "", "x\r\nSet-Cookie: a=b"):
+        assert page_policy(hostile) == CONTENT_SECURITY_POLICY, hostile
