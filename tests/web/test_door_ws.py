@@ -49,11 +49,16 @@ async def test_the_same_cookie_brings_the_player_back_and_owns_the_name(tmp_path
         origin = {"Origin": door.url.rstrip("/")}
         async with door_client(door.url, cookies={"skyjo_id": secret}, headers=origin) as first:
             await _sign_in(first, "alice")
-        # A reload, a closed tab: the same cookie is alice again, with no question.
+            await first.type("n")  # a new table, seated at it
+            await first.shows("New table")
+            await first.type("\x13")  # ctrl+s: create
+            await first.shows("alice's table · code")
+        # A reload, a closed tab: the same cookie is alice again, with no question,
+        # back in her seat at her table.
         async with door_client(door.url, cookies={"skyjo_id": secret}, headers=origin) as back:
-            await back.shows(LOBBY)
-            assert NAME_PROMPT not in back.text
-            assert "alice" in back.text
+            screen = await back.shows("alice's table · code")
+            assert NAME_PROMPT not in screen
+            assert "alice ★" in screen
         # Another browser (another cookie) may not take alice's name.
         other, _ = await page_cookie(door.url)
         async with door_client(door.url, cookies={"skyjo_id": other}) as stranger:
