@@ -242,8 +242,9 @@ class WebFrontDoor:
         place = self._place(request)
         origin = request.headers.get("Origin")
         if not origin_allowed(origin, place, options.origins):
-            logger.warning("web connection from %s refused: foreign origin %r",
-                           place.address, origin[:100] if origin else origin)
+            logger.warning("web connection from %s refused: foreign origin %r%s",
+                           place.address, origin[:100] if origin else origin,
+                           _proxy_hint(origin, place))
             return web.Response(status=403, text="This page may not open a game here.\n")
         if self._closing or self.game_host.host is None:
             return web.Response(status=503, text="The server is shutting down.\n")
@@ -381,6 +382,14 @@ async def _feed(session: HostedSession, transport: WebSocketTransport, text: str
         if transport.is_closing():
             return
         session.feed(text[start:start + INPUT_SLICE].encode("utf-8", "replace"))
+
+
+def _proxy_hint(origin: str | None, place: ClientPlace) -> str:
+    """A page served over https by a proxy this door does not trust looks like
+    another origin (https:// against the http:// it sees): say what to do."""
+    if origin and origin.lower().startswith("https://") and not place.secure:
+        return " (behind a TLS reverse proxy? start with --web-trust-proxy PROXY_ADDRESS)"
+    return ""
 
 
 def _small_int(value: object) -> bool:

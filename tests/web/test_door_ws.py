@@ -226,3 +226,16 @@ async def test_a_session_that_ends_while_its_input_is_held_back_frees_its_place(
         async with door_client(door.url) as next_one:
             assert await next_one.closed() == 1000
             assert "without a key press" in next_one.text
+
+
+async def test_behind_a_trusted_tls_proxy_the_https_page_may_play(tmp_path: Path) -> None:
+    """The proxy's Host and X-Forwarded-Proto make https://play.example.org the page's origin."""
+    proxied = {"Host": "play.example.org", "X-Forwarded-Proto": "https",
+               "Origin": "https://play.example.org"}
+    async with web_door(tmp_path) as door:
+        with pytest.raises(aiohttp.WSServerHandshakeError):  # the proxy is not trusted
+            async with door_client(door.url, headers=proxied):
+                pass
+    async with web_door(tmp_path, trusted_proxies=LOOPBACK) as door:
+        async with door_client(door.url, headers=proxied) as client:
+            await client.shows(NAME_PROMPT)
