@@ -41,7 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_host,
         default=None,
         metavar="ADDRESS",
-        help="the address or host name to listen on, for TCP and SSH "
+        help="the address or host name to listen on, for TCP, SSH and the web page "
         "(default: all interfaces, IPv4 and IPv6)",
     )
     parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
