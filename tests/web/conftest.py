@@ -8,12 +8,13 @@ and their async fixtures run on the module's loop: each module says
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import pytest_asyncio
 from playwright.async_api import Browser, BrowserContext
 
-from .browserkit import VIEWPORT, chromium
+from .browserkit import TIMEOUT, VIEWPORT, chromium
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -29,4 +30,4 @@ async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
     try:
         yield context
     finally:
-        await context.close()
+        await asyncio.wait_for(context.close(), TIMEOUT)

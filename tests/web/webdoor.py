@@ -84,9 +84,8 @@ def prompt_of(screen: str) -> str:
 
 
 async def choose_name(page: TermPage, name: str) -> None:
-    """The name dialog, answered; the lobby.  A person clicks into the field first."""
+    """The name dialog, answered at once (the page gives the terminal the keyboard); the lobby."""
     await page.shows("Choose your name")
-    await page.click_text("1 to 20 characters")
     await page.type(name)
     await page.press("Enter")
     await page.shows(f"Lobby · {name}")
