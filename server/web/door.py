@@ -120,8 +120,6 @@ class WebFrontDoor:
         self._closing = False
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()
-        self.bad_messages = 0
-        """Messages ignored as unknown or malformed, over all connections (for the log)."""
 
     @property
     def port(self) -> int:
@@ -325,7 +323,6 @@ class WebFrontDoor:
                                     message.data)
                     break
                 bad += 1
-                self.bad_messages += 1
                 if bad >= self.options.max_bad_messages:
                     logger.warning("web connection from %s closed: %d bad messages",
                                    place.address, bad)
