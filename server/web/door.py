@@ -177,13 +177,15 @@ class WebFrontDoor:
             await runner.cleanup()
             raise
         self._runner = runner
-        logger.info("Browser door on %s: open %s in a browser",
+        logger.info("Browser door on %s; in a browser, open %s",
                     describe_listening(self.sockets), self._url(host))
 
     def _url(self, host: str | None) -> str:
-        shown = host or "localhost"
-        if ":" in shown:
-            shown = f"[{shown}]"
+        """What to open: this machine's name too when every interface listens."""
+        if host is None:
+            return (f"http://localhost:{self.port}/ here, or "
+                    f"http://{socket.gethostname()}:{self.port}/ from another machine")
+        shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/"
 
     async def stop(self) -> None:
