@@ -117,9 +117,9 @@
     send(data) {
       if (this.early !== null && this.readyState === NativeWebSocket.CONNECTING) {
         this.early.push(data);
-      } else {
+      } else if (this.readyState === NativeWebSocket.OPEN) {
         super.send(data);
-      }
+      } // closed: a late blur or resize has nobody to go to
     }
   }
   window.WebSocket = DoorWebSocket;
