@@ -3,6 +3,8 @@
     skyjo-server                       # all interfaces (IPv4 and IPv6), port 7777
     skyjo-server --host 127.0.0.1      # this machine only
     skyjo-server --port 7000 --data-dir ./skyjo-data --max-tables 50
+    skyjo-server --config /etc/skyjo/skyjo-server.toml   # any option, from a file
+    skyjo-server admin players         # talk to the running server (same user)
 
 Logs go to stderr. SIGINT or SIGTERM stops it cleanly; every table in play is
 stored as it goes, so even a killed server resumes every game where it was.
@@ -20,9 +22,12 @@ from pathlib import Path
 
 from .app import SkyjoServer
 from .config import Limits, Pace, ServerConfig, default_data_dir
-from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args
+from .configfile import parse_with_config
+from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
+from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
 from .web.options import WEB_DOOR
+from .version import version_text
 
 logger = logging.getLogger("server")
 
@@ -35,6 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="skyjo-server",
         description="Host Skyjo tables: players connect with `skyjo --connect HOST[:PORT]`.",
+        epilog="A running server is looked after with `skyjo-server admin` (see its --help).",
     )
     parser.add_argument(
         "--host",
@@ -44,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="the address or host name to listen on, for TCP, SSH and the web page "
         "(default: all interfaces, IPv4 and IPv6)",
     )
-    parser.add_argument("--port", type=int, default=7777, help="TCP port (default 7777)")
+    parser.add_argument("--port", type=port, default=7777, help="TCP port (default 7777)")
     parser.add_argument(
         "--data-dir", type=Path, default=None, help=f"where data is kept ({default_data_dir()})"
     )
@@ -54,13 +60,29 @@ def build_parser() -> argparse.ArgumentParser:
         default="full",
         help="full: every move survives a power cut; normal: survives a crash, faster",
     )
-    parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument("--log-level", type=_log_level, default="INFO",
+                        help="DEBUG, INFO, WARNING, ERROR")
+    parser.add_argument("--log-format", choices=LOG_FORMATS, default="text",
+                        help="text (default), or json: one JSON object per line")
+    parser.add_argument("--config", type=Path, metavar="FILE",
+                        help="read options from this TOML file (command-line options win; "
+                        "see docs/skyjo-server.example.toml)")
+    parser.add_argument("--version", action="version", version=version_text("skyjo-server"))
+    parser.add_argument("--no-admin", action="store_true",
+                        help="no admin socket (for `skyjo-server admin ...`) in the data directory")
     _add_limits(parser, Limits())
     _add_pace(parser, Pace())
     add_host_arguments(parser)
     for door in DOORS:
         door.add_arguments(parser)
     return parser
+
+
+def _log_level(text: str) -> str:
+    level = text.strip().upper()
+    if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
+        raise argparse.ArgumentTypeError(f"{text!r} is not DEBUG, INFO, WARNING or ERROR")
+    return level
 
 
 def _host(text: str) -> str | None:
@@ -196,14 +218,19 @@ async def serve(server: SkyjoServer) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    logging.basicConfig(
-        level=args.log_level.upper(),
-        stream=sys.stderr,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:1] == ["admin"]:
+        from .admin.cli import main as admin_main
+
+        return admin_main(argv[1:])
+    args = parse_with_config(build_parser(), argv)
+    configure_logging(args.log_level, args.log_format)
     server = SkyjoServer(config_from_args(args))
     attach_doors(server, args)
+    if not args.no_admin:
+        from .admin.door import AdminDoor
+
+        server.add_front_door(AdminDoor())
     try:
         asyncio.run(serve(server))
     except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart

@@ -83,6 +83,8 @@ class ErrorCode(str, Enum):
     IDLE_TIMEOUT = "idle_timeout"
     SLOW_READER = "slow_reader"
     REPLACED = "replaced"  # the same player connected again elsewhere
+    KICKED = "kicked"  # the server's admin disconnected this player
+    BANNED = "banned"  # fatal: this identity (SSH key) is banned from the server
     SHUTTING_DOWN = "shutting_down"
     INTERNAL = "internal"
 
@@ -223,6 +225,7 @@ _CATALOGUE: Final = (
     ),
     _push("lobby_chat", lines=Field(LIST)),  # on arriving in the lobby: its latest chat
     _push("left_table", table_id=Field(STR), reason=Field(STR)),
+    _push("notice", text=Field(STR), at=Field(NUMBER)),  # from the server's admin, to everyone
     _push("bye", code=Field(STR), message=Field(STR)),
 )
 

@@ -65,6 +65,13 @@ CREATE TABLE IF NOT EXISTS game_viewers (  -- of a private game: who sat or watc
     player_id INTEGER NOT NULL,
     PRIMARY KEY (player_id, game_id)
 );
+CREATE TABLE IF NOT EXISTS bans (      -- set by the server's admin (skyjo-server admin ban)
+    kind TEXT NOT NULL,                 -- "identity" or "name"
+    value TEXT NOT NULL,                -- the identity ("ssh-key:SHA256:..."), or the name's key
+    shown TEXT NOT NULL,                -- as the admin typed it
+    created REAL NOT NULL,
+    PRIMARY KEY (kind, value)
+);
 CREATE TABLE IF NOT EXISTS player_stats (
     player_id INTEGER PRIMARY KEY REFERENCES players(id),
     games INTEGER NOT NULL DEFAULT 0,
@@ -257,6 +264,25 @@ class Store(Database):
             else "DELETE FROM mutes WHERE player_id = ? AND muted_id = ?"
         )
         await self.run(lambda c: c.execute(sql, (player_id, muted_id)))
+
+    # -- bans ---------------------------------------------------------------------------
+
+    async def load_bans(self) -> list[tuple[str, str, str]]:
+        """Every ban: (kind, value, shown), oldest first."""
+        sql = "SELECT kind, value, shown FROM bans ORDER BY created, kind, value"
+        return await self.run(lambda c: [tuple(row) for row in c.execute(sql)])
+
+    async def set_ban(self, kind: str, value: str, shown: str, banned: bool) -> bool:
+        """Add (``banned``) or lift a ban; False when there was nothing to change."""
+
+        def change(conn: sqlite3.Connection) -> bool:
+            if banned:
+                sql = "INSERT OR IGNORE INTO bans (kind, value, shown, created) VALUES (?, ?, ?, ?)"
+                return conn.execute(sql, (kind, value, shown, time.time())).rowcount == 1
+            sql = "DELETE FROM bans WHERE kind = ? AND value = ?"
+            return conn.execute(sql, (kind, value)).rowcount == 1
+
+        return await self.run(change)
 
     # -- tables -----------------------------------------------------------------------
 

@@ -8,6 +8,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
+from server.version import version_text
+
 from .address import parse_address, tcp_connector
 from .i18n import LANGUAGES
 from .pacing import PACES
@@ -30,6 +32,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--lang", choices=LANGUAGES, help="language (default: from the locale)")
     p.add_argument("--pace", choices=list(PACES), help="how long others' moves are shown (default: your setting)")
     p.add_argument("--data-dir", type=Path, help="where settings and local games are kept")
+    p.add_argument("--version", action="version", version=version_text("skyjo"))
     return p
 
 

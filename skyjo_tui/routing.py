@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 S = TypeVar("S", bound=Screen[Any])
 
 WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
+NOTICE_SECONDS = 30  # an announcement stays up long enough to be read mid-turn
 
 
 def find_screen(app: SkyjoApp, kind: type[S]) -> S | None:
@@ -46,6 +47,8 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
         _lobby_chat(app, message)
     elif kind == "left_table":
         _left_table(app, message)
+    elif kind == "notice":
+        _notice(app, message)
 
 
 def _tables(app: SkyjoApp, message: dict[str, Any]) -> None:
@@ -144,6 +147,12 @@ def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
     lobby = find_screen(app, LobbyScreen)
     if lobby is not None:
         lobby.show_chat()
+
+
+def _notice(app: SkyjoApp, message: dict[str, Any]) -> None:
+    """The server's admin speaks to everyone: shown on whatever screen is up, for a while."""
+    app.notify(str(message.get("text", "")), title=app.tr("notice.title"), severity="warning",
+               timeout=NOTICE_SECONDS)
 
 
 def _left_table(app: SkyjoApp, message: dict[str, Any]) -> None:

@@ -28,7 +28,7 @@ BACKOFF: Final[tuple[float, ...]] = (0.2, 0.5, 1.0, 2.0, 4.0)
 TIMEOUT: Final = 10.0
 #: ``bye`` codes after which coming back would be refused or undo the player's choice.
 FINAL_BYE_CODES: Final = frozenset(
-    {"replaced", "version_mismatch", "server_full", "too_many_from_address"}
+    {"replaced", "version_mismatch", "server_full", "too_many_from_address", "kicked", "banned"}
 )
 #: Login errors that mean "ask the player for a (different) name".
 NAME_ERRORS: Final = frozenset({"name_required", "bad_name", "name_taken", "name_reserved"})

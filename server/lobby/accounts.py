@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import secrets
-from importlib.metadata import PackageNotFoundError, version
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BOT_LEVELS
 from ..engine import OPTIONS
 from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
 from ..store import PlayerRow
+from ..version import installed_version
 from .text import TextError, clean_name, name_key
 
 if TYPE_CHECKING:
@@ -20,14 +20,7 @@ Reply = dict[str, Any]
 LIST_LIMIT = 100
 
 
-def _server_name() -> str:
-    try:
-        return f"skyjo-server {version('skyjo-tui')}"
-    except PackageNotFoundError:  # running from a source tree that is not installed
-        return "skyjo-server"
-
-
-SERVER_NAME = _server_name()
+SERVER_NAME = " ".join(filter(None, ["skyjo-server", installed_version()]))
 
 
 def new_token() -> str:
@@ -41,6 +34,8 @@ async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
             f"this server speaks protocol version {PROTOCOL_VERSION}, "
             f"the client version {message['version']}: please update",
         )
+    if lobby.bans.identity_banned(session.identity):
+        raise ProtocolError(ErrorCode.BANNED, "this key is banned from this server")
     token, name = message.get("token"), message.get("name")
     if token is not None:
         player = await lobby.store.player_by_token(token)
@@ -91,6 +86,7 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
         name = clean_name(raw_name, lobby.limits.name_max_length)
     except TextError as exc:
         raise ProtocolError(ErrorCode.BAD_NAME, str(exc)) from None
+    _check_not_banned(lobby, name)
     key = name_key(name)
     async with lobby.names_lock:  # two people may not claim one new name at once
         existing = await lobby.store.player_by_name_key(key)
@@ -126,8 +122,14 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is keeping a seat at a table")
 
 
+def _check_not_banned(lobby: Lobby, name: str) -> None:
+    if lobby.bans.name_banned(name):
+        raise ProtocolError(ErrorCode.BAD_NAME, f"{name!r} is banned on this server: choose another")
+
+
 async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -> Reply:
     """``session`` is now ``player``: replace an older connection, return to the seat."""
+    _check_not_banned(lobby, player.name)  # with its token or its owner's key: banned all the same
     if not await lobby.store.touch_player(player.id):
         # Forgotten (an unused guest, see guests.py) since it was looked up.
         raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")

@@ -22,6 +22,7 @@ from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
 from ..protocol import ErrorCode, ProtocolError, error, ok
 from ..store import Store
 from . import accounts, chat, hosting, tables
+from .bans import Bans
 from .guests import GuestSweeper
 from .listing import TableListing
 from .places import Places
@@ -41,7 +42,7 @@ HANDLERS: dict[str, Handler] = {
     **chat.HANDLERS,
 }
 #: Errors after which the connection is closed (the peer cannot go on).
-FATAL = frozenset({ErrorCode.VERSION_MISMATCH})
+FATAL = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BANNED})
 
 
 class Lobby:
@@ -60,11 +61,13 @@ class Lobby:
         self.listing = TableListing(self.tables, self.places.lobby_sessions, config.limits)
         self.quotas = TableQuotas(config.limits)
         self.guests = GuestSweeper(self, config.limits.forget_guests_after)
+        self.bans = Bans(store)
 
     # -- lifecycle -------------------------------------------------------------------
 
     async def load(self) -> None:
         """Bring back every saved table, as it was (after a restart or a crash)."""
+        await self.bans.load()
         for saved in await self.store.load_tables():
             try:
                 table = Table.from_meta(saved.table_id, saved.meta)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import asyncssh
 
@@ -23,6 +24,9 @@ class SkyjoSSHServer(SSHAppServer):
     * Without a usable key, keyboard-interactive with no prompt at all lets
       the player in as a guest (not in ``authorized_keys`` mode).
     * Passwords are never asked for.
+    * A key the server's admin banned (``banned(identity)``) is refused, and
+      so is the guest way in for the rest of that connection: a banned
+      player does not walk in as a guest by just offering their key first.
 
     Which key is the identity: asyncssh calls ``validate_public_key`` for a
     key query and again, synchronously before checking the signature, for
@@ -38,10 +42,13 @@ class SkyjoSSHServer(SSHAppServer):
         *,
         authorized_keys: AuthorizedKeys | None = None,
         lobby_username: str = DEFAULT_LOBBY_USERNAME,
+        banned: Callable[[str], bool] = lambda identity: False,
     ) -> None:
         super().__init__(manager)
         self._authorized_keys = authorized_keys
         self._lobby_username = lobby_username
+        self._banned = banned
+        self._offered_banned_key = False
         self._candidate_key: asyncssh.SSHKey | None = None
         self.player: SSHPlayer | None = None
         """Set once authentication succeeded."""
@@ -57,6 +64,13 @@ class SkyjoSSHServer(SSHAppServer):
         return True
 
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        if self._banned(identity_for_key(key)):
+            if not self._offered_banned_key:
+                logger.info("ssh: banned key %s refused (from %s)",
+                            key.get_fingerprint("sha256"), self._client_address())
+            self._offered_banned_key = True
+            self._candidate_key = None
+            return False
         if self._authorized_keys is not None:
             address = self._client_address()
             if not self._authorized_keys.allows(key, address, address):
@@ -66,11 +80,12 @@ class SkyjoSSHServer(SSHAppServer):
         return True
 
     def kbdint_auth_supported(self) -> bool:
-        return self._authorized_keys is None  # a private server has no guests
+        # A private server has no guests; nor has a connection that offered a banned key.
+        return self._authorized_keys is None and not self._offered_banned_key
 
     def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
         self._candidate_key = None
-        return True  # in at once, no prompt: a guest
+        return not self._offered_banned_key  # else in at once, no prompt: a guest
 
     def auth_completed(self) -> None:
         super().auth_completed()

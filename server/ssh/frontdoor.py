@@ -125,10 +125,13 @@ class SSHFrontDoor:
             player_of=_player_of,
         )
         authorized = self._authorized
+        bans = getattr(getattr(server, "lobby", None), "bans", None)  # a SkyjoServer's lobby
+        banned = bans.identity_banned if bans is not None else (lambda identity: False)
 
         def server_factory() -> SkyjoSSHServer:
             return SkyjoSSHServer(
-                manager, authorized_keys=authorized, lobby_username=options.lobby_username
+                manager, authorized_keys=authorized, lobby_username=options.lobby_username,
+                banned=banned,
             )
 
         address = options.host if options.host is not None else server.config.host

@@ -13,17 +13,14 @@ import logging
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
 
 import asyncssh
 
-from .options import DEFAULT_LOBBY_USERNAME
+from .options import DEFAULT_LOBBY_USERNAME, IDENTITY_PREFIX
 
 from ..termhost import DoorPlayer
 
 logger = logging.getLogger(__name__)
-
-IDENTITY_PREFIX: Final = "ssh-key:"
 
 
 def identity_for_key(key: asyncssh.SSHKey) -> str:

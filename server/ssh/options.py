@@ -17,6 +17,8 @@ from ..termhost.options import HostLimits, WorkerOptions
 DEFAULT_SSH_PORT: Final = 2222
 DEFAULT_LOBBY_USERNAME: Final = "skyjo"
 HOST_KEY_FILENAME: Final = "ssh_host_ed25519_key"
+IDENTITY_PREFIX: Final = "ssh-key:"
+"""A key's identity in the lobby is this and its SHA256 fingerprint (``identity.identity_for_key``)."""
 
 
 @dataclass(frozen=True)

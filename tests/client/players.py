@@ -36,6 +36,19 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], timeout: flo
         await pilot.pause(STEP_PAUSE)
 
 
+async def click_shown(pilot: Pilot[Any], selector: str, timeout: float = 15.0) -> None:
+    """Click ``selector`` on the current screen once it is there and laid out, as a
+    person clicks what they see (a screen just pushed may not have composed it yet)."""
+
+    def shown() -> bool:
+        found = pilot.app.screen.query(selector)
+        return bool(found) and found.first().region.area > 0
+
+    shown.__name__ = f"{selector} shown"
+    await wait_for(pilot, shown, timeout)
+    await pilot.click(selector)
+
+
 def burst(app: SkyjoApp, *keys: str) -> None:
     """Keys arriving together, as a quick typist's do: none waits for the server's answer."""
     for key in keys:
@@ -149,7 +162,7 @@ class MousePlayer:
 
     async def next_round(self, summary: RoundSummaryScreen) -> None:
         self.clicks += 1
-        await self.pilot.click("#ready")
+        await click_shown(self.pilot, "#ready")
 
 
 async def play_to_game_over(pilot: Pilot[Any], app: SkyjoApp, player: KeyboardPlayer | MousePlayer) -> GameOverScreen:

@@ -16,7 +16,15 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 from skyjo_tui.widgets.results import ResultsTable
 
-from .players import KeyboardPlayer, MousePlayer, burst, play_to_game_over, rows, wait_for
+from .players import (
+    KeyboardPlayer,
+    MousePlayer,
+    burst,
+    click_shown,
+    play_to_game_over,
+    rows,
+    wait_for,
+)
 
 
 async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., SkyjoApp]) -> None:
@@ -24,9 +32,9 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")  # home: "Play against bots"
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
-        await pilot.click("#variant-end-score")
+        await click_shown(pilot, "#variant-end-score")
         await pilot.press("end", "backspace", "backspace", "backspace", "1", "0")
-        await pilot.click("#bot-count")
+        await click_shown(pilot, "#bot-count")
         await pilot.press("up", "up", "enter")  # from 3 bots to 1 bot
         await pilot.press("ctrl+s")  # start
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
@@ -84,9 +92,9 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.click("#menu", offset=(3, 1))  # "Play against bots"
         await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
-        await pilot.click("#variant-end-score")
+        await click_shown(pilot, "#variant-end-score")
         await pilot.press("end", "backspace", "backspace", "backspace", "1", "5")
-        await pilot.click("#start")
+        await click_shown(pilot, "#start")
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
         table = app.screen
         assert isinstance(table, TableScreen)
@@ -95,7 +103,7 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
         over = await play_to_game_over(pilot, app, player)
         assert player.clicks > 10 and over.summary.winners
 
-        await pilot.click("#rematch")
+        await click_shown(pilot, "#rematch")
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
         await wait_for(pilot, lambda: table.view is not None and table.view.round == 1 and table.view.phase == "initial_flips")
         assert all(total == 0 for total in table.view.totals)  # type: ignore[union-attr]
