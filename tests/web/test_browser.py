@@ -18,7 +18,7 @@ from aiohttp import web
 from playwright.async_api import Browser, BrowserContext
 
 from ..ssh.sshkit import poll_until
-from ..ssh.test_openssh import press, press_until_gone
+from ..ssh.test_openssh import press_until_gone
 from ..ssh.tmuxkit import TmuxPane, openssh_command, tmux_pane, write_private_key
 from .browserkit import IN_BROWSER, TIMEOUT, VIEWPORT, TermPage
 from .webdoor import choose_name, my_card, open_table, prompt_of, web_door
@@ -28,7 +28,7 @@ pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
 BOT = "Greedy bot 1"
 
 
-async def test_the_page_shows_the_game_and_takes_a_name_typed_at_once(
+async def test_a_newcomer_names_themself_plays_by_keys_and_by_mouse_and_a_reload_returns_to_the_seat(
     tmp_path: Path, context: BrowserContext
 ) -> None:
     async with web_door(tmp_path) as door, TermPage.open(context, door.url) as page:
@@ -36,15 +36,8 @@ async def test_the_page_shows_the_game_and_takes_a_name_typed_at_once(
         await page.assert_drawn()
         columns, rows = page.size
         assert columns >= 120 and rows >= 36, page.size  # the page's terminal fills the window
-        await page.type("alice")  # no click: the page has given the terminal the keyboard
-        await page.press("Enter")
-        await page.shows("Lobby · alice")
-
-
-async def test_a_game_against_a_bot_by_keys_and_by_mouse_then_a_reload_returns_to_the_seat(
-    tmp_path: Path, context: BrowserContext
-) -> None:
-    async with web_door(tmp_path) as door, TermPage.open(context, door.url) as page:
+        # The name, typed at once, without a click: the page gives the terminal the keyboard
+        # (before it did, xterm.js told the app "focus out" and the keys went nowhere).
         await choose_name(page, "alice")
         await open_table(page)
         await page.press("b")
@@ -95,17 +88,17 @@ async def test_a_browser_player_and_an_ssh_player_at_one_table(tmp_path: Path, c
         async with tmux_pane(openssh_command(door.ssh_port, "bob", key_file)) as bob:
             await choose_name(alice, "alice")
             await open_table(alice)
-            await bob.wait_for("Lobby · bob")
-            await bob.wait_for("alice's table")  # listed: bob picks it
+            await bob.wait_for("Lobby · bob", TIMEOUT)
+            await bob.wait_for("alice's table", TIMEOUT)  # listed: bob picks it
             await bob.keys("Down")
-            await press(bob, "Enter", "Press r when you are ready")
-            await press(bob, "r", "person  ✓")
+            await ssh_press(bob, "Enter", "Press r when you are ready")
+            await ssh_press(bob, "r", "person  ✓")
             await alice.shows("person  ✓")  # bob, ready, on alice's page
             await alice.press("s")
 
             await alice.shows("Turn up a card of your choice")
             await alice.press("Enter", "ArrowRight", "Enter")
-            await bob.wait_for("Turn up a card of your choice")
+            await bob.wait_for("Turn up a card of your choice", TIMEOUT)
             await bob.keys("Enter", "Right")
             await press_until_gone(bob, "Enter", "Turn up a card")
             await alice.gone("Turn up a card")
@@ -119,7 +112,7 @@ async def test_a_browser_player_and_an_ssh_player_at_one_table(tmp_path: Path, c
             await alice.shows("Choose the card the")
             await alice.press("Enter")
             await alice.shows("You took the")
-            moved = await bob.wait_for("alice took the")
+            moved = await bob.wait_for("alice took the", TIMEOUT)
             assert "alice" in moved and "Pile" in moved
             answers = alice.text.count("bob took the")
             await take_the_discard_over_ssh(bob)
@@ -143,10 +136,16 @@ async def whose_turn(page: TermPage, pane: TmuxPane) -> str:
 
 async def take_the_discard_over_ssh(pane: TmuxPane) -> None:
     """One whole turn in the terminal: take the discard, put it where the cursor is."""
-    await pane.wait_until(lambda screen: prompt_of(screen).startswith("Your turn:"), "bob's turn")
-    await press(pane, "t", "Choose the card the")
+    await pane.wait_until(lambda screen: prompt_of(screen).startswith("Your turn:"), "bob's turn", TIMEOUT)
+    await ssh_press(pane, "t", "Choose the card the")
     await pane.keys("Enter")
-    await pane.wait_gone("Choose the card the")
+    await pane.wait_gone("Choose the card the", TIMEOUT)
+
+
+async def ssh_press(pane: TmuxPane, key: str, then: str) -> str:
+    """Press ``key`` in the terminal; its screen once it shows ``then`` (bounded as the page's waits)."""
+    await pane.keys(key)
+    return await pane.wait_for(then, TIMEOUT)
 
 
 OPEN_A_GAME = """(url) => new Promise((resolve) => {
