@@ -68,3 +68,31 @@ def test_no_web_loads_neither_aiohttp_nor_the_door() -> None:
     server = SkyjoServer(cli.config_from_args(args))
     cli.attach_doors(server, args)
     assert server.front_doors == [server.tcp]
+
+
+def test_with_the_door_on_every_log_line_is_json_workers_included(tmp_path: Path) -> None:
+    """The door starts the players' worker processes; they log in the server's format."""
+    import json
+    import signal
+    import time
+
+    from ..server.processes import server_command
+
+    command = [part for part in server_command(tmp_path / "data") if part != "--no-web"]
+    log = tmp_path / "server.log"
+    with log.open("w") as stderr:
+        process = subprocess.Popen([*command, "--web-port", "0", "--log-format", "json"],
+                                   stderr=stderr, stdout=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 60
+        while "data in " not in log.read_text() or "ready" not in log.read_text():
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text()
+            time.sleep(0.05)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    records = [json.loads(line) for line in log.read_text().splitlines()]
+    assert any(r["logger"] == "server.web.door" for r in records)
+    assert any(r["message"].startswith("worker ") and r["logger"] != "server.termhost.workers"
+               for r in records), "no line from a worker process itself"
