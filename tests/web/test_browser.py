@@ -50,7 +50,7 @@ async def test_a_newcomer_names_themself_plays_by_keys_and_by_mouse_and_a_reload
         # The first flips: one by keys (the card under the cursor), one by a click.
         await page.press("Enter")
         await page.shows("You turned up")
-        await page.click_cell(*my_card(page, "alice"))
+        await page.click_cell(*face_down_card(page, "alice"))
         await page.wait_until(lambda: page.text.count("You turned up") == 2, "the second card turned up")
 
         # A turn by mouse: click the draw pile, then one of the cards.
@@ -77,6 +77,16 @@ async def test_a_newcomer_names_themself_plays_by_keys_and_by_mouse_and_a_reload
         assert "Choose your name" not in screen and "Lobby" not in screen
         assert "You kept the" in screen and "Pile" in screen, screen
         await page.assert_drawn()
+
+
+def face_down_card(page: TermPage, name: str) -> tuple[int, int]:
+    """The middle of one of ``name``'s face-down cards, as the page shows it."""
+    for column in range(4):
+        for row in range(3):
+            x, y = my_card(page, name, column, row)
+            if page.lines[y][x:x + 1] == "░":
+                return x, y
+    raise AssertionError(f"{name} has no face-down card:\n{page.text}")
 
 
 async def test_a_browser_player_and_an_ssh_player_at_one_table(tmp_path: Path, context: BrowserContext) -> None:
