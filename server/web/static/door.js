@@ -7,7 +7,8 @@
 //   it says so, waits for /healthz to answer, then reloads (the cookie
 //   brings the player back to their seat); 1013 (over a cap) and 1008 (a
 //   misbehaving connection) show the server's reason and a Try again button;
-// - keeps textual.js from waiting for fonts it measures badly when late.
+// - starts textual.js once the font is in (it measures a cell when it starts),
+//   and gives its terminal the keyboard.
 "use strict";
 (function () {
   const MIN_FONT = 8;
