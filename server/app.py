@@ -28,7 +28,7 @@ from .datadir import DataDirLock
 from .limits import ConnectionRegistry, Refusal
 from .listen import describe_listening, dual_stack_socket, peer_host
 from .lobby import Lobby, Session
-from .lobby.session import IN_PROCESS
+from .lobby.session import IN_PROCESS, LOCAL, TCP
 from .protocol import (
     BadFrame,
     ErrorCode,
@@ -151,7 +151,7 @@ class SkyjoServer:
         self._started = False
 
     async def open_in_process(
-        self, identity: str | None = None
+        self, identity: str | None = None, door: str = LOCAL
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """A connection for a trusted in-process front door, with its identity.
 
@@ -159,17 +159,21 @@ class SkyjoServer:
         and logs straight in as the player it last was; None is a guest. Wrap
         the streams with ``ServerConnection.from_streams``, which sends no
         pings over them: the connection is never closed for idling, so an idle
-        player wakes nobody.
+        player wakes nobody. ``door`` names the way in (``DoorPlayer.door``:
+        "ssh", "web"; the local game's is ``LOCAL``), for the metrics.
         """
-        return await asyncio.open_connection(sock=await self.open_in_process_socket(identity))
+        sock = await self.open_in_process_socket(identity, door)
+        return await asyncio.open_connection(sock=sock)
 
-    async def open_in_process_socket(self, identity: str | None = None) -> socket.socket:
+    async def open_in_process_socket(
+        self, identity: str | None = None, door: str = LOCAL
+    ) -> socket.socket:
         """``open_in_process``'s socket itself, e.g. to hand over to a worker
         process of this server (``server.ssh.workers``): still in-process and
         trusted, as it was opened here."""
         ours, theirs = socket.socketpair()
         reader, writer = await asyncio.open_connection(sock=ours)
-        self._spawn(self._serve(reader, writer, identity=identity, address=IN_PROCESS))
+        self._spawn(self._serve(reader, writer, identity=identity, address=IN_PROCESS, door=door))
         return theirs
 
     # -- connections -----------------------------------------------------------------
@@ -185,7 +189,7 @@ class SkyjoServer:
             return
         self._track(task)
         try:
-            await self._serve(reader, writer, identity=None, address=address)
+            await self._serve(reader, writer, identity=None, address=address, door=TCP)
         finally:
             self.tcp_connections.release(address, task)
 
@@ -204,9 +208,10 @@ class SkyjoServer:
         *,
         identity: str | None,
         address: str,
+        door: str,
     ) -> None:
         limits = self.config.limits
-        session = Session(writer, limits, identity=identity, address=address)
+        session = Session(writer, limits, identity=identity, address=address, door=door)
         decoder = FrameDecoder(limits.max_frame)
         # An in-process peer is the app that owns it, never a vanished network
         # peer: its player may stay idle as long as the app runs.

@@ -19,6 +19,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from .app import SkyjoServer
 from .config import Limits, Pace, ServerConfig, default_data_dir
@@ -28,6 +29,9 @@ from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
 from .web.options import WEB_DOOR
 from .version import version_text
+
+if TYPE_CHECKING:
+    from .doors.host import GameHost
 
 logger = logging.getLogger("server")
 
@@ -75,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     add_host_arguments(parser)
     for door in DOORS:
         door.add_arguments(parser)
+    metrics = parser.add_argument_group("metrics (server/metrics.py; needs prometheus-client)")
+    metrics.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                         help="serve Prometheus metrics on this port at /metrics (default: off)")
+    metrics.add_argument("--metrics-host", default="127.0.0.1", metavar="ADDRESS",
+                         help="the address metrics are served on (default 127.0.0.1: this machine)")
     return parser
 
 
@@ -188,11 +197,11 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> None:
-    """The doors that are on, after the one host that runs their players' screens."""
+def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> GameHost | None:
+    """The doors that are on, after the one host that runs their players' screens (returned)."""
     doors = [door for door in DOORS if door.enabled(args)]
     if not doors:
-        return
+        return None
     from .doors.host import GameHost, HostOptions  # Textual: only with a door on
 
     limits, workers = host_options_from_args(args)
@@ -200,6 +209,7 @@ def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> None:
     server.add_front_door(game_host)  # first: started before the doors, stopped after
     for door in doors:
         door.attach_to(server, args, game_host)
+    return game_host
 
 
 async def serve(server: SkyjoServer) -> None:
@@ -226,11 +236,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parse_with_config(build_parser(), argv)
     configure_logging(args.log_level, args.log_format)
     server = SkyjoServer(config_from_args(args))
-    attach_doors(server, args)
+    game_host = attach_doors(server, args)
     if not args.no_admin:
         from .admin.door import AdminDoor
 
         server.add_front_door(AdminDoor())
+    if args.metrics_port is not None:
+        try:
+            from .metrics import attach_metrics  # prometheus-client: only with the endpoint on
+        except ImportError as exc:
+            logger.error("--metrics-port needs prometheus-client (pip install 'skyjo-tui[metrics]'): %s", exc)
+            return 1
+        attach_metrics(server, args, game_host)
     try:
         asyncio.run(serve(server))
     except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart

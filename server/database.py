@@ -21,6 +21,7 @@ import logging
 import queue
 import sqlite3
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -72,6 +73,9 @@ class Database:
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.commits = 0  # how many transactions were committed (for benchmarks)
+        # Told the seconds each committed transaction took (server.metrics), in the
+        # writer thread: an observer must be thread-safe and quick.
+        self.write_observers: list[Callable[[float], None]] = []
 
     # -- lifecycle ----------------------------------------------------------------
 
@@ -181,6 +185,7 @@ class Database:
         self, conn: sqlite3.Connection, batch: list[tuple[Operation, asyncio.Future[Any]]]
     ) -> list[tuple[Any, BaseException | None]]:
         outcomes: list[tuple[Any, BaseException | None]] = []
+        began = time.perf_counter()
         try:
             conn.execute("BEGIN IMMEDIATE")
             for operation, _ in batch:
@@ -192,6 +197,9 @@ class Database:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             return [(None, exc)] * len(batch)
+        took = time.perf_counter() - began
+        for observer in self.write_observers:
+            observer(took)
         return outcomes
 
 

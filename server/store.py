@@ -9,14 +9,18 @@ from __future__ import annotations
 
 import hashlib
 import json
+import logging
 import sqlite3
 import time
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from .database import Database, StoreClosed
+from .ratings import BOT, PLAYER, Z, Rating, bot_subject, player_subject, rate
+
+logger = logging.getLogger(__name__)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS players (
@@ -58,7 +62,9 @@ CREATE TABLE IF NOT EXISTS games (
     totals TEXT NOT NULL,               -- JSON list, by seat
     winners TEXT NOT NULL,              -- JSON list of seats
     record TEXT NOT NULL,               -- the engine's game record (JSON): a replay
-    private INTEGER NOT NULL DEFAULT 0  -- played at a private table: only its viewers see it
+    private INTEGER NOT NULL DEFAULT 0, -- played at a private table: only its viewers see it
+    seeded INTEGER NOT NULL DEFAULT 0,  -- dealt from a chosen seed: not rated
+    subjects TEXT                       -- JSON list by seat: whose rating it moves (null: not rated)
 );
 CREATE TABLE IF NOT EXISTS game_viewers (  -- of a private game: who sat or watched there
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -78,6 +84,12 @@ CREATE TABLE IF NOT EXISTS player_stats (
     wins INTEGER NOT NULL DEFAULT 0,
     rounds INTEGER NOT NULL DEFAULT 0,
     round_points INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE IF NOT EXISTS ratings (    -- rebuilt from the rated games when empty
+    subject TEXT PRIMARY KEY,           -- "player:<id>" or "bot:<level>" (server.ratings)
+    mu REAL NOT NULL,
+    sigma REAL NOT NULL,
+    games INTEGER NOT NULL
 );
 """
 
@@ -100,7 +112,13 @@ ADDED_COLUMNS = (
     ("table_actions", "at", "REAL"),
     ("players", "last_seen", "REAL"),
     ("games", "private", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "seeded", "INTEGER NOT NULL DEFAULT 0"),
+    ("games", "subjects", "TEXT"),
 )
+#: The games that move ratings: neither private (friends' rules, friends' games) nor
+#: seeded (a deal chosen in advance can be learnt). Nothing deals seeded games yet:
+#: whatever does passes ``seeded=True`` to ``finish_game``.
+RATED = "private = 0 AND seeded = 0"
 #: Who may see a game: any public one, and the private ones they sat or watched at.
 VISIBLE_TO = (
     "(private = 0 OR id IN (SELECT game_id FROM game_viewers WHERE player_id = :viewer))"
@@ -139,7 +157,25 @@ class Store(Database):
     """
 
     def __init__(self, path: Path, sync: str = "full") -> None:
-        super().__init__(path, sync, SCHEMA, _add_missing_columns)
+        super().__init__(path, sync, SCHEMA, _migrate)
+        self.ratings: dict[str, Rating] = {}
+        """The ``ratings`` table as last committed, by subject (``server.ratings``):
+        read by the lobby's pushes, which cannot wait for the database. Only
+        ``open`` and ``finish_game`` write it, with what they read or committed."""
+
+    async def open(self) -> None:
+        await super().open()
+        self.ratings = await self.run(_load_ratings)
+
+    def rating_of(self, subject: str) -> Rating | None:
+        """A person's or a bot level's rating (None: no rated game yet)."""
+        return self.ratings.get(subject)
+
+    def bot_ratings(self) -> list[dict[str, Any]]:
+        """Every bot level with a rated game, best first (as the leaderboard orders people)."""
+        bots = [(s.removeprefix(BOT), r) for s, r in self.ratings.items() if s.startswith(BOT)]
+        bots.sort(key=lambda item: (-item[1].ordinal, item[0]))
+        return [{"level": level, "rating": r.shown, "games": r.games} for level, r in bots]
 
     # -- players ------------------------------------------------------------------
 
@@ -351,18 +387,24 @@ class Store(Database):
         table_id: str,
         meta: dict[str, Any],
         viewers: Collection[int] | None = None,
+        subjects: Sequence[str | None] | None = None,
+        seeded: bool = False,
     ) -> int:
-        """Store a finished game, add it to its players' statistics, and save the
-        table's new state in the same transaction (a game is never counted twice).
+        """Store a finished game, add it to its players' statistics and ratings,
+        and save the table's new state in the same transaction (a game is never
+        counted twice).
 
         ``viewers`` (for a game at a private table) are the only players who
         will see it in ``recent_games`` and ``game_record``; None: everyone.
+        ``subjects`` (by seat, ``server.ratings``) are whose ratings the game
+        moves, unless it is private or ``seeded`` (see ``RATED``).
         Returns the game's id."""
+        private = viewers is not None
 
-        def finish(conn: sqlite3.Connection) -> int:
+        def finish(conn: sqlite3.Connection) -> tuple[int, dict[str, Rating]]:
             cursor = conn.execute(
-                "INSERT INTO games (finished, table_name, names, totals, winners, record, private) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO games (finished, table_name, names, totals, winners, record, private, "
+                "seeded, subjects) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     time.time(),
                     table_name,
@@ -370,7 +412,9 @@ class Store(Database):
                     json.dumps(totals),
                     json.dumps(winners),
                     json.dumps(record),
-                    viewers is not None,
+                    private,
+                    seeded,
+                    None if subjects is None else json.dumps(list(subjects)),
                 ),
             )
             for result in results:
@@ -385,9 +429,13 @@ class Store(Database):
                 "UPDATE tables SET meta = ? WHERE id = ?",
                 (json.dumps({**meta, "game_id": game_id}), table_id),
             )
-            return game_id
+            if private or seeded or subjects is None:
+                return game_id, {}
+            return game_id, _rate_game(conn, subjects, totals)
 
-        return await self.run(finish)
+        game_id, ratings = await self.run(finish)
+        self.ratings.update(ratings)
+        return game_id
 
     async def stats(self, player_id: int) -> dict[str, Any]:
         return await self.run(lambda c: _stats(c, player_id))
@@ -420,6 +468,11 @@ def _player(conn: sqlite3.Connection, where: str, value: Any) -> PlayerRow | Non
         f"SELECT id, name, reserved_by FROM players WHERE {where}", (value,)
     ).fetchone()
     return None if row is None else PlayerRow(row[0], row[1], row[2])
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    _add_missing_columns(conn)
+    _rebuild_ratings(conn)
 
 
 def _add_missing_columns(conn: sqlite3.Connection) -> None:
@@ -456,28 +509,101 @@ def _add_result(conn: sqlite3.Connection, result: PlayerResult) -> None:
     )
 
 
+# -- ratings ------------------------------------------------------------------------------
+
+
+def _load_ratings(conn: sqlite3.Connection) -> dict[str, Rating]:
+    rows = conn.execute("SELECT subject, mu, sigma, games FROM ratings")
+    return {subject: Rating(mu, sigma, games) for subject, mu, sigma, games in rows}
+
+
+def _rate_game(
+    conn: sqlite3.Connection, subjects: Sequence[str | None], totals: Sequence[int]
+) -> dict[str, Rating]:
+    """Move the ratings of one game's subjects (by seat) by its final totals; the new ones."""
+    wanted = sorted({s for s in subjects if s is not None})
+    marks = ", ".join("?" * len(wanted))
+    rows = conn.execute(
+        f"SELECT subject, mu, sigma, games FROM ratings WHERE subject IN ({marks})", wanted
+    )
+    current = {subject: Rating(mu, sigma, games) for subject, mu, sigma, games in rows}
+    new = rate(current, subjects, totals)
+    conn.executemany(
+        "INSERT INTO ratings (subject, mu, sigma, games) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (subject) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+        "games = excluded.games",
+        [(subject, r.mu, r.sigma, r.games) for subject, r in sorted(new.items())],
+    )
+    return new
+
+
+def _rebuild_ratings(conn: sqlite3.Connection) -> None:
+    """An empty ``ratings`` table (lost, or from before ratings) is rebuilt from the
+    rated games, replayed in the order they were stored: the same ratings again."""
+    if conn.execute("SELECT 1 FROM ratings LIMIT 1").fetchone() is not None:
+        return
+    games = conn.execute(
+        f"SELECT subjects, totals, record FROM games WHERE {RATED} ORDER BY id"
+    ).fetchall()
+    if not games:
+        return
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        for subjects, totals, record in games:
+            seats = json.loads(subjects) if subjects is not None else _record_subjects(conn, record)
+            _rate_game(conn, seats, json.loads(totals))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    logger.info("ratings rebuilt from %d stored games", len(games))
+
+
+def _record_subjects(conn: sqlite3.Connection, record: str) -> list[str | None]:
+    """Whom a game stored before ratings rates: its record's bots by level and its
+    people by the name they had (a person since renamed, or forgotten, is left out)."""
+    subjects: list[str | None] = []
+    for seat in json.loads(record).get("seats", []):
+        if seat.get("bot") is not None:
+            subjects.append(bot_subject(seat["bot"]))
+            continue
+        row = conn.execute("SELECT id FROM players WHERE name = ?", (seat.get("name"),)).fetchone()
+        subjects.append(None if row is None else player_subject(row[0]))
+    return subjects
+
+
+def _shown(mu: float | None, sigma: float | None) -> int | None:
+    return None if mu is None or sigma is None else Rating(mu, sigma, 0).shown
+
+
 def _stats(conn: sqlite3.Connection, player_id: int) -> dict[str, Any]:
     row = conn.execute(
         "SELECT p.name, COALESCE(s.games, 0), COALESCE(s.wins, 0), COALESCE(s.rounds, 0), "
-        "COALESCE(s.round_points, 0) FROM players p "
-        "LEFT JOIN player_stats s ON s.player_id = p.id WHERE p.id = ?",
-        (player_id,),
+        "COALESCE(s.round_points, 0), r.mu, r.sigma, COALESCE(r.games, 0) FROM players p "
+        "LEFT JOIN player_stats s ON s.player_id = p.id "
+        "LEFT JOIN ratings r ON r.subject = ? WHERE p.id = ?",
+        (player_subject(player_id), player_id),
     ).fetchone()
-    name, games, wins, rounds, points = row
+    name, games, wins, rounds, points, mu, sigma, rated_games = row
     return {
         "name": name,
         "games": games,
         "wins": wins,
         "rounds": rounds,
         "mean_round_score": round(points / rounds, 2) if rounds else None,
+        "rating": _shown(mu, sigma),
+        "rated_games": rated_games,
     }
 
 
 def _leaderboard(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
+    # By rating (its ordinal, mu - 3 sigma); people with no rated game yet come last.
     rows = conn.execute(
-        "SELECT p.name, s.games, s.wins, s.rounds, s.round_points FROM player_stats s "
-        "JOIN players p ON p.id = s.player_id WHERE s.games > 0 "
-        "ORDER BY s.wins DESC, CAST(s.wins AS REAL) / s.games DESC, s.games DESC, "
+        "SELECT p.name, s.games, s.wins, s.rounds, s.round_points, r.mu, r.sigma "
+        "FROM player_stats s JOIN players p ON p.id = s.player_id "
+        f"LEFT JOIN ratings r ON r.subject = '{PLAYER}' || p.id WHERE s.games > 0 "
+        f"ORDER BY r.subject IS NULL, r.mu - {Z} * r.sigma DESC, "
+        "s.wins DESC, CAST(s.wins AS REAL) / s.games DESC, s.games DESC, "
         "CAST(s.round_points AS REAL) / MAX(s.rounds, 1), p.name_key "
         "LIMIT ?",
         (limit,),
@@ -490,8 +616,9 @@ def _leaderboard(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
             "wins": wins,
             "win_rate": round(wins / games, 3),
             "mean_round_score": round(points / rounds, 2) if rounds else None,
+            "rating": _shown(mu, sigma),
         }
-        for rank, (name, games, wins, rounds, points) in enumerate(rows, start=1)
+        for rank, (name, games, wins, rounds, points, mu, sigma) in enumerate(rows, start=1)
     ]
 
 

@@ -24,6 +24,11 @@ from .widgets.piles import PilesState
 NAME_ROOM: Final = 12
 
 
+def rating_text(value: Any) -> str:
+    """A rating as the server sends it (``mu - 3 sigma``, rounded); "-" before any rated game."""
+    return str(value) if type(value) is int else "-"
+
+
 def seats_of(table: dict[str, Any]) -> list[SeatInfo]:
     """The table map's seats as the board names them (empty seats are skipped)."""
     return [seat_info(seat) for seat in table.get("seats") or [] if seat is not None]

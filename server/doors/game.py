@@ -27,10 +27,12 @@ class InProcessServer(Protocol):
     def config(self) -> ServerConfig: ...
 
     async def open_in_process(
-        self, identity: str | None = None
+        self, identity: str | None = None, door: str = ...
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]: ...
 
-    async def open_in_process_socket(self, identity: str | None = None) -> socket.socket: ...
+    async def open_in_process_socket(
+        self, identity: str | None = None, door: str = ...
+    ) -> socket.socket: ...
 
 
 @dataclass(frozen=True)
@@ -75,10 +77,11 @@ def in_process_app_factory(
     """The host's app factory when apps run in the server's own process."""
 
     def build(info: SessionInfo) -> App[Any] | Awaitable[App[Any]]:
-        identity = info.player.identity
+        identity, door = info.player.identity, info.player.door
 
         async def connect() -> ServerConnection:
-            reader, writer = await outside_the_app(skyjo_server.open_in_process(identity))
+            opening = skyjo_server.open_in_process(identity, door)
+            reader, writer = await outside_the_app(opening)
             return ServerConnection.from_streams(reader, writer)
 
         return game_app_factory(PlayerSession(info.player, connect, _environ(info), info))
@@ -112,7 +115,8 @@ def lobby_for_worker(skyjo_server: InProcessServer) -> Callable[[SessionInfo], A
     """Opens a session's lobby connection here, as its player, for its worker."""
 
     async def connect(info: SessionInfo) -> socket.socket:
-        return await outside_the_app(skyjo_server.open_in_process_socket(info.player.identity))
+        player = info.player
+        return await outside_the_app(skyjo_server.open_in_process_socket(player.identity, player.door))
 
     return connect
 

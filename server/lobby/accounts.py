@@ -185,7 +185,8 @@ async def stats(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
 
 
 async def leaderboard(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    return {"entries": await lobby.store.leaderboard(_limit(message))}
+    entries = await lobby.store.leaderboard(_limit(message))
+    return {"entries": entries, "bots": lobby.store.bot_ratings()}
 
 
 async def recent_games(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:

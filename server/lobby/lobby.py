@@ -62,6 +62,9 @@ class Lobby:
         self.quotas = TableQuotas(config.limits)
         self.guests = GuestSweeper(self, config.limits.forget_guests_after)
         self.bans = Bans(store)
+        # Told of every move once it is broadcast, with the seconds since it arrived
+        # (server.metrics): nothing by default.
+        self.move_observers: list[Callable[[float], None]] = []
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -224,6 +227,11 @@ class Lobby:
         else:
             raise ProtocolError(ErrorCode.BAD_FIELD, "give a table_id or a code")
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such table")
+
+    def moved(self, seconds: float) -> None:
+        """A move was played and pushed to everyone, ``seconds`` after it arrived."""
+        for observer in self.move_observers:
+            observer(seconds)
 
     def table_changed(self, table: Table) -> None:
         """A public table changed: the lobby's list is pushed again shortly."""

@@ -48,6 +48,10 @@ class Places:
     def session_of(self, player_id: int) -> Session | None:
         return self._online.get(player_id)
 
+    def online(self) -> Iterator[Session]:
+        """Every online player's connection (one each)."""
+        return iter(self._online.values())
+
     def is_online(self, player_id: int) -> bool:
         return player_id in self._online
 

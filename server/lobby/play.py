@@ -52,6 +52,8 @@ class TableHost(Protocol):
 
     def table_changed(self, table: Table) -> None: ...
 
+    def moved(self, seconds: float) -> None: ...
+
     async def close_table(self, table: Table, reason: str) -> None: ...
 
 
@@ -169,10 +171,12 @@ class TablePlay:
 
         Raises ``IllegalAction`` (engine) when it is not legal now.
         """
+        arrived = time.perf_counter()
         async with self.lock:
-            return await self._commit(action)
+            return await self._commit(action, arrived)
 
-    async def _commit(self, action: Action) -> int:
+    async def _commit(self, action: Action, arrived: float) -> int:
+        """Store, apply and push ``action`` (which came at ``perf_counter()`` ``arrived``)."""
         game = self.game
         assert game is not None and self.lock.locked()
         if game.phase is not GamePhase.PLAYING:
@@ -182,6 +186,7 @@ class TablePlay:
         await self.store.append_action(self.table.id, seq, action.to_dict(), time.time())
         events = game.apply(action)
         self._after_update(events)
+        self.host.moved(time.perf_counter() - arrived)
         if game.is_over:
             await self.finish()
         return seq
@@ -295,6 +300,7 @@ class TablePlay:
         assert game is not None and game.is_over
         names = [s.name for _, s in table.filled()]
         results, record = self._results(), make_record(game, table)
+        subjects = [seat.rating_subject for _, seat in table.filled()]
         for index, seat in table.filled():
             place = table.place_at(index)
             if seat.left:
@@ -312,6 +318,7 @@ class TablePlay:
             table_id=table.id,
             meta=table.to_meta(),
             viewers=table.audience if table.private else None,
+            subjects=subjects,
         )
         table.push_all(
             {
@@ -367,6 +374,7 @@ class TablePlay:
                 return  # someone moved first
             game, view = self.game, view_for(self.game, index)
         bot, action = await self.bots.think(index, view)
+        chosen = time.perf_counter()
         async with self.lock:
             if self.game is not game or not self.bots.thought(game, index, bot, action is None):
                 return  # a new game began meanwhile
@@ -374,7 +382,7 @@ class TablePlay:
                 return
             action = action or view_for(game, index).legal_actions[0]
             if game.round.is_legal(action):
-                await self._commit(action)
+                await self._commit(action, chosen)
 
     # -- restoring after a restart ------------------------------------------------------------
 

@@ -26,6 +26,9 @@ logger = logging.getLogger(__name__)
 _ids = itertools.count(1)
 #: The address of a connection opened in-process (the local game, the SSH front door).
 IN_PROCESS = "in-process"
+#: The way in of a connection: TCP, the local game; the terminal doors name
+#: theirs (``DoorPlayer.door``: "ssh", "web").
+TCP, LOCAL = "tcp", "local"
 
 
 class Session:
@@ -36,10 +39,12 @@ class Session:
         *,
         identity: str | None = None,
         address: str = "",
+        door: str = TCP,
     ) -> None:
         self.id = next(_ids)
         self.identity = identity  # trusted: only in-process front doors set it
         self.address = address
+        self.door = door  # the way in: TCP, LOCAL, or a terminal door's name
         self._writer = writer
         self._output_limit = limits.output_buffer
         self.messages = TokenBucket(limits.messages_per_second, limits.message_burst)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import Settings
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
+from ..ratings import bot_subject, player_subject
 
 if TYPE_CHECKING:
     from .places import Place, Places
@@ -42,6 +43,16 @@ class Seat:
     def is_person(self) -> bool:
         """A person still in this seat (not a bot, not someone who left)."""
         return self.kind == HUMAN and not self.left
+
+    @property
+    def rating_subject(self) -> str | None:
+        """Whose rating this seat's result moves (``server.ratings``): its person's,
+        or its bot level's; None for a person who left (a bot finished for them)."""
+        if self.is_person and self.player_id is not None:
+            return player_subject(self.player_id)
+        if self.kind == BOT and self.level is not None:
+            return bot_subject(self.level)
+        return None
 
     def to_meta(self) -> dict[str, Any]:
         return {
@@ -209,7 +220,14 @@ class Table:
             "ready": seat.ready or seat.kind == BOT,
             "autoplay": seat.kind == HUMAN and self.plays_itself(index),
             "autoplay_in": self.play.standin_in(place),
+            "rating": self._rating(seat),
         }
+
+    def _rating(self, seat: Seat) -> int | None:
+        """The seat's rating as shown (None: no rated game yet, or a person who left)."""
+        subject = seat.rating_subject
+        rating = None if subject is None else self.play.store.rating_of(subject)
+        return None if rating is None else rating.shown
 
     def to_wire(self, your_seat: int | None) -> dict[str, Any]:
         play = self.play

@@ -36,12 +36,12 @@ class LobbyScreen(SkyjoScreen[None]):
         Binding("q", "disconnect", "keys.quit", id="lobby.quit"),
     ]
 
+    rating: int | None = None
+    """Your rating as the server last said (``stats``); None: none yet, or not asked."""
+
     def compose(self) -> ComposeResult:
         tr = self.tr
-        welcome = self.skyjo.session.welcome if self.skyjo.session else None
-        who = welcome.name if welcome and welcome.name else ""
-        where = self.skyjo.options.server_label or self.skyjo.session_server_name()
-        yield Label(" · ".join(p for p in (tr("lobby.title"), who, where) if p), id="lobby-title")
+        yield Label(self._title(), id="lobby-title")
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-tables"):
                 yield TableList(id="tables", tr=tr)
@@ -49,6 +49,27 @@ class LobbyScreen(SkyjoScreen[None]):
                 yield Label("", id="more-tables", classes="hint")
             yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
         yield KeyFooter()
+
+    def _title(self) -> str:
+        """"Lobby · your name (rating 12) · the server"."""
+        tr = self.tr
+        welcome = self.skyjo.session.welcome if self.skyjo.session else None
+        who = welcome.name if welcome and welcome.name else ""
+        if who and self.rating is not None:
+            who = f"{who} ({tr('lobby.rating', rating=self.rating)})"
+        where = self.skyjo.options.server_label or self.skyjo.session_server_name()
+        return " · ".join(p for p in (tr("lobby.title"), who, where) if p)
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self._ask_rating()  # back from a game: it may have moved
+
+    @work(exclusive=True, group="lobby-rating")
+    async def _ask_rating(self) -> None:
+        reply = await self.skyjo.call({"type": "stats"}, quiet=True)
+        found = (reply or {}).get("stats", {}).get("rating")
+        self.rating = found if type(found) is int else None
+        self.query_one("#lobby-title", Label).update(self._title())
 
     def on_mount(self) -> None:
         self._columns()

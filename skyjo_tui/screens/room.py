@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 
 from ..names import level_name
 from ..presence import presence_news, watchers_line
-from ..presenter import seat_info
+from ..presenter import rating_text, seat_info
 from ..rules_text import rules_brief, timer_brief
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
@@ -60,7 +60,8 @@ class RoomScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         tr = self.tr
         self.query_one("#seats", TextTable).add_columns(
-            "#", tr("room.col.name"), tr("room.col.who"), tr("room.col.ready"), tr("room.col.here")
+            "#", tr("room.col.name"), tr("room.col.who"), tr("room.col.ready"), tr("room.col.here"),
+            tr("room.col.rating"),
         )
         self.update_table(self.table)
         for scope, name, text in self.skyjo.chat_lines:
@@ -106,7 +107,7 @@ class RoomScreen(SkyjoScreen[None]):
         table.clear()
         for index, seat in enumerate(seats):
             if seat is None:
-                table.add_row(str(index + 1), Text(tr("room.empty"), style="dim"), "", "", "", key=str(index))
+                table.add_row(str(index + 1), Text(tr("room.empty"), style="dim"), "", "", "", "", key=str(index))
                 continue
             info = seat_info(seat)
             who = level_name(info.bot, tr) if info.bot else tr("room.person")
@@ -117,6 +118,7 @@ class RoomScreen(SkyjoScreen[None]):
                 str(index + 1), name, who,
                 tr("room.host") if seat.get("host") else "✓" if seat.get("ready") or seat.get("kind") == "bot" else "·",
                 tr("room.here") if seat.get("connected", True) else tr("room.away"),
+                rating_text(seat.get("rating")),
                 key=str(index),
             )
         if table.row_count:

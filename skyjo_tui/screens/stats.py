@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import TabbedContent, TabPane
 
+from ..names import level_name
+from ..presenter import rating_text
 from ..replay import ReplayError, recording
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Static, TextTable
@@ -39,6 +41,7 @@ class StatsScreen(SkyjoScreen[None]):
                 yield Static(tr("stats.loading"), id="my-stats")
             with TabPane(tr("stats.leaderboard"), id="board"):
                 yield TextTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
+                yield Label("", id="bot-ratings", classes="hint")
             with TabPane(tr("stats.recent"), id="recent"):
                 yield Label(tr("stats.recent_hint"), classes="hint")
                 yield TextTable(id="recent-games", cursor_type="row", zebra_stripes=True)
@@ -47,7 +50,8 @@ class StatsScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         tr = self.tr
         self.query_one("#leaderboard", TextTable).add_columns(
-            "#", tr("stats.name"), tr("stats.games"), tr("stats.wins"), tr("stats.win_rate"), tr("stats.mean")
+            "#", tr("stats.name"), tr("stats.rating"), tr("stats.games"), tr("stats.wins"),
+            tr("stats.win_rate"), tr("stats.mean"),
         )
         self.query_one("#recent-games", TextTable).add_columns(
             tr("stats.when"), tr("stats.table"), tr("stats.players"), tr("stats.winner")
@@ -69,6 +73,7 @@ class StatsScreen(SkyjoScreen[None]):
             self._show_mine(mine.get("stats") or {})
         if board is not None:
             self._show_board(board.get("entries") or [])
+            self._show_bots(board.get("bots") or [])
         if recent is not None:
             self._show_recent(recent.get("games") or [])
 
@@ -80,6 +85,11 @@ class StatsScreen(SkyjoScreen[None]):
             tr("stats.line.rounds", rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
                mean=mean(stats.get("mean_round_score"))),
         ]
+        if isinstance(stats.get("rating"), int):
+            rated = tr.plural("stats.count.rated", stats.get("rated_games", 0))
+            lines.append(tr("stats.line.rating", rating=stats["rating"], games=rated))
+        else:
+            lines.append(tr("stats.line.unrated"))
         name = (str(stats.get("name", "")), "bold")
         self.query_one("#my-stats", Static).update(Content.assemble(name, *(f"\n{line}" for line in lines)))
 
@@ -88,9 +98,17 @@ class StatsScreen(SkyjoScreen[None]):
         table.clear()
         for entry in entries:
             table.add_row(
-                str(entry.get("rank", "")), str(entry.get("name", "")), str(entry.get("games", 0)),
-                str(entry.get("wins", 0)), percent(entry.get("win_rate")), mean(entry.get("mean_round_score")),
+                str(entry.get("rank", "")), str(entry.get("name", "")), rating_text(entry.get("rating")),
+                str(entry.get("games", 0)), str(entry.get("wins", 0)), percent(entry.get("win_rate")),
+                mean(entry.get("mean_round_score")),
             )
+
+    def _show_bots(self, bots: list[dict[str, Any]]) -> None:
+        """The bot levels' ratings, on the leaderboard's scale."""
+        label = self.query_one("#bot-ratings", Label)
+        shown = [f"{level_name(str(b.get('level', '')), self.tr)} {rating_text(b.get('rating'))}" for b in bots]
+        label.display = bool(shown)
+        label.update(self.tr("stats.bots", bots=" · ".join(shown)))
 
     def _show_recent(self, games: list[dict[str, Any]]) -> None:
         table = self.query_one("#recent-games", TextTable)

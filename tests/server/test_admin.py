@@ -25,7 +25,6 @@ from server.admin.door import AdminDoor
 from server.admin.socketfile import UnsafeAdminSocket, admin_socket_path
 from server.app import SkyjoServer
 from server.netclient import ConnectionLost, ServerConnection, ServerError
-from server.protocol import PROTOCOL_VERSION
 
 from .support import WAIT, Client, server_config, table_with
 

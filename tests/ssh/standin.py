@@ -35,7 +35,7 @@ class StandInLobby:
         self._peers: list[socket.socket] = []
 
     async def open_in_process(
-        self, identity: str | None = None
+        self, identity: str | None = None, door: str = "local"
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         self.identities.append(identity)
         ours, theirs = socket.socketpair()
