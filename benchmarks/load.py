@@ -203,7 +203,7 @@ def run_clients(args: tuple[int, range, range, float, float, float]) -> Tally:
 def start_server(data_dir: Path, log: Path, extra: list[str]) -> tuple[subprocess.Popen[bytes], int]:
     command = [
         shutil.which("skyjo-server") or str(Path(sys.executable).with_name("skyjo-server")),
-        "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--data-dir", str(data_dir),
+        "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--no-web", "--data-dir", str(data_dir),
         "--max-per-address", "5000", "--max-connections", "5000", "--max-tables", "2000",
         "--between-rounds", "0", *extra,
     ]  # fmt: skip

@@ -27,6 +27,7 @@ from .configfile import parse_with_config
 from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
+from .web.options import WEB_DOOR
 from .version import version_text
 
 if TYPE_CHECKING:
@@ -36,7 +37,7 @@ logger = logging.getLogger("server")
 
 #: The ways in besides TCP. A door's dependencies (asyncssh, Textual, aiohttp)
 #: are imported only when it is on.
-DOORS: list[DoorPlugin] = [SSH_DOOR]
+DOORS: list[DoorPlugin] = [SSH_DOOR, WEB_DOOR]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=_host,
         default=None,
         metavar="ADDRESS",
-        help="the address or host name to listen on, for TCP and SSH "
+        help="the address or host name to listen on, for TCP, SSH and the web page "
         "(default: all interfaces, IPv4 and IPv6)",
     )
     parser.add_argument("--port", type=port, default=7777, help="TCP port (default 7777)")

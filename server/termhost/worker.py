@@ -74,6 +74,8 @@ class HostSettings:
     """Modules imported at start (then frozen): not per session, never walked."""
     gc_policy: GCPolicy | None = None
     log_level: int = logging.WARNING
+    log_format: str = "text"
+    """The server's ``--log-format``: the workers write into the same stderr."""
 
     def to_json(self) -> str:
         return json.dumps(dataclasses.asdict(self))
@@ -315,10 +317,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--settings", required=True, help="HostSettings as JSON")
     args = parser.parse_args(argv)
     settings = HostSettings.from_json(args.settings)
-    logging.basicConfig(
-        level=settings.log_level, stream=sys.stderr,
-        format=f"%(asctime)s worker {os.getpid()} %(levelname)s %(name)s: %(message)s",
-    )
+    from ..logformat import configure_worker_logging
+
+    configure_worker_logging(settings.log_level, settings.log_format, f"worker {os.getpid()}")
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run_worker(args.control_fd, args.app, settings))
     gc.collect()

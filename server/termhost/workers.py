@@ -39,6 +39,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
+from ..logformat import current_log_format
 from .control import ControlChannel, control_pair
 from .options import WorkerOptions
 from .driver import ChannelTerminal
@@ -277,7 +278,8 @@ class WorkerPool:
             # still is, rarely.
             policy = replace(policy, thaw_after_ended=NEVER)
         self._settings = replace(settings, gc_policy=policy,
-                                 log_level=logging.getLogger().getEffectiveLevel())
+                                 log_level=logging.getLogger().getEffectiveLevel(),
+                                 log_format=current_log_format())
         self.workers: list[Worker] = []
         self._numbers = 0
         self._closing = False

@@ -1,0 +1,424 @@
+"""The browser door: an aiohttp server with the page, its assets and the game's WebSocket.
+
+- ``GET /``: the page (``static/index.html``); it gives the browser its
+  ``skyjo_id`` cookie, the secret that makes it the same player next time.
+- ``GET /static/...``: xterm.js and its stylesheet and font, as the
+  ``textual-serve`` package ships them (nothing is copied here); ``/door.js``
+  and ``/door.css``: this door's own (reconnecting, font size).
+- ``GET /healthz``: 200 while the server takes players (the page polls it to
+  come back after the server went away).
+- ``GET /ws``: the WebSocket of textual.js's protocol (docs/web.md): checked
+  (Origin, caps) before the upgrade, then one terminal on the shared host.
+
+Every response carries a strict Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import functools
+import json
+import logging
+import re
+import socket
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
+
+from aiohttp import WSMsgType, web
+
+from ..doors.game import InProcessServer, skyjo_app_factory
+from ..doors.host import GameHost, HostOptions
+from ..limits import ConnectionRegistry, Refusal
+from ..listen import describe_listening, dual_stack_socket, peer_host
+from ..termhost.session import DoorPlayer, HostedSession, SessionStart
+from .options import WebOptions, web_options_from_args
+from .policy import (
+    COOKIE_MAX_AGE,
+    COOKIE_NAME,
+    TERM_TYPE,
+    ClientPlace,
+    identity_of,
+    new_cookie_value,
+    origin_allowed,
+    resolve_client,
+    terminal_environment,
+    terminal_size,
+    valid_cookie,
+)
+from .transport import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_TRY_LATER, WebSocketTransport
+
+logger = logging.getLogger(__name__)
+
+OWN_STATIC: Final = Path(__file__).with_name("static")
+#: What the page loads from textual-serve's static directory, by URL under /static/.
+TERMINAL_ASSETS: Final = {
+    "js/textual.js": "application/javascript",
+    "css/xterm.css": "text/css",
+    "fonts/RobotoMono-VariableFont_wght.ttf": "font/ttf",
+}
+OWN_ASSETS: Final = {"door.js": "application/javascript", "door.css": "text/css"}
+CONTENT_SECURITY_POLICY: Final = "; ".join((
+    "default-src 'none'",
+    "script-src 'self'",
+    # xterm.js and textual.js's style loader add <style> elements and style attributes.
+    "style-src 'self' 'unsafe-inline'",
+    "font-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "frame-ancestors 'none'",
+    "base-uri 'none'",
+    "form-action 'none'",
+))
+SECURITY_HEADERS: Final = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+_PLAIN_HOST: Final = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
+STOP_TIMEOUT: Final = 5.0
+INPUT_SLICE: Final = 512
+"""Characters of one message handed to the host at once (a paste is cut in slices)."""
+
+
+def terminal_assets_dir() -> Path:
+    """textual-serve's static directory, where the installed package has it."""
+    return Path(str(resources.files("textual_serve") / "static"))
+
+
+class _Connection:
+    """One open game WebSocket: what ``stop`` needs to send it away."""
+
+    def __init__(self) -> None:
+        self.transport: WebSocketTransport | None = None
+        self.session: HostedSession | None = None
+
+
+class WebFrontDoor:
+    """The browser way in, as a ``server.app.FrontDoor``: ``start(server)``, ``stop()``.
+
+    Its players' apps run on ``host``, the ``GameHost`` shared with the other
+    doors (attached to the server before this door); without one, the door
+    runs a host of its own, in-process (tests, tools).
+    """
+
+    def __init__(self, options: WebOptions, *, host: GameHost | None = None) -> None:
+        self.options = options
+        self._own_host = host is None
+        self.game_host = host or GameHost(
+            HostOptions(limits=options.limits, gc_policy=None),
+            game_app_factory=functools.partial(skyjo_app_factory, **options.app_options),
+        )
+        self.connections: ConnectionRegistry[_Connection] = ConnectionRegistry(
+            options.max_connections, options.max_connections_per_address
+        )
+        self._runner: web.AppRunner | None = None
+        self._listener: asyncio.Server | None = None
+        self._closing = False
+        self._assets = terminal_assets_dir()
+        self._page = (OWN_STATIC / "index.html").read_bytes()
+
+    @property
+    def port(self) -> int:
+        """The port listened on (the real one when configured as 0)."""
+        sockets = self.sockets
+        return sockets[0].getsockname()[1] if sockets else self.options.port
+
+    @property
+    def sockets(self) -> list[socket.socket]:
+        return list(self._listener.sockets) if self._listener is not None else []
+
+    async def start(self, server: InProcessServer) -> None:
+        """Listen; raises ``OSError`` when the port is unusable."""
+        for name in TERMINAL_ASSETS:
+            if not (self._assets / name).is_file():
+                raise OSError(f"the browser terminal is missing: {self._assets / name} "
+                              "(is textual-serve installed?)")
+        if self._own_host:
+            await self.game_host.start(server)
+        if self.game_host.host is None:
+            raise RuntimeError("the browser door's GameHost must start before the door")
+        app = web.Application(client_max_size=4096)
+        app.on_response_prepare.append(_secure_headers)
+        app.router.add_get("/", self._page_handler)
+        app.router.add_get("/healthz", self._health)
+        app.router.add_get("/ws", self._websocket)
+        for name, kind in TERMINAL_ASSETS.items():
+            app.router.add_get(f"/static/{name}", _file(self._assets / name, kind))
+        for name, kind in OWN_ASSETS.items():
+            app.router.add_get(f"/{name}", _file(OWN_STATIC / name, kind))
+        options = self.options
+        runner = web.AppRunner(
+            app,
+            handle_signals=False,
+            access_log=None,
+            # aiohttp arms this when a connection opens and does not push it
+            # back for bytes that arrive: a request (a WebSocket upgrade
+            # included) must be complete by then, slow headers or not.
+            keepalive_timeout=options.handshake_timeout,
+            shutdown_timeout=STOP_TIMEOUT,
+        )
+        await runner.setup()
+        host = options.host if options.host is not None else server.config.host
+        host = host or None
+        loop = asyncio.get_running_loop()
+        try:
+            sock = dual_stack_socket(host, options.port)
+            if sock is not None:
+                self._listener = await loop.create_server(runner.server, sock=sock)
+            else:
+                self._listener = await loop.create_server(
+                    runner.server, host, options.port, reuse_address=True
+                )
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        logger.info("Browser door on %s; in a browser, open %s",
+                    describe_listening(self.sockets), self._url(host))
+
+    def _url(self, host: str | None) -> str:
+        """What to open: this machine's name too when every interface listens."""
+        if host is None:
+            return (f"http://localhost:{self.port}/ here, or "
+                    f"http://{socket.gethostname()}:{self.port}/ from another machine")
+        shown = f"[{host}]" if ":" in host else host
+        return f"http://{shown}:{self.port}/"
+
+    async def stop(self) -> None:
+        """Send every page away with 1001 (they reconnect by themselves), then stop."""
+        if self._runner is None:
+            return
+        self._closing = True
+        for connection in self.connections:
+            if connection.transport is not None:
+                connection.transport.close(CLOSE_GOING_AWAY, "server shutting down")
+            if connection.session is not None:
+                connection.session.transport_lost()
+        if self._own_host:
+            await self.game_host.stop(timeout=STOP_TIMEOUT)
+        runner, self._runner = self._runner, None
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.close()
+        await runner.cleanup()
+
+    close = stop
+
+    # -- handlers ----------------------------------------------------------------
+
+    def _place(self, request: web.BaseRequest) -> ClientPlace:
+        return resolve_client(
+            peer_host(request.transport.get_extra_info("peername") if request.transport else None),
+            request.headers,
+            direct_scheme="https" if request.secure else "http",
+            trusted=self.options.trusted_proxies,
+        )
+
+    async def _page_handler(self, request: web.Request) -> web.Response:
+        place = self._place(request)
+        response = web.Response(
+            body=self._page, content_type="text/html", charset="utf-8",
+            headers={"Cache-Control": "no-cache",
+                     "Content-Security-Policy": page_policy(place.host)},
+        )
+        if not valid_cookie(request.cookies.get(COOKIE_NAME)):
+            response.set_cookie(
+                COOKIE_NAME, new_cookie_value(), max_age=COOKIE_MAX_AGE, path="/",
+                httponly=True, samesite="Strict", secure=place.secure,
+            )
+        return response
+
+    async def _health(self, request: web.Request) -> web.Response:
+        if self._closing:
+            return web.Response(status=503, text="stopping\n")
+        return web.Response(text="ok\n", headers={"Cache-Control": "no-store"})
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        options = self.options
+        place = self._place(request)
+        origin = request.headers.get("Origin")
+        if not origin_allowed(origin, place, options.origins):
+            logger.warning("web connection from %s refused: foreign origin %r%s",
+                           place.address, origin[:100] if origin else origin,
+                           _proxy_hint(origin, place))
+            return web.Response(status=403, text="This page may not open a game here.\n")
+        if self._closing or self.game_host.host is None:
+            return web.Response(status=503, text="The server is shutting down.\n")
+        ws = web.WebSocketResponse(
+            max_msg_size=options.max_message,
+            heartbeat=options.heartbeat,
+            compress=False,  # a deflate context per player costs more memory than it saves
+        )
+        if not ws.can_prepare(request).ok:
+            return web.Response(status=400, text="This is the game's WebSocket: open / instead.\n")
+        connection = _Connection()
+        refusal = self.connections.admit(place.address, connection)
+        if refusal is not None:
+            logger.warning("web connection from %s refused: %s", place.address, refusal.value)
+            return await self._refuse(request, ws, refusal.value)
+        try:
+            await ws.prepare(request)
+            tcp = request.transport
+            connection.transport = WebSocketTransport(
+                ws, tcp if isinstance(tcp, asyncio.Transport) else None
+            )
+            await self._serve(ws, connection, request, place)
+        finally:
+            self.connections.release(place.address, connection)
+        return ws
+
+    @staticmethod
+    async def _refuse(request: web.Request, ws: web.WebSocketResponse,
+                      refusal: str) -> web.WebSocketResponse:
+        """Over a cap: say why, in the terminal and as the close reason, and close
+        with 1013 ("try again later"), which the page shows with a Try again
+        button instead of reconnecting in a loop.  A browser is never shown
+        an HTTP error's body for a WebSocket, so the refusal is upgraded first."""
+        await ws.prepare(request)
+        try:
+            await ws.send_bytes(refusal.encode() + b"\r\n")
+            await ws.close(code=CLOSE_TRY_LATER, message=refusal.encode()[:120])
+        except (ConnectionError, RuntimeError):
+            pass  # gone already
+        return ws
+
+    async def _serve(self, ws: web.WebSocketResponse, connection: _Connection,
+                     request: web.Request, place: ClientPlace) -> None:
+        transport = connection.transport
+        assert transport is not None
+        identity = identity_of(request.cookies.get(COOKIE_NAME))
+        start = SessionStart(
+            player=DoorPlayer(door="web", identity=identity, peer=place.address),
+            term_type=TERM_TYPE,
+            size=terminal_size(request.query),
+            env=terminal_environment(request.headers.get("Accept-Language", "")),
+        )
+        logger.info("web connection from %s (%s)", place.address,
+                    identity[:16] + "..." if identity else "guest")
+        host = self.game_host.host
+        assert host is not None
+        session = host.open(transport, start)
+        if session is None:  # every screen of the server is taken
+            transport.refused(Refusal.FULL.value)
+        connection.session = session
+        bad = 0
+        try:
+            while True:
+                await transport.readable()
+                message = await ws.receive()
+                if message.type is WSMsgType.TEXT:
+                    handled = self._handle(message.data, session, transport)
+                    if isinstance(handled, str):
+                        if session is not None:
+                            await _feed(session, transport, handled)
+                        continue
+                    if handled:
+                        continue
+                elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
+                                      WSMsgType.ERROR):
+                    if message.type is WSMsgType.ERROR:
+                        logger.info("web connection from %s closed: %s", place.address,
+                                    message.data)
+                    break
+                bad += 1
+                if bad >= self.options.max_bad_messages:
+                    logger.warning("web connection from %s closed: %d bad messages",
+                                   place.address, bad)
+                    transport.close(CLOSE_POLICY, "too many bad messages")
+                    break
+        finally:
+            if session is not None:
+                session.transport_lost()
+            if transport.is_closing() and not ws.closed:
+                try:
+                    await asyncio.wait_for(transport.closed(), STOP_TIMEOUT)
+                except asyncio.TimeoutError:
+                    pass
+            transport.cancel()
+
+    @staticmethod
+    def _handle(
+        data: str, session: HostedSession | None, transport: WebSocketTransport
+    ) -> str | bool:
+        """Act on one of textual.js's messages: the input to feed (str), True when
+        handled, False when it is not one of them."""
+        try:
+            message = json.loads(data)
+        except ValueError:
+            return False
+        if not isinstance(message, list) or not message or not isinstance(message[0], str):
+            return False
+        kind, args = message[0], message[1:]
+        if kind == "stdin" and len(args) == 1 and isinstance(args[0], str):
+            return args[0]
+        if kind == "resize" and len(args) == 1 and isinstance(args[0], dict):
+            width, height = args[0].get("width"), args[0].get("height")
+            if not (_small_int(width) and _small_int(height)):
+                return False
+            if session is not None:
+                session.resize(width, height)
+            return True
+        if kind == "ping" and len(args) == 1 and isinstance(args[0], str) and len(args[0]) <= 32:
+            transport.pong(args[0])
+            return True
+        # xterm.js reports focus to the app itself (CSI I / CSI O) once the app asks.
+        return kind in ("focus", "blur") and not args
+
+
+async def _feed(session: HostedSession, transport: WebSocketTransport, text: str) -> None:
+    """Hand input to the host a slice at a time, waiting whenever it paused us.
+
+    The host's input budget pauses the door once a feed goes over it, but
+    what it was fed is processed at once: a whole 64 KiB message would be
+    64 Ki key events in one go, seconds of one event loop for every player
+    on it.  In slices, the budget holds within a message too."""
+    for start in range(0, len(text), INPUT_SLICE):
+        await transport.readable()
+        if transport.is_closing():
+            return
+        session.feed(text[start:start + INPUT_SLICE].encode("utf-8", "replace"))
+
+
+def _proxy_hint(origin: str | None, place: ClientPlace) -> str:
+    """A page served over https by a proxy this door does not trust looks like
+    another origin (https:// against the http:// it sees): say what to do."""
+    if origin and origin.lower().startswith("https://") and not place.secure:
+        return " (behind a TLS reverse proxy? start with --web-trust-proxy PROXY_ADDRESS)"
+    return ""
+
+
+def _small_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000
+
+
+async def _secure_headers(request: web.Request, response: web.StreamResponse) -> None:
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)  # the page sets its own policy
+
+
+def page_policy(host: str) -> str:
+    """The page's Content-Security-Policy: ``CONTENT_SECURITY_POLICY`` with its
+    own WebSocket spelled out (browsers that predate CSP 3 do not count
+    ``ws:``/``wss:`` as 'self'); a Host that is not a plain host[:port] adds nothing."""
+    if not _PLAIN_HOST.fullmatch(host):
+        return CONTENT_SECURITY_POLICY
+    return CONTENT_SECURITY_POLICY.replace(
+        "connect-src 'self'", f"connect-src 'self' ws://{host} wss://{host}"
+    )
+
+
+def _file(path: Path, content_type: str) -> Any:
+    async def handler(request: web.Request) -> web.FileResponse:
+        return web.FileResponse(path, headers={"Content-Type": content_type,
+                                               "Cache-Control": "public, max-age=3600"})
+
+    return handler
+
+
+def attach_web_front_door(server: Any, args: argparse.Namespace, host: GameHost) -> None:
+    """``skyjo-server``'s hook (``--no-web`` never gets here): the browser door on ``host``."""
+    server.add_front_door(WebFrontDoor(web_options_from_args(args), host=host))
