@@ -103,6 +103,9 @@ class TableScreen(SkyjoScreen[None]):
         self.on_mount()
         self._redraw()
 
+    def on_unmount(self) -> None:
+        self.skyjo.turn_is_mine(False)  # no longer at this table: the title goes back
+
     @property
     def board(self) -> TableBoard:
         return self.query_one("#board", TableBoard)
@@ -224,6 +227,7 @@ class TableScreen(SkyjoScreen[None]):
                 self.mode = Mode.NORMAL  # the mode our move was chosen in is used up
         self.mode = Choices.from_view(step.view).valid_mode(self.mode)
         self._redraw()
+        self.skyjo.turn_is_mine(bool(step.view.legal_actions))  # the title, the bell
         self._after_phase(previous, step.view)
         self._play_pending()
 
