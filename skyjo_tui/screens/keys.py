@@ -19,7 +19,8 @@ from .base import SkyjoScreen
 class KeysScreen(SkyjoScreen[None]):
     AUTO_FOCUS = "#key-list"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "change", "keys.change_key", id="keys.change"),
+        # Before the list's own Enter (which the footer would show instead, without words).
+        Binding("enter", "change", "keys.change_key", priority=True, id="keys.change"),
         Binding("ctrl+r", "defaults", "keys.defaults", id="keys.defaults"),
         Binding("escape", "app.pop_screen", "keys.back", id="keys.back"),
     ]

@@ -192,8 +192,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "table" and self._ready:
-            line = Text.assemble((f"{name}: ", "bold cyan"), text)
-            self.board.write_log(line)
+            self.board.write_chat(name, text)
 
     # -- pacing ------------------------------------------------------------------------
 

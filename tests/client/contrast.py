@@ -72,12 +72,13 @@ READABLE_FAINT_CARD: float = 2.5
 DECK_COLOURS = frozenset(Color.parse(value_colours(v)[0]).hex for v in range(-2, 13))
 
 
-def unreadable(app: App[object]) -> list[Cell]:
-    """The text on screen below its contrast (box lines and dots are left out: they draw
-    edges, they are not read)."""
+def unreadable(app: App[object], rows: range | None = None) -> list[Cell]:
+    """The text on screen (in ``rows``, else all) below its contrast (box lines and dots are
+    left out: they draw edges, they are not read)."""
     return [
         cell for cell in drawn_cells(app)
-        if cell.ratio < (READABLE_FAINT_CARD if cell.background in DECK_COLOURS else READABLE)
+        if (rows is None or cell.row in rows)
+        and cell.ratio < (READABLE_FAINT_CARD if cell.background in DECK_COLOURS else READABLE)
         and _is_read(cell.text)
     ]
 
