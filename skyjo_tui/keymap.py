@@ -41,14 +41,17 @@ def places() -> tuple[Place, ...]:
     from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
 
-    screens: tuple[tuple[str, type], ...] = (
-        ("everywhere", SkyjoApp), ("home", HomeScreen), ("lobby", LobbyScreen), ("room", RoomScreen),
-        ("table", TableScreen), ("summary", RoundSummaryScreen), ("over", GameOverScreen),
-        ("replay", ReplayScreen),
+    from .widgets.table_list import TableList
+
+    # A place's widgets whose keys work whenever the screen shows (the lobby's list of tables).
+    screens: tuple[tuple[str, tuple[type, ...]], ...] = (
+        ("everywhere", (SkyjoApp,)), ("home", (HomeScreen,)), ("lobby", (LobbyScreen, TableList)),
+        ("room", (RoomScreen,)), ("table", (TableScreen,)), ("summary", (RoundSummaryScreen,)),
+        ("over", (GameOverScreen,)), ("replay", (ReplayScreen,)),
     )
     return tuple(
-        Place(name, tuple(b for b in screen.BINDINGS if isinstance(b, Binding) and b.id))
-        for name, screen in screens
+        Place(name, tuple(b for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id))
+        for name, owners in screens
     )
 
 
@@ -77,7 +80,7 @@ def clash(binding_id: str, key: str, keymap: Mapping[str, str]) -> Clash | None:
     own_place, _ = found
     every = places()
     everywhere = every[0]
-    neighbours = every if own_place is everywhere else (everywhere, own_place)
+    neighbours = every if own_place == everywhere else (everywhere, own_place)
     for place in neighbours:
         for binding in place.bindings:
             if binding.id != binding_id and key in keys_of(binding, keymap):
