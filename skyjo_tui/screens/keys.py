@@ -20,9 +20,9 @@ class KeysScreen(SkyjoScreen[None]):
     AUTO_FOCUS = "#key-list"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Before the list's own Enter (which the footer would show instead, without words).
-        Binding("enter", "change", "keys.change_key", priority=True, id="keys.change"),
-        Binding("ctrl+r", "defaults", "keys.defaults", id="keys.defaults"),
-        Binding("escape", "app.pop_screen", "keys.back", id="keys.back"),
+        Binding("enter", "change", "keys.change_key", priority=True, id="keymap.change"),
+        Binding("ctrl+r", "defaults", "keys.defaults", id="keymap.defaults"),
+        Binding("escape", "app.pop_screen", "keys.back", id="keymap.back"),
     ]
 
     def __init__(self) -> None:
