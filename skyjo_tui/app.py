@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 from textual import events, work
 from textual.app import App
 from textual.binding import Binding, BindingType
+from textual.command import CommandPalette, Provider
 from textual.filter import Monochrome, NoColor
 from textual.geometry import Size
 from textual.message import Message
@@ -35,7 +36,9 @@ from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
-from .theme import SKYJO_THEME
+from .commands import SkyjoCommands
+from .terminal import TerminalTitle
+from .theme import OWN_THEMES, chosen_theme
 
 Connector = Callable[[], Awaitable[ServerConnection]]
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
@@ -107,18 +110,20 @@ class SessionNews(Message):
 class SkyjoApp(App[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Skyjo"
-    ENABLE_COMMAND_PALETTE = False
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {SkyjoCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "keys.quit", show=False, priority=True, id="app.quit"),
         Binding("f1", "help", "keys.help", show=False, id="app.help"),
+        Binding("ctrl+p", "command_palette", "keys.palette", show=False, priority=True, id="app.palette"),
     ]
 
     def __init__(self, options: ClientOptions) -> None:
         super().__init__()
-        self.register_theme(SKYJO_THEME)
-        self.theme = SKYJO_THEME.name
+        for theme in OWN_THEMES:
+            self.register_theme(theme)
         self.options = options
         self.prefs = preferences.load(options.data_dir)
+        self.theme = chosen_theme(self.prefs.theme)
         if options.pace:
             self.prefs = replace(self.prefs, pace=options.pace)
         lang = detect_language(options.lang or self.prefs.lang or None, options.environ)
@@ -135,6 +140,8 @@ class SkyjoApp(App[None]):
         self._reconnecting = False
         self.holding_tables = False  # while True, table pushes wait in held_pushes
         self.held_pushes: list[dict[str, Any]] = []
+        self.terminal_title = TerminalTitle(self.write_to_terminal)
+        self._my_turn = False
 
     def _respect_no_color(self, environ: Mapping[str, str]) -> None:
         """NO_COLOR from the environment we were given (Textual reads only the process's)."""
@@ -145,9 +152,11 @@ class SkyjoApp(App[None]):
     # -- start and stop ------------------------------------------------------------
 
     def on_mount(self) -> None:
+        from .screens.base import localize_bindings
         from .screens.home import HomeScreen
         from .screens.replay import ReplayScreen
 
+        localize_bindings(self, self.tr)  # the app's keys too (the footer shows Ctrl+P's)
         self.set_keymap(self.keymap)
         if self.options.replay is not None:
             self.push_screen(ReplayScreen.from_file(self.options.replay))
@@ -157,6 +166,7 @@ class SkyjoApp(App[None]):
             self.push_screen(HomeScreen())
 
     async def on_unmount(self) -> None:
+        self.terminal_title.restore()
         if self.session is not None:
             await self.session.close()
         if self.local is not None:
@@ -172,20 +182,52 @@ class SkyjoApp(App[None]):
             error = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
             self.notify(self.tr("error.save_prefs", error=error), severity="warning")
 
+    def set_keys(self, keymap: Mapping[str, str]) -> None:
+        """The player's keys (binding id -> keys): kept, and in force on every screen at once."""
+        self.keymap = dict(keymap)
+        self.set_keymap(self.keymap)
+        self.save_prefs(replace(self.prefs, keys=dict(keymap)))
+
+    def set_theme(self, theme: str) -> None:
+        """Show every screen in ``theme`` (one of ``theme.THEMES``) and keep the choice."""
+        self.theme = chosen_theme(theme)
+        self.save_prefs(replace(self.prefs, theme=self.theme))
+
     def remember_server(self, label: str, name: str | None) -> None:
         self.save_prefs(replace(self.prefs, last_server=label, name=name or self.prefs.name))
 
     @work(group="language")
     async def set_language(self, lang: str) -> None:
         """Switch language and draw every open screen again in it."""
-        from .screens.base import SkyjoScreenMixin
+        from .screens.base import SkyjoScreenMixin, localize_bindings
 
         if lang == self.tr.lang:
             return  # nothing to redraw
         self.tr = Translator(lang)
+        localize_bindings(self, self.tr)
         for screen in list(self.screen_stack):
             if isinstance(screen, SkyjoScreenMixin):
                 await screen.retranslate()
+
+    # -- the terminal: its title, its bell -----------------------------------------------
+
+    def write_to_terminal(self, data: str) -> None:
+        """Escape sequences for the player's terminal (none in a headless test run)."""
+        if self._driver is not None and not self.is_headless:
+            self._driver.write(data)
+
+    def turn_is_mine(self, mine: bool) -> None:
+        """Tell the player, even in another window, when it becomes their turn (Settings:
+        the terminal's title, its bell); the title goes back once the turn is played."""
+        if mine == self._my_turn:
+            return
+        self._my_turn = mine
+        if mine and self.prefs.turn_title:
+            self.terminal_title.show(self.tr("turn.title"))
+        elif not mine and self.terminal_title.shown is not None:
+            self.terminal_title.show(self.title)
+        if mine and self.prefs.turn_bell:
+            self.bell()
 
     # -- the terminal's size ---------------------------------------------------------
 
@@ -441,6 +483,11 @@ class SkyjoApp(App[None]):
         routing.route_push(self, message)
 
     # -- actions -------------------------------------------------------------------------------
+
+    def action_command_palette(self) -> None:
+        """Textual's command palette, in the player's language, with the app's commands."""
+        if self.use_command_palette and not CommandPalette.is_open(self):
+            self.push_screen(CommandPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

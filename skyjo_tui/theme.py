@@ -45,3 +45,48 @@ SKYJO_THEME: Final = Theme(
         "border-blurred": "#3a3a3a",
     },
 )
+
+#: Skyjo's light theme: the same neutral greys and 256-colour choices, on a light ground.
+#: The keys' and the accent's orange is darker than the dark theme's: readable on light grey.
+SKYJO_LIGHT_THEME: Final = Theme(
+    name="skyjo-light",
+    dark=False,
+    background="#eeeeee",
+    surface="#e4e4e4",
+    panel="#c6c6c6",
+    foreground="#121212",
+    primary="#005fd7",
+    secondary="#005f87",
+    accent="#875f00",
+    warning="#875f00",
+    error="#af0000",
+    success="#005f00",
+    variables={
+        "boost": "#0000000d",
+        "footer-background": "#c6c6c6",
+        "footer-key-foreground": "#5f0000",
+        "footer-description-foreground": "#121212",
+        "scrollbar": "#bcbcbc",
+        "scrollbar-hover": "#a8a8a8",
+        "scrollbar-active": "#005fd7",
+        "scrollbar-background": "#e4e4e4",
+        "scrollbar-background-hover": "#e4e4e4",
+        "scrollbar-background-active": "#e4e4e4",
+        "scrollbar-corner-color": "#e4e4e4",
+        "primary-background": "#c6c6c6",
+        "secondary-background": "#d0d0d0",
+        "border-blurred": "#bcbcbc",
+    },
+)
+
+#: The themes a player may choose (Settings, the command palette), the default first: ours,
+#: and Textual's own that keep every text readable (tests/client/test_themes.py checks each).
+THEMES: Final[tuple[str, ...]] = (
+    SKYJO_THEME.name, SKYJO_LIGHT_THEME.name, "catppuccin-mocha", "dracula", "monokai",
+)
+OWN_THEMES: Final = (SKYJO_THEME, SKYJO_LIGHT_THEME)
+
+
+def chosen_theme(name: str) -> str:
+    """``name`` if it is one of ``THEMES``, else the default (a stale or edited client.json)."""
+    return name if name in THEMES else THEMES[0]

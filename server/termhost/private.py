@@ -71,6 +71,9 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
     # -- textual: the driver ----------------------------------------------------------
     PrivateUse("textual.driver", "Driver", "_app", "where input events are posted",
                "driver.TerminalDriver", instance=True),
+    PrivateUse("textual.app", "App", "_driver", "the terminal's title reaches the player's "
+               "terminal through it, as App.bell does (Textual has no title writer)",
+               "skyjo_tui.app.SkyjoApp.write_to_terminal", instance=True),
     # -- asyncssh: a bounded environment per channel -----------------------------------
     PrivateUse("asyncssh", "SSHServerChannel", "_process_env_request", "every env request "
                "would be stored without limit", "server.ssh.channels._CappedEnvChannel"),

@@ -39,7 +39,7 @@ class HomeScreen(SkyjoScreen[None]):
                 yield OptionList(
                     *(Option(self.tr(f"home.{item}"), id=item) for item in MENU), id="menu"
                 )
-        yield KeyFooter()
+        yield KeyFooter(show_command_palette=True)  # the one footer with room for Ctrl+P
 
     def on_mount(self) -> None:
         self.query_one("#menu", OptionList).highlighted = 0

@@ -1,4 +1,5 @@
-"""The player's settings: name, language, the pace of others' moves, highlights."""
+"""The player's settings: name, language, the pace of others' moves, highlights, the theme,
+the signals that it is your turn, and (on their own screen) the keys."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from textual.widgets import Input
 
 from ..i18n import LANGUAGES, Translator
 from ..pacing import PACES
+from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Button, Label, Select
 from .base import SkyjoScreen
@@ -22,6 +24,7 @@ class SettingsScreen(SkyjoScreen[None]):
     AUTO_FOCUS = "#name"  # the cursor where typing goes, not an invisible scroll container
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "keys.save", id="settings.save"),
+        Binding("ctrl+b", "keys", "keys.keys", id="settings.keys"),
         Binding("escape", "app.pop_screen", "keys.back", id="settings.back"),
     ]
 
@@ -43,14 +46,26 @@ class SettingsScreen(SkyjoScreen[None]):
                     value=prefs.pace, allow_blank=False, compact=True, id="pace",
                 )
                 yield Label(tr("settings.highlight"))
+                yield self._on_off(prefs.highlight, "highlight")
+                yield Label(tr("settings.theme"))
                 yield Select(
-                    [(tr("settings.on"), True), (tr("settings.off"), False)],
-                    value=prefs.highlight, allow_blank=False, compact=True, id="highlight",
+                    [(tr(f"theme.{theme}"), theme) for theme in THEMES],
+                    value=chosen_theme(prefs.theme), allow_blank=False, compact=True, id="theme",
                 )
+                yield Label(tr("settings.turn_title"))
+                yield self._on_off(prefs.turn_title, "turn-title")
+                yield Label(tr("settings.turn_bell"))
+                yield self._on_off(prefs.turn_bell, "turn-bell")
             with Horizontal(classes="buttons"):
                 yield Button(tr("settings.save"), variant="primary", id="save", compact=True)
+                yield Button(tr("settings.keys"), id="open-keys", compact=True)
                 yield Button(tr("settings.back"), id="back", compact=True)
         yield KeyFooter()
+
+    def _on_off(self, value: bool, id: str) -> Select[bool]:
+        tr = self.tr
+        return Select([(tr("settings.on"), True), (tr("settings.off"), False)],
+                      value=value, allow_blank=False, compact=True, id=id)
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
@@ -61,12 +76,22 @@ class SettingsScreen(SkyjoScreen[None]):
             lang=lang,
             pace=str(self.query_one("#pace", Select).value),
             highlight=bool(self.query_one("#highlight", Select).value),
+            theme=str(self.query_one("#theme", Select).value),
+            turn_title=bool(self.query_one("#turn-title", Select).value),
+            turn_bell=bool(self.query_one("#turn-bell", Select).value),
         )
         self.skyjo.save_prefs(prefs)
+        self.app.theme = prefs.theme
         self.skyjo.set_language(lang)
         self.app.pop_screen()
         # set_language redraws in the background: say it in the new language now
         self.notify(Translator(lang)("settings.saved"))
+
+    @on(Button.Pressed, "#open-keys")
+    def action_keys(self) -> None:
+        from .keys import KeysScreen
+
+        self.app.push_screen(KeysScreen())
 
     @on(Button.Pressed, "#back")
     def _back(self) -> None:

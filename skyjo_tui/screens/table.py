@@ -103,6 +103,9 @@ class TableScreen(SkyjoScreen[None]):
         self.on_mount()
         self._redraw()
 
+    def on_unmount(self) -> None:
+        self.skyjo.turn_is_mine(False)  # no longer at this table: the title goes back
+
     @property
     def board(self) -> TableBoard:
         return self.query_one("#board", TableBoard)
@@ -189,8 +192,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "table" and self._ready:
-            line = Text.assemble((f"{name}: ", "bold cyan"), text)
-            self.board.write_log(line)
+            self.board.write_chat(name, text)
 
     # -- pacing ------------------------------------------------------------------------
 
@@ -224,6 +226,7 @@ class TableScreen(SkyjoScreen[None]):
                 self.mode = Mode.NORMAL  # the mode our move was chosen in is used up
         self.mode = Choices.from_view(step.view).valid_mode(self.mode)
         self._redraw()
+        self.skyjo.turn_is_mine(bool(step.view.legal_actions))  # the title, the bell
         self._after_phase(previous, step.view)
         self._play_pending()
 

@@ -82,6 +82,9 @@ class TableBoard(Vertical):
     def write_log(self, line: str | Text) -> None:
         self.query_one("#log", LineLog).write(line)
 
+    def write_chat(self, name: str, text: str) -> None:
+        self.query_one("#log", LineLog).write_chat(name, text)
+
     def clear_log(self) -> None:
         self.query_one("#log", LineLog).clear()
 

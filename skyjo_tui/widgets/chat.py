@@ -63,7 +63,7 @@ class ChatPanel(Vertical):
         yield ChatInput(placeholder=self._placeholder, max_length=self._max_length, compact=True)
 
     def add_line(self, name: str, text: str) -> None:
-        self.query_one(LineLog).write(Text.assemble((f"{name}: ", "bold cyan"), text))
+        self.query_one(LineLog).write_chat(name, text)
 
     def add_note(self, text: str) -> None:
         self.query_one(LineLog).write(Text(text, style="dim italic"))

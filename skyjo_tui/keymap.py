@@ -1,0 +1,97 @@
+"""The keys a player may remap, where each is active, and which new key would clash.
+
+Every screen declares its bindings (``BINDINGS``, each with an ``id``); the
+player's keymap (binding id -> keys, kept in ``client.json``) overrides some.
+A *place* is a screen with its keys; the app's own keys (Ctrl+Q, F1, Ctrl+P)
+are active in every place, so a new key clashes with any other binding of the
+same place or with the app's. Pure: the Keys screen owns the Textual side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    name: str  # its locale key is "keys.place.<name>"
+    bindings: tuple[Binding, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Clash:
+    """``key`` is already ``binding``'s, in ``place``."""
+
+    key: str
+    binding: Binding
+    place: str
+
+
+def places() -> tuple[Place, ...]:
+    """Every place with remappable keys, in the order the Keys screen lists them."""
+    from .app import SkyjoApp
+    from .screens.game_over import GameOverScreen
+    from .screens.home import HomeScreen
+    from .screens.lobby import LobbyScreen
+    from .screens.replay import ReplayScreen
+    from .screens.room import RoomScreen
+    from .screens.round_summary import RoundSummaryScreen
+    from .screens.table import TableScreen
+
+    from .widgets.table_list import TableList
+
+    # A place's widgets whose keys work whenever the screen shows (the lobby's list of tables).
+    screens: tuple[tuple[str, tuple[type, ...]], ...] = (
+        ("everywhere", (SkyjoApp,)), ("home", (HomeScreen,)), ("lobby", (LobbyScreen, TableList)),
+        ("room", (RoomScreen,)), ("table", (TableScreen,)), ("summary", (RoundSummaryScreen,)),
+        ("over", (GameOverScreen,)), ("replay", (ReplayScreen,)),
+    )
+    return tuple(
+        Place(name, tuple(b for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id))
+        for name, owners in screens
+    )
+
+
+def keys_of(binding: Binding, keymap: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys that run ``binding`` now: the player's, else the declared ones."""
+    declared = keymap.get(binding.id or "") or binding.key
+    return tuple(key.strip() for key in declared.split(",") if key.strip())
+
+
+def find_binding(binding_id: str) -> tuple[Place, Binding] | None:
+    for place in places():
+        for binding in place.bindings:
+            if binding.id == binding_id:
+                return place, binding
+    return None
+
+
+def clash(binding_id: str, key: str, keymap: Mapping[str, str]) -> Clash | None:
+    """The binding that ``key`` already runs where ``binding_id`` is active, if any.
+
+    An app key (``everywhere``) is active in every place, so it is checked against all.
+    """
+    found = find_binding(binding_id)
+    if found is None:
+        return None
+    own_place, _ = found
+    every = places()
+    everywhere = every[0]
+    neighbours = every if own_place == everywhere else (everywhere, own_place)
+    for place in neighbours:
+        for binding in place.bindings:
+            if binding.id != binding_id and key in keys_of(binding, keymap):
+                return Clash(key, binding, place.name)
+    return None
+
+
+def remapped(keymap: Mapping[str, str], binding_id: str, key: str) -> dict[str, str]:
+    """``keymap`` with ``binding_id`` on ``key`` alone (a key back to the declared one is dropped)."""
+    found = find_binding(binding_id)
+    changed = {k: v for k, v in keymap.items() if k != binding_id}
+    if found is not None and keys_of(found[1], {}) != (key,):
+        changed[binding_id] = key
+    return changed
