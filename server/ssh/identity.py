@@ -17,9 +17,8 @@ from typing import Final
 
 import asyncssh
 
-from .options import DEFAULT_LOBBY_USERNAME
-
 from ..termhost import DoorPlayer
+from .options import DEFAULT_LOBBY_USERNAME
 
 logger = logging.getLogger(__name__)
 
