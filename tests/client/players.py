@@ -177,7 +177,6 @@ async def play_to_game_over(pilot: Pilot[Any], app: App[Any], player: KeyboardPl
     raise AssertionError("no game over after the maximum number of steps")
 
 
-
 def current_screen(app: App[Any], screen_type: type[S]) -> S:
     """The current screen, which the test knows is a ``screen_type``."""
     screen = app.screen
