@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.bots.tournament import EntryTally, Series, Tally, percentile, run_series  # noqa: E402
+from server.bots.tournament import EntryTally, Series, Tally, percentile, run_series
 
 TABLES: dict[str, tuple[str, ...]] = {
     "2 players": ("expert", "greedy"),

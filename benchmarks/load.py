@@ -38,7 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.netclient import ConnectionLost, ServerConnection, ServerError  # noqa: E402
+from server.netclient import ConnectionLost, ServerConnection, ServerError
 
 SEATS = 4
 TURN_PHASES = ("choose", "drawn")  # one actor at a time: its seq is known in advance

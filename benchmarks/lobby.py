@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from server.app import SkyjoServer  # noqa: E402
-from server.config import Limits, Pace, ServerConfig  # noqa: E402
-from server.netclient import ServerConnection  # noqa: E402
-from server.protocol import HEADER, HEADER_SIZE, encode_frame  # noqa: E402
+from server.app import SkyjoServer
+from server.config import Limits, Pace, ServerConfig
+from server.netclient import ServerConnection
+from server.protocol import HEADER, HEADER_SIZE, encode_frame
 
 
 class CountingReader:

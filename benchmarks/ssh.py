@@ -103,10 +103,10 @@ async def serve(data_dir: Path, capacity: int, gc_thresholds: str, workers: int,
     """Run lobby + front door; answer "stats" lines on stdin with JSON."""
     from server.app import SkyjoServer
     from server.config import Limits, ServerConfig
-    from server.termhost import HostLimits
-    from server.termhost.gcpolicy import GCPolicy
     from server.ssh.frontdoor import SSHOptions, start_ssh_front_door
     from server.ssh.options import SSHLimits
+    from server.termhost import HostLimits
+    from server.termhost.gcpolicy import GCPolicy
     from server.termhost.options import WorkerOptions
 
     if os.environ.get("SKYJO_BENCH_LOG"):
@@ -211,7 +211,7 @@ async def server_process(capacity: int, gc_thresholds: str, workers: int,
                 proc.stdin.close()
             try:
                 await asyncio.wait_for(proc.wait(), TIMEOUT)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 proc.kill()
                 await proc.wait()
 
@@ -284,7 +284,7 @@ class Player:
         while True:
             try:
                 chunk = await asyncio.wait_for(self.proc.stdout.read(65536), 0.001)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return
             if not chunk:
                 raise ConnectionError(f"{self.name}: session ended")
@@ -369,8 +369,9 @@ async def measure(server: ServerProcess, players: list[Player], keys: int, gap: 
             await player.close()
             await asyncio.sleep(gap / len(leaving))
 
-    results = await asyncio.gather(leave(), *(p.press_keys(3, gap, rng, keep=False) for p in staying))
-    figures.while_leaving = [t for times in results[1:] for t in times]
+    pressing = asyncio.gather(*(p.press_keys(3, gap, rng, keep=False) for p in staying))
+    _, results = await asyncio.gather(leave(), pressing)
+    figures.while_leaving = [t for times in results for t in times]
     await asyncio.sleep(3.0)
     figures.gc[f"as {len(leaving)} players leave"] = (await server.ask("stats"))["gc"]
     figures.rss_left = rss_bytes(server.pid)

@@ -145,7 +145,7 @@ class Database:
         assert self._loop is not None
         try:
             conn = self._connect()
-        except Exception as exc:  # surfaced to open()'s caller
+        except Exception as exc:  # noqa: BLE001 - surfaced to open()'s caller
             self._loop.call_soon_threadsafe(_settle, ready, None, exc)
             return
         self._loop.call_soon_threadsafe(_settle, ready, None, None)
@@ -219,7 +219,7 @@ def _in_savepoint(conn: sqlite3.Connection, operation: Operation) -> tuple[Any, 
     conn.execute("SAVEPOINT op")
     try:
         result = operation(conn)
-    except Exception as exc:  # handed to the caller; the other operations go on
+    except Exception as exc:  # noqa: BLE001 - handed to the caller; the other operations go on
         conn.execute("ROLLBACK TO op")
         conn.execute("RELEASE op")
         return None, exc

@@ -72,4 +72,4 @@ def _read_holder(fd: int) -> str:
     return f" (process {text})" if text.isdigit() else ""
 
 
-__all__ = ["CannotStart", "DataDirInUse", "DataDirLock", "LOCK_NAME"]
+__all__ = ["LOCK_NAME", "CannotStart", "DataDirInUse", "DataDirLock"]

@@ -316,7 +316,7 @@ def decode_body(body: bytes) -> Any:
     """Decode one frame's body; raises ``ProtocolError(BAD_FRAME)`` on garbage."""
     try:
         return msgpack.unpackb(body, raw=False, strict_map_key=True, use_list=True)
-    except Exception as exc:  # msgpack raises many types for bad input
+    except Exception as exc:  # noqa: BLE001 - msgpack raises many types for bad input
         detail = str(exc) or type(exc).__name__
         raise ProtocolError(ErrorCode.BAD_FRAME, f"undecodable frame: {detail}") from None
 

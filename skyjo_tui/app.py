@@ -338,9 +338,9 @@ class SkyjoApp(App[None]):
 
         name = self.prefs.name or default_name(self.options.environ, self.tr)
         session = self.session
-        if session is not None and session.link is Link.ONLINE and self._quick_game:
-            if session.welcome is not None and session.welcome.name == name:
-                return True
+        if (session is not None and session.link is Link.ONLINE and self._quick_game
+                and session.welcome is not None and session.welcome.name == name):
+            return True
         await self._close_session()
         self.session = Session(self.local_server().connect, self._session_news)
         self.hold_tables()

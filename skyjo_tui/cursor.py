@@ -6,11 +6,11 @@ left from the first column reaches the discard pile, then the draw pile.
 
 from __future__ import annotations
 
-from typing import Final, Literal, Union
+from typing import Final, Literal
 
 from .layout import COLUMNS, ROWS
 
-Target = Union[int, Literal["draw", "discard"]]
+Target = int | Literal["draw", "discard"]
 PILES: Final[tuple[str, ...]] = ("draw", "discard")
 
 #: Direction name -> (columns, rows).

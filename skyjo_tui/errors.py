@@ -8,7 +8,6 @@ from server.netclient import ConnectionLost
 
 from .i18n import Translator
 
-
 #: Error codes whose server message speaks of the protocol, not of the game.
 OUR_WORDS = frozenset({"bad_token"})
 

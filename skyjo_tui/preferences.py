@@ -6,6 +6,7 @@ save, after keeping the bad one aside), so a bad edit never stops the game.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import os
@@ -87,7 +88,5 @@ def _from_dict(data: Any) -> Preferences:
 
 
 def _keep_aside(path: Path) -> None:
-    try:
+    with contextlib.suppress(OSError):
         os.replace(path, path.with_suffix(".bad"))
-    except OSError:
-        pass

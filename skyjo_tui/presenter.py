@@ -115,7 +115,7 @@ def _seat_lines(view: PlayerView, seats: Sequence[SeatInfo], tr: Translator) -> 
     def room(name: int) -> int:  # 0: the whole names; -1: the short ones
         return max(len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0) for line in lines)
 
-    forms = zip(*(line.score_texts() for line in lines))
+    forms = zip(*(line.score_texts() for line in lines), strict=True)
     widths = tuple(max(len(text) for text in form) for form in forms)
     return tuple(
         replace(line, score_widths=widths, name_room=min(NAME_ROOM, room(-1)), whole_names_room=room(0))

@@ -179,7 +179,7 @@ class Session:
                 return
             except (OSError, TimeoutError, ConnectionLost, NameNeeded) as exc:
                 logger.info("reconnection attempt %d failed: %s", attempt, exc)
-            except Exception as exc:  # noqa: BLE001 - e.g. a local server that cannot start again
+            except Exception as exc:  # e.g. a local server that cannot start again
                 # Not a passing network trouble: say so rather than retry (or die) in silence.
                 logger.warning("reconnecting failed", exc_info=True)
                 self._set_link(LinkChanged(Link.OFFLINE, str(exc) or type(exc).__name__))

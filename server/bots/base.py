@@ -26,7 +26,7 @@ class Bot(ABC):
         # The table's variants are public (every player agreed to them).
         self.settings = settings
 
-    def observe(self, events: Sequence[Event]) -> None:
+    def observe(self, events: Sequence[Event]) -> None:  # noqa: B027 - optional: most bots need no memory
         """Public events of the table, in order (reshuffle orders stripped)."""
 
     @abstractmethod

@@ -18,7 +18,6 @@ from .lookahead import SEARCHED_OPTIONS, is_close_call, look_ahead
 from .model import Params
 from .plan import Plan
 
-
 #: Turns each, after which a round has gone on too long (a table where nobody
 #: wants to close): the bot then settles a face-down card every turn until it closes.
 OVERDUE_TURNS = 40

@@ -83,10 +83,10 @@ class GreedyBot(Bot):
         """The position where putting ``value`` leaves the lowest estimate, and that estimate."""
         mine = view.tableaux[self.seat]
         best_pos, best = -1, float("inf")
-        for pos, card in enumerate(mine.cards):
+        for pos in range(len(mine.cards)):
             if pos // 3 in mine.removed_columns:
                 continue
-            changed = mine.cards[:pos] + (value,) + mine.cards[pos + 1 :]
+            changed = (*mine.cards[:pos], value, *mine.cards[pos + 1 :])
             after = _estimate(changed, mine.removed_columns, self.settings.clear_columns)
             if None not in changed[pos // 3 * 3 : pos // 3 * 3 + 3] and _closes(changed, mine):
                 after = self._with_penalty(after, view)

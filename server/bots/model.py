@@ -98,7 +98,7 @@ def column_cost(column: Column, o: Outlook) -> float:
 
 
 def _pair_value(a: int, b: int, c: int) -> int | None:
-    if a == b or a == c:
+    if a in (b, c):
         return a
     return b if b == c else None
 

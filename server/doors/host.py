@@ -117,4 +117,4 @@ class GameHost:
     close = stop
 
 
-__all__ = ["GameHost", "HostOptions", "REMOTE_APP_FACTORY"]
+__all__ = ["REMOTE_APP_FACTORY", "GameHost", "HostOptions"]

@@ -112,7 +112,7 @@ class SeatMoves:
         )
 
     def of_kind(self, kind: ActionKind) -> tuple[Action, ...]:
-        return getattr(self, kind.name.lower())  # type: ignore[no-any-return]
+        return getattr(self, kind.name.lower())
 
 
 def malformed(action: object) -> str | None:

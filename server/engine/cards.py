@@ -9,7 +9,7 @@ DECK_COMPOSITION: Final[dict[int, int]] = {
     -2: 5,
     -1: 10,
     0: 15,
-    **{value: 10 for value in range(1, 13)},
+    **dict.fromkeys(range(1, 13), 10),
 }
 
 #: The whole deck, in a fixed order; shuffles start from this list.

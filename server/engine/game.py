@@ -8,9 +8,9 @@ from enum import Enum
 from typing import Any
 
 from .actions import Action, describe
+from .deal import Deal
 from .errors import IllegalAction, InvalidSetup
 from .events import Event, TotalsUpdated
-from .deal import Deal
 from .round import Round
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings
 

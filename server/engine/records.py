@@ -95,7 +95,7 @@ def replay(record: Mapping[str, Any]) -> Game:
     """Rebuild the game of ``record`` through the rules; raise ``ReplayDivergence``
     at the first move, score or field that the engine does not reproduce."""
     step: ReplayStep | None = None
-    for step in replay_steps(record):
+    for step in replay_steps(record):  # noqa: B007 - the last step is the one wanted
         pass
     assert step is not None  # a valid record has at least the first deal
     return step.game
@@ -239,7 +239,7 @@ def _first_difference(got: Any, expected: Any, path: str) -> str | None:
                 return found
         return None
     if isinstance(got, list) and isinstance(expected, list):
-        for index, (mine, theirs) in enumerate(zip(got, expected)):
+        for index, (mine, theirs) in enumerate(zip(got, expected, strict=False)):  # lengths compared below
             found = _first_difference(mine, theirs, f"{path}[{index}]")
             if found:
                 return found

@@ -312,9 +312,8 @@ class Round:
             return None
         base = column * ROWS
         up, cards = self.face_up[player], self.cards[player]
-        if up[base] and up[base + 1] and up[base + 2]:
-            if cards[base] == cards[base + 1] == cards[base + 2]:
-                return cards[base]
+        if up[base] and up[base + 1] and up[base + 2] and cards[base] == cards[base + 1] == cards[base + 2]:
+            return cards[base]
         return None
 
     def _remove_column(self, player: int, column: int, value: int, at_reveal: bool) -> Event:
@@ -375,4 +374,4 @@ def closer_penalty(
     strictly_lowest = all(mine < score for p, score in enumerate(raw) if p != closer)
     if not settings.closer_penalty or strictly_lowest or mine <= 0:
         return raw, False
-    return raw[:closer] + (mine * 2,) + raw[closer + 1 :], True
+    return (*raw[:closer], mine * 2, *raw[closer + 1 :]), True

@@ -22,7 +22,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..config import Limits
-from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, ErrorCode, ProtocolError, encode_frame
+from ..protocol import (
+    BETWEEN_ROUNDS,
+    FINISHED,
+    PLAYING,
+    WAITING,
+    ErrorCode,
+    ProtocolError,
+    encode_frame,
+)
 
 if TYPE_CHECKING:
     from .session import Session

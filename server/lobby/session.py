@@ -18,8 +18,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from ..config import Limits
-from ..protocol import ErrorCode, bye, encode_frame
 from ..limits import TokenBucket
+from ..protocol import ErrorCode, bye, encode_frame
 
 logger = logging.getLogger(__name__)
 

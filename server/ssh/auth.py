@@ -8,7 +8,6 @@ from collections.abc import Callable
 import asyncssh
 
 from ..listen import peer_host
-
 from .connection import SSHAppServer
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
 from .session import SSHSessions

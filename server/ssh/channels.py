@@ -11,7 +11,7 @@ MAX_ENV_NAME: Final = 64
 MAX_ENV_VALUE: Final = 1024
 
 
-class _CappedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
+class _CappedEnvChannel(asyncssh.SSHServerChannel):
     """A server channel that keeps a bounded environment.
 
     asyncssh stores every ``env`` request a client sends, without limit, for
@@ -35,7 +35,7 @@ class _CappedEnvChannel(asyncssh.SSHServerChannel):  # type: ignore[type-arg]
         return True
 
 
-def cap_environment(chan: asyncssh.SSHServerChannel, max_vars: int) -> None:  # type: ignore[type-arg]
+def cap_environment(chan: asyncssh.SSHServerChannel, max_vars: int) -> None:
     """Make ``chan`` keep at most ``max_vars`` small environment variables."""
     if type(chan) is not asyncssh.SSHServerChannel:
         raise TypeError(f"expected a plain SSHServerChannel, got {type(chan).__name__}")

@@ -26,7 +26,6 @@ from typing import Any, Final
 import asyncssh
 
 from ..listen import peer_host
-
 from .session import SSHSessions
 
 logger = logging.getLogger(__name__)
@@ -199,4 +198,4 @@ def keep_alive_in_the_kernel(sock: socket.socket | None) -> None:
         logger.debug("tcp keepalive not set: %s", exc)
 
 
-__all__ = ["SECURE_DEFAULTS", "TCP_KEEPALIVE", "keep_alive_in_the_kernel", "SSHAppServer", "create_app_server"]
+__all__ = ["SECURE_DEFAULTS", "TCP_KEEPALIVE", "SSHAppServer", "create_app_server", "keep_alive_in_the_kernel"]

@@ -169,7 +169,7 @@ class SSHFrontDoor:
             await self.game_host.stop(timeout=timeout)
         try:
             await asyncio.wait_for(acceptor.wait_closed(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             logger.warning("ssh front door: connections still open after %.0f s", timeout)
 
     close = stop

@@ -14,7 +14,6 @@ from typing import Final
 
 import asyncssh
 
-
 logger = logging.getLogger(__name__)
 
 PRIVATE_MODE: Final = 0o600

@@ -16,9 +16,8 @@ from pathlib import Path
 
 import asyncssh
 
-from .options import DEFAULT_LOBBY_USERNAME, IDENTITY_PREFIX
-
 from ..termhost import DoorPlayer
+from .options import DEFAULT_LOBBY_USERNAME, IDENTITY_PREFIX
 
 logger = logging.getLogger(__name__)
 

@@ -58,7 +58,7 @@ def guest_player(connection: asyncssh.SSHServerConnection, server: Any) -> DoorP
 class SSHChannelTransport:
     """An asyncssh server channel as the host's ``TerminalTransport``."""
 
-    def __init__(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
+    def __init__(self, chan: asyncssh.SSHServerChannel) -> None:
         self._chan = chan
 
     def write(self, data: bytes) -> None:
@@ -83,7 +83,7 @@ class SSHChannelTransport:
         self._chan.exit(status)
 
 
-class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class SSHSession(asyncssh.SSHServerSession):
     """asyncssh session callbacks for one channel, running one app on the host."""
 
     def __init__(
@@ -97,7 +97,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._connection = connection
         self._server = server
         self._on_closed = on_closed
-        self._chan: asyncssh.SSHServerChannel | None = None  # type: ignore[type-arg]
+        self._chan: asyncssh.SSHServerChannel | None = None
         self._term_type: str | None = None
         self._size: tuple[int, int] = (80, 24)
         self._command: str | None = None
@@ -106,7 +106,7 @@ class SSHSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     # -- asyncssh callbacks -----------------------------------------------------
 
-    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:  # type: ignore[type-arg]
+    def connection_made(self, chan: asyncssh.SSHServerChannel) -> None:
         self._chan = chan
 
     def pty_requested(
@@ -232,7 +232,7 @@ class SSHSessions:
         connection: asyncssh.SSHServerConnection,
         server: Any = None,
         on_closed: Callable[[], None] | None = None,
-    ) -> tuple[asyncssh.SSHServerChannel, SSHSession] | bool:  # type: ignore[type-arg]
+    ) -> tuple[asyncssh.SSHServerChannel, SSHSession] | bool:
         """Return value for ``SSHServer.session_requested``.
 
         ``on_closed`` is called once when the session's channel has closed.

@@ -32,7 +32,7 @@ _EXPORTS = {
     ),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}
-__all__ = sorted(_MODULE_OF)
+__all__ = sorted(_MODULE_OF)  # noqa: PLE0605 - one list of names, kept in _EXPORTS
 
 
 def __getattr__(name: str) -> Any:

@@ -9,8 +9,8 @@ those is wrong, so this driver does none of it:
 
 * output goes to ``ChannelTerminal.write`` (the door's transport, with a cap on
   its write buffer so a client that stops reading is dropped);
-* input arrives from the door's callback on the event loop and is parsed with Textual's own ``XTermParser`` (minus its leaky cache, see
-  ``SessionXTermParser``);
+* input arrives from the door's callback on the event loop and is parsed with
+  Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``);
 * window-change requests become ``events.Resize``, clamped to sane bounds.
 
 Everything here runs on the event loop thread; there are no helper threads.
@@ -20,16 +20,16 @@ from __future__ import annotations
 
 import asyncio
 import codecs
+import contextlib
 import logging
 import time
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import (
     TYPE_CHECKING,
     Any,
     BinaryIO,
-    Callable,
     Final,
-    Iterable,
     Literal,
     Protocol,
     TextIO,
@@ -89,7 +89,7 @@ class SessionXTermParser(XTermParser):
     match, so we simply call the undecorated function.
     """
 
-    _parse_extended_key = getattr(  # type: ignore[assignment]
+    _parse_extended_key = getattr(
         XTermParser._parse_extended_key,
         "__wrapped__",
         XTermParser._parse_extended_key,
@@ -209,10 +209,8 @@ class ChannelTerminal:
             self._write_buffer_cap,
         )
         self.close("write buffer cap exceeded")
-        try:
+        with contextlib.suppress(OSError):
             self._channel.abort()  # discard the backlog instead of flushing it
-        except OSError:
-            pass
 
     def close(self, reason: str) -> None:
         """Stop all further output and input; tell the owner once."""

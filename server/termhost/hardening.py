@@ -126,12 +126,12 @@ def _resume(coro: Coroutine[Any, Any, T], pending: Any) -> Generator[Any, Any, T
             try:
                 pending = coro.throw(error)
             except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+                return stop.value
         else:
             try:
                 pending = coro.send(sent)
             except StopIteration as stop:
-                return stop.value  # type: ignore[no-any-return]
+                return stop.value
 
 
 async def run_app_preserving_task_factory(app: App[Any], **run_kwargs: Any) -> Any:
@@ -327,7 +327,7 @@ def _render_per_terminal() -> None:
         cls: type[Strip], style: RichStyle, text: str, color_system: ColorSystem
     ) -> str:
         style._ansi = None  # whichever terminal it was for: render_ansi knows this one's
-        return render_style(cls, style, text, color_system)  # type: ignore[no-any-return]
+        return render_style(cls, style, text, color_system)
 
     def ansi_codes_for(style: RichStyle, color_system: ColorSystem) -> str:
         style._ansi = None

@@ -18,6 +18,7 @@ neutralised (``hardening``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import gc
 import inspect
@@ -28,7 +29,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, Final, Protocol, Union
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from textual.app import App
 
@@ -125,7 +126,7 @@ class SessionInfo:
         return self.player.login
 
 
-AppFactory = Callable[[SessionInfo], Union[App[Any], Awaitable[App[Any]]]]
+AppFactory = Callable[[SessionInfo], App[Any] | Awaitable[App[Any]]]
 
 
 class HostedSession:
@@ -326,10 +327,8 @@ class HostedSession:
         self._watchdog = self._idle_timer = None
         self.terminal.write(self._farewell)  # after the app restored the screen
         self.terminal.close("session finished")
-        try:
+        with contextlib.suppress(OSError):
             self._transport.end(status)
-        except OSError:
-            pass
         if not self._finished.done():
             self._finished.set_result(None)
         self._host._forget(self)

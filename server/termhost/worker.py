@@ -273,7 +273,7 @@ def load_factory(spec: str) -> RemoteAppFactory:
     factory = getattr(importlib.import_module(module_name), attribute)
     if not callable(factory):
         raise TypeError(f"{spec} is not callable")
-    return factory  # type: ignore[no-any-return]
+    return factory
 
 
 async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings) -> None:

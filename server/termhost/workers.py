@@ -41,11 +41,11 @@ from typing import Any, Final
 
 from ..logformat import current_log_format
 from .control import ControlChannel, control_pair
-from .options import WorkerOptions
 from .driver import ChannelTerminal
-from .worker import HostSettings
+from .options import WorkerOptions
 from .relay import RemoteApp
 from .session import SessionInfo
+from .worker import HostSettings
 
 logger = logging.getLogger(__name__)
 
@@ -138,7 +138,7 @@ class Worker:
         self.control.close()
         try:  # without its control socket a worker stops by itself, unless it is stuck
             code = await asyncio.wait_for(exiting, self.pool.options.stop_timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             logger.error("worker %d (pid %s) did not exit; killing it", self.number, self.pid)
             self.kill()
             code = await self.process.wait()
@@ -192,7 +192,7 @@ class Worker:
             return
         try:
             sock = await self.pool.connect_lobby(info)
-        except Exception as exc:  # the lobby refused or is stopping
+        except Exception as exc:  # noqa: BLE001 - the lobby refused or is stopping
             logger.warning("worker %s: lobby connection for session %d failed: %s",
                            self.pid, session_id, exc)
             if self.control is not None:
@@ -307,7 +307,7 @@ class WorkerPool:
         try:
             await worker.start(self._settings)
             await asyncio.wait_for(asyncio.shield(worker.ready), self.options.start_timeout)
-        except (OSError, asyncio.TimeoutError, WorkerUnavailable) as exc:
+        except (TimeoutError, OSError, WorkerUnavailable) as exc:
             logger.error("worker %d did not start: %s", worker.number, exc)
             self._failed_starts += 1
             if worker.process is None:  # never ran: nothing will report its exit

@@ -74,7 +74,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
     ) -> RoundSummaryScreen:
         """During a round: no summary yet, just the totals so far."""
         names = seat_names(seats, len(view.totals), table.tr, view.seat)
-        return cls(None, table, list(zip(names, view.totals)))
+        return cls(None, table, list(zip(names, view.totals, strict=True)))
 
     def compose(self) -> ComposeResult:
         summary, tr = self.summary, self.tr

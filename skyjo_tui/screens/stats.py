@@ -81,7 +81,8 @@ class StatsScreen(SkyjoScreen[None]):
         tr = self.tr
         games, wins = stats.get("games", 0), stats.get("wins", 0)
         lines = [
-            tr("stats.line.games", games=tr.plural("stats.count.games", games), wins=tr.plural("stats.count.wins", wins)),
+            tr("stats.line.games", games=tr.plural("stats.count.games", games),
+               wins=tr.plural("stats.count.wins", wins)),
             tr("stats.line.rounds", rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
                mean=mean(stats.get("mean_round_score"))),
         ]

@@ -24,9 +24,9 @@ from ..choices import Choices, Mode
 from ..cursor import Target, move
 from ..kept_keys import MoveInFlight
 from ..layout import plan_table
+from ..names import seat_names
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
-from ..names import seat_names
 from ..presence import presence_news
 from ..presenter import present, seats_of
 from ..refusals import refusal_text
@@ -39,7 +39,6 @@ from ..widgets.footer import KeyFooter
 from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
 from .base import SkyjoScreen
-
 
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
 #: The move keys that explain themselves when they can do nothing.

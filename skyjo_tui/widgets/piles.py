@@ -86,7 +86,7 @@ class PilesWidget(Widget):
         draw = draw_card(CardLook(draw_face, **self._flags("draw")), card, caption=caption)
         discard = draw_card(self._look("discard", state.discard_top), card)
         lines = [self._labels(state, card)]
-        lines += [Text(" ") + a + Text("   ") + b + Text(" ") for a, b in zip(draw, discard)]
+        lines += [Text(" ") + a + Text("   ") + b + Text(" ") for a, b in zip(draw, discard, strict=True)]
         drawn_label = next((label for label in state.drawn_labels if len(label) <= width - 2), "")
         lines.append(Text(f"{drawn_label:^{width}}", Style(dim=state.drawn is None)))
         # The card just drawn is never muted: it is the one the choice is about.

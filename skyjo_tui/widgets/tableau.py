@@ -6,7 +6,7 @@ eight-player table stays light; a click is mapped back to the card under it.
 
 from __future__ import annotations
 
-from typing import Final
+from typing import ClassVar, Final
 
 from rich.segment import Segment
 from rich.style import Style
@@ -23,7 +23,6 @@ from server.engine import TableauView
 from ..layout import CARD_SIZES, COLUMNS, ROWS, CardSize, tableau_height, tableau_width
 from ..seat_line import CLOSER_MARK, SeatLine, fit_name_line
 from .card_art import PLAIN, CardLook, Face, card_segments, text_segments
-
 
 #: Columns a name line may take beyond the cards' width, when the cell has them.
 NAME_EXTRA: Final = 10
@@ -45,7 +44,7 @@ class TableauWidget(Widget):
     TableauWidget.wide { width: 100%; }
     TableauWidget > .tableau--current { background: $boost; }
     """
-    COMPONENT_CLASSES = {"tableau--current"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"tableau--current"}
 
     tableau: reactive[TableauView | None] = reactive(None, layout=False)
     line: reactive[SeatLine | None] = reactive(None)

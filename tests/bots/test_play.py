@@ -59,7 +59,7 @@ def test_a_finished_game_reports_scores_and_winners() -> None:
     assert max(result.totals) >= 50
     lowest = min(result.totals)
     assert result.winners == tuple(p for p, t in enumerate(result.totals) if t == lowest)
-    assert tuple(map(sum, zip(*result.round_scores))) == result.totals
+    assert tuple(map(sum, zip(*result.round_scores, strict=True))) == result.totals
     assert all(len(times) > 0 for times in result.decision_times)
 
 

@@ -91,7 +91,7 @@ def test_records_replay_through_the_engine(tmp_path: Path) -> None:
         assert {seat["bot"] for seat in record["seats"]} == {"expert", "greedy"}
         assert record["settings"]["clear-columns"] == "off"
     expert_seats = [[s["bot"] for s in r["seats"]].index("expert") for r in records]
-    expert_wins = sum(seat in r["winners"] for seat, r in zip(expert_seats, records))
+    expert_wins = sum(seat in r["winners"] for seat, r in zip(expert_seats, records, strict=True))
     assert expert_wins == summary["seats"][0]["wins"]
 
 

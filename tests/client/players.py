@@ -9,19 +9,23 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from textual import events
+from textual.app import App
 from textual.geometry import Offset
 from textual.pilot import Pilot
+from textual.screen import Screen
+from textual.widgets import DataTable
 
-from skyjo_tui.app import SkyjoApp
 from skyjo_tui.layout import ROWS
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.piles import PilesWidget
 from skyjo_tui.widgets.tableau import TableauWidget
+
+S = TypeVar("S", bound=Screen[Any])
 
 MAX_STEPS = 3000
 STEP_PAUSE = 0.01
@@ -49,22 +53,22 @@ async def click_shown(pilot: Pilot[Any], selector: str, timeout: float = 15.0) -
     await pilot.click(selector)
 
 
-def burst(app: SkyjoApp, *keys: str) -> None:
+def burst(app: App[Any], *keys: str) -> None:
     """Keys arriving together, as a quick typist's do: none waits for the server's answer."""
     for key in keys:
         app.post_message(events.Key(key, "\r" if key == "enter" else None))
 
 
-def rows(app: SkyjoApp, screen_type: type, selector: str) -> int:
+def rows(app: App[Any], screen_type: type, selector: str) -> int:
     """Rows of the data table ``selector`` on the current screen; -1 until it is there."""
     screen = app.screen
     if not isinstance(screen, screen_type):
         return -1
     found = screen.query(selector)
-    return found.first().row_count if found else -1
+    return found.first(DataTable).row_count if found else -1
 
 
-def my_move(app: SkyjoApp) -> TableScreen | None:
+def my_move(app: App[Any]) -> TableScreen | None:
     """The table screen when it waits for one of our moves."""
     screen = app.screen
     if isinstance(screen, TableScreen) and screen.choices.any and not screen.acting:
@@ -135,7 +139,8 @@ class MousePlayer:
         own = table.query_one("#own", TableauWidget)
         card = own.card_size
         column, row = divmod(pos, ROWS)
-        offset = Offset(1 + column * (card.width + card.gap) + card.width // 2, 1 + row * card.height + card.height // 2)
+        offset = Offset(1 + column * (card.width + card.gap) + card.width // 2,
+                        1 + row * card.height + card.height // 2)
         await self._click(own, offset)
 
     async def click_pile(self, table: TableScreen, pile: str) -> None:
@@ -165,7 +170,7 @@ class MousePlayer:
         await click_shown(self.pilot, "#ready")
 
 
-async def play_to_game_over(pilot: Pilot[Any], app: SkyjoApp, player: KeyboardPlayer | MousePlayer) -> GameOverScreen:
+async def play_to_game_over(pilot: Pilot[Any], app: App[Any], player: KeyboardPlayer | MousePlayer) -> GameOverScreen:
     """Play every move asked of us, and each next round, until the game-over screen."""
     deadline = time.monotonic() + 90
     rounds_seen: set[int] = set()
@@ -174,12 +179,19 @@ async def play_to_game_over(pilot: Pilot[Any], app: SkyjoApp, player: KeyboardPl
         screen = app.screen
         if isinstance(screen, GameOverScreen):
             return screen
-        if isinstance(screen, RoundSummaryScreen) and screen.summary is not None:
-            if screen.summary.round not in rounds_seen:
-                rounds_seen.add(screen.summary.round)
-                await player.next_round(screen)
+        if (isinstance(screen, RoundSummaryScreen) and screen.summary is not None
+                and screen.summary.round not in rounds_seen):
+            rounds_seen.add(screen.summary.round)
+            await player.next_round(screen)
         table = my_move(app)
         if table is not None:
             await player.play(table)
         await pilot.pause(STEP_PAUSE)
     raise AssertionError("no game over after the maximum number of steps")
+
+
+def current_screen(app: App[Any], screen_type: type[S]) -> S:
+    """The current screen, which the test knows is a ``screen_type``."""
+    screen = app.screen
+    assert isinstance(screen, screen_type), f"on {type(screen).__name__}, not {screen_type.__name__}"
+    return screen

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from skyjo_tui.app import SkyjoApp
-from textual.widgets import TabbedContent
+from textual.widgets import DataTable, TabbedContent
 
+from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.replay import ReplayScreen
@@ -21,6 +21,7 @@ from .players import (
     MousePlayer,
     burst,
     click_shown,
+    current_screen,
     play_to_game_over,
     rows,
     wait_for,
@@ -57,7 +58,8 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         own = over.summary.own_seat
         assert own is not None and next(p.name for p in over.summary.players if p.seat == own) == "You"
         assert any(str(results.get_row_at(row)[1]).startswith("You") for row in range(results.row_count))
-        assert any(line.startswith("You drew ") for line in log) and any(line.startswith("Greedy bot 1 ") for line in log)
+        assert any(line.startswith("You drew ") for line in log)
+        assert any(line.startswith("Greedy bot 1 ") for line in log)
         assert not any("Player" in line for line in log)
         headline = str(over.query_one("#winners").render())
         assert "Player" not in headline and ("You" in headline) == (own in over.summary.winners)
@@ -66,16 +68,17 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen))
         await pilot.press("s")
         await wait_for(pilot, lambda: rows(app, StatsScreen, "#recent-games") == 1)
-        stats = app.screen
+        stats = current_screen(app, StatsScreen)
         assert "1 game, " in str(stats.query_one("#my-stats").render())
-        board = stats.query_one("#leaderboard")
+        board = stats.query_one("#leaderboard", DataTable)
         assert board.row_count == 1 and str(board.get_row_at(0)[1]) == "Player"  # people only; you
         stats.query_one(TabbedContent).active = "recent"
         await pilot.pause()
         stats.query_one("#recent-games").focus()
         await pilot.press("enter")  # watch it again
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
-        assert app.screen.recording.frames[-1].view.phase == "game_over"
+        recording = current_screen(app, ReplayScreen).recording
+        assert recording is not None and recording.frames[-1].view.phase == "game_over"
 
 
 async def test_two_key_presses_start_a_local_game(make_app: Callable[..., SkyjoApp]) -> None:
@@ -105,7 +108,8 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
 
         await click_shown(pilot, "#rematch")
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
-        await wait_for(pilot, lambda: table.view is not None and table.view.round == 1 and table.view.phase == "initial_flips")
+        await wait_for(pilot, lambda: table.view is not None and table.view.round == 1
+                       and table.view.phase == "initial_flips")
         assert all(total == 0 for total in table.view.totals)  # type: ignore[union-attr]
 
 
@@ -140,8 +144,9 @@ async def test_a_kept_key_is_checked_against_the_new_view(make_app: Callable[...
         seat, cursor = table.view.seat, table.cursor
 
         burst(app, "enter", "enter")  # twice the same card: only legal the first time
-        await wait_for(pilot, lambda: table.view.tableaux[seat].cards[cursor] is not None)  # type: ignore[index, union-attr]
+        assert seat is not None and isinstance(cursor, int)
+        await wait_for(pilot, lambda: table.view is not None and table.view.tableaux[seat].cards[cursor] is not None)
         await wait_for(pilot, lambda: not table.acting and not table.kept_keys)
-        cards = table.view.tableaux[seat].cards  # type: ignore[index, union-attr]
+        cards = table.view.tableaux[seat].cards
         assert sum(card is not None for card in cards) == 1 and table.choices.flip  # the second is still to choose
         assert not any(n.severity == "error" for n in app._notifications)  # never sent: no server refusal

@@ -22,7 +22,7 @@ from skyjo_tui.session import Link
 from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
-from .players import KeyboardPlayer, my_move, rows, wait_for
+from .players import KeyboardPlayer, current_screen, my_move, rows, wait_for
 from .relay import Relay
 
 
@@ -100,22 +100,26 @@ async def test_join_play_drop_and_come_back(
         await pilot.press("enter")  # join the selected table
         await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
         await pilot.press("r")  # ready
-        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])))
+        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"]
+                                          for s in bob.table.get("seats", [])))
         await bob.conn.request({"type": "start_game"})
         await wait_for(pilot, lambda: my_move(app) is not None)
-        table = app.screen
-        assert isinstance(table, TableScreen) and table.view is not None and table.view.seat == 1
+        table = current_screen(app, TableScreen)
+        assert table.view is not None and table.view.seat == 1
 
         player = KeyboardPlayer(pilot)
         await player.play(table)  # a first card turned up
-        await wait_for(pilot, lambda: sum(c is not None for c in table.view.tableaux[1].cards) == 1)
+        await wait_for(
+            pilot, lambda: table.view is not None and sum(c is not None for c in table.view.tableaux[1].cards) == 1
+        )
 
         relay.accepting = False
         relay.cut()
         await wait_for(pilot, lambda: "reconnecting" in status_text(table))
         assert app.session is not None and app.session.link is Link.RECONNECTING
         relay.accepting = True
-        await wait_for(pilot, lambda: app.session.link is Link.ONLINE and "reconnecting" not in status_text(table))
+        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.ONLINE
+                       and "reconnecting" not in status_text(table))
         assert relay.connections >= 2 and app.screen is table  # back at the same table, same screen
 
         before = bob.moves
@@ -124,7 +128,8 @@ async def test_join_play_drop_and_come_back(
             await player.play(table)
             await pilot.pause(0.05)
         await wait_for(pilot, lambda: bob.moves > before)
-        assert table.view.seat == 1 and created["table"]["table_id"] == app.table["table_id"]
+        assert table.view is not None and table.view.seat == 1 and app.table is not None
+        assert created["table"]["table_id"] == app.table["table_id"]
 
 
 async def test_enter_joins_a_table_as_soon_as_it_is_listed(
@@ -140,7 +145,7 @@ async def test_enter_joins_a_table_as_soon_as_it_is_listed(
         await wait_for(pilot, lambda: tables.has_focus and tables.cursor_row == 0)
         await pilot.press("enter")  # no Down first
         await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
-        assert any(s and s["name"] == "Alice" for s in app.screen.table["seats"])
+        assert any(s and s["name"] == "Alice" for s in current_screen(app, RoomScreen).table["seats"])
 
 
 async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
@@ -161,7 +166,7 @@ async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
         await wait_for(pilot, lambda: sum(1 for s in room.table["seats"] if s) == 2)
         await pilot.press("s")  # start
         await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
-        assert "⏱" in status_text(app.screen)
+        assert "⏱" in status_text(current_screen(app, TableScreen))
         # The board took the place of the room and of the lobby (no lobby kept underneath);
         # leaving the game brings a lobby back.
         assert [type(s).__name__ for s in app.screen_stack[1:]] == ["TableScreen"]
@@ -187,8 +192,8 @@ async def test_watch_a_game_and_errors_are_said_plainly(make_app: Callable[..., 
 
             await pilot.press("w")  # watch the table
             await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
-            table = app.screen
-            assert table.view.seat is None and not table.choices.any
+            table = current_screen(app, TableScreen)
+            assert table.view is not None and table.view.seat is None and not table.choices.any
             assert "watching" in str(table.query_one("#prompt").render())
     finally:
         await dan.close()
@@ -202,14 +207,16 @@ async def test_come_back_to_the_seat_after_quitting(
     async with first.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: rows(first, LobbyScreen, "#tables") == 1)
         await pilot.press("enter", "r")
-        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])))
+        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"]
+                                          for s in bob.table.get("seats", [])))
         await bob.conn.request({"type": "start_game"})
         await wait_for(pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.view is not None)
     # The app is closed; its resume token was saved: the next start returns to the seat.
     again = make_app(tcp_connector("127.0.0.1", server.port), server_label="test")
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.view is not None)
-        assert again.screen.view.seat == 1
+        view = current_screen(again, TableScreen).view
+        assert view is not None and view.seat == 1
         # The board took the lobby's place (nothing of the lobby is kept while seated).
         assert [type(s).__name__ for s in again.screen_stack[1:]] == ["TableScreen"]
         await pilot.press("q", "y")  # leave the game: back to the lobby
@@ -256,13 +263,14 @@ async def test_moves_made_while_the_link_was_down_are_in_the_log_once_back(
         assert lines[0].startswith("Round 1") and len(bobs_flips(lines)) == 2
 
         # Alice turns a card up; the link drops and comes back: nothing is told twice.
-        await KeyboardPlayer(pilot).play(app.screen)
+        await KeyboardPlayer(pilot).play(current_screen(app, TableScreen))
         await wait_for(pilot, lambda: len(log_lines(app)) == len(lines) + 1)
         before = log_lines(app)
-        table = app.screen
+        table = current_screen(app, TableScreen)
         relay.cut()
-        await wait_for(pilot, lambda: app.session.link is Link.RECONNECTING)
-        await wait_for(pilot, lambda: app.session.link is Link.ONLINE and my_move(app) is not None)
+        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.RECONNECTING)
+        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.ONLINE
+                       and my_move(app) is not None)
         assert app.screen is table and log_lines(app) == before
 
 
@@ -274,7 +282,7 @@ async def test_coming_back_after_quitting_shows_the_round_so_far(
         await ready_at_bobs_table(pilot, first, bob)
         await bob.conn.request({"type": "start_game"})
         await wait_for(pilot, lambda: my_move(first) is not None and len(bobs_flips(log_lines(first))) == 2)
-        await KeyboardPlayer(pilot).play(first.screen)
+        await KeyboardPlayer(pilot).play(current_screen(first, TableScreen))
         await wait_for(pilot, lambda: len(log_lines(first)) == 4)
         seen = log_lines(first)
     again = make_app(tcp_connector("127.0.0.1", server.port), server_label="test")

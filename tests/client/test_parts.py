@@ -131,14 +131,15 @@ def test_eight_players_fit_80x24_and_bigger_terminals_get_bigger_cards() -> None
     large = plan_table(160, 50, opponents=7)
     assert small is not None and large is not None
     assert small.per_band * small.bands >= 7
-    assert CARD_SIZES.index(large.own) > CARD_SIZES.index(small.own)  # type: ignore[arg-type]
-    assert CARD_SIZES.index(large.own) > CARD_SIZES.index(large.others)  # type: ignore[arg-type]
+    assert CARD_SIZES.index(large.own) > CARD_SIZES.index(small.own)
+    assert CARD_SIZES.index(large.own) > CARD_SIZES.index(large.others)
     assert plan_table(50, 14, opponents=7) is None
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("example.org", ("example.org", DEFAULT_PORT)), ("10.0.0.2:8000", ("10.0.0.2", 8000)), ("[::1]:7000", ("::1", 7000))],
+    [("example.org", ("example.org", DEFAULT_PORT)), ("10.0.0.2:8000", ("10.0.0.2", 8000)),
+     ("[::1]:7000", ("::1", 7000))],
 )
 def test_addresses(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
@@ -174,7 +175,8 @@ def test_bots_are_named_in_the_players_language() -> None:
     assert (greedy.shown(french), greedy.short(french)) == ("Robot glouton 2", "Glouton 2")
     assert SeatInfo("Random bot 1", "random").shown(french) == "Robot aléatoire 1"
     # A level this client does not know yet keeps the server's words.
-    assert (SeatInfo("Counting bot 3", "counting").shown(french), SeatInfo("Counting bot 3", "counting").short(french)) == (
+    counting = SeatInfo("Counting bot 3", "counting")
+    assert (counting.shown(french), counting.short(french)) == (
         "Counting bot 3", "Counting 3",
     )
     # Only names the server made from the level are translated: a person, a renamed bot.
@@ -207,7 +209,8 @@ def test_a_key_that_does_nothing_says_why() -> None:
     holding = Choices(0, swap=frozenset({1}), discard_flip=frozenset())
     assert refusal_key("draw", Choices(0), "choose", spectator=False) == "refused.not_your_turn"
     assert refusal_key("take", Choices(0), "initial_flips", spectator=False) == "refused.wait_flips"
-    assert refusal_key("draw", Choices(0, flip=frozenset({3})), "initial_flips", spectator=False) == "refused.flip_first"
+    refused = refusal_key("draw", Choices(0, flip=frozenset({3})), "initial_flips", spectator=False)
+    assert refused == "refused.flip_first"
     assert refusal_key("discard", drawing, "choose", spectator=False) == "refused.draw_first"
     assert refusal_key("draw", holding, "drawn", spectator=False) == "refused.already_drew"
     assert refusal_key("discard", holding, "drawn", spectator=False) == "refused.no_face_down"

@@ -37,21 +37,23 @@ async def test_step_forward_back_and_jump_to_a_round(tmp_path: Path, make_app: C
         await wait_for(pilot, lambda: isinstance(app.screen, ReplayScreen))
         screen = app.screen
         assert isinstance(screen, ReplayScreen) and screen.index == 0
+        recording = screen.recording
+        assert recording is not None
         assert "Round 1" in status(app)
         await pilot.press("right", "l", "space")
         assert screen.index == 3
         await pilot.press("left")
         assert screen.index == 2
         await pilot.press("n")  # next round
-        assert screen.recording.frames[screen.index].round == 2 and screen.recording.frames[screen.index].move == 0
+        assert recording.frames[screen.index].round == 2 and recording.frames[screen.index].move == 0
         assert "Round 2" in status(app)
         await pilot.press("1")  # straight to round 1
         assert screen.index == 0
         await pilot.press("g")
         await pilot.press(*str(rounds), "enter")
-        await wait_for(pilot, lambda: screen.recording.frames[screen.index].round == rounds)
+        await wait_for(pilot, lambda: recording.frames[screen.index].round == rounds)
         await pilot.press("end")
-        last = screen.recording.frames[screen.index]
+        last = recording.frames[screen.index]
         assert last.view.phase == "game_over" and list(last.view.winners) == record["winners"]
 
 

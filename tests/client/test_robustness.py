@@ -22,7 +22,7 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.screens.too_small import TooSmallScreen
 from skyjo_tui.session import Link
 
-from .players import KeyboardPlayer, my_move, rows, wait_for
+from .players import KeyboardPlayer, current_screen, my_move, rows, wait_for
 from .scenes import game_pushes, round_over, table_map
 
 
@@ -39,8 +39,8 @@ async def test_the_local_server_stopping_mid_game_is_survived(make_app: Callable
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
         await wait_for(pilot, lambda: my_move(app) is not None)
-        table = app.screen
-        assert isinstance(table, TableScreen) and app.local is not None
+        table = current_screen(app, TableScreen)
+        assert app.local is not None
         session = app.session
         assert session is not None
         await app.local.stop()  # as if it crashed: its data stays on disk
@@ -110,7 +110,8 @@ def closed_port() -> int:
 async def test_a_server_that_does_not_answer_is_said_plainly(make_app: Callable[..., SkyjoApp]) -> None:
     app = make_app(tcp_connector("127.0.0.1", closed_port()), name="Alice", server_label="nowhere")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ConnectingScreen) and app.screen.query_one("#retry").display)
+        await wait_for(pilot, lambda: isinstance(app.screen, ConnectingScreen)
+                       and app.screen.query_one("#retry").display)
         text = str(app.screen.query_one("#connecting-text").render())
         assert "Nobody answers at this address" in text
 

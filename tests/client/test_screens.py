@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.widgets import Button, Markdown, Select
+from textual.widgets import Button, Markdown, OptionList, Select
 
 from skyjo_tui import preferences
 from skyjo_tui.app import SkyjoApp
@@ -16,9 +16,9 @@ from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.card_art import value_colours
 from skyjo_tui.widgets.line_log import LineLog
 from skyjo_tui.widgets.results import ResultsTable
-from skyjo_tui.widgets.card_art import value_colours
 from skyjo_tui.widgets.tableau import TableauWidget
 
 from .players import wait_for
@@ -26,7 +26,7 @@ from .scenes import game_pushes, moves, table_map
 
 
 def menu_text(app: SkyjoApp) -> str:
-    menu = app.screen.query_one("#menu")
+    menu = app.screen.query_one("#menu", OptionList)
     return " ".join(str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count))
 
 
@@ -37,7 +37,8 @@ async def test_settings_switch_to_french_and_are_kept(make_app: Callable[..., Sk
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
         app.screen.query_one("#language", Select).value = "fr"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen) and "Jouer contre des robots" in menu_text(app))
+        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen)
+                       and "Jouer contre des robots" in menu_text(app))
     again = make_app(lang=None)  # no --lang: the saved choice wins over the locale
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, HomeScreen))
@@ -88,7 +89,9 @@ async def test_keys_remapped_in_the_settings_file_are_used_and_shown(
     async with app.run_test(size=(80, 24)) as pilot:
         screen = TableScreen(table_map(2))
         await app.push_screen(screen)
-        for push in game_pushes(2, 5, lambda game, moves: game.current_player == 0 and game.round.phase.value == "choose"):
+        for push in game_pushes(
+            2, 5, lambda game, moves: game.current_player == 0 and game.round.phase.value == "choose"
+        ):
             screen.feed_game(push)
         await wait_for(pilot, lambda: screen.choices.draw)
         assert "p draws a card" in str(screen.query_one("#prompt").render())

@@ -78,7 +78,9 @@ def test_lobby(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp], ser
             ("Cat", 8, {"starter": "closer-starts", "clear-columns": "off"}),
         ):
             conn = await server.client(name)
-            await conn.request({"type": "create_table", "name": f"{name}'s table", "seats": seats, "settings": settings})
+            await conn.request(
+                {"type": "create_table", "name": f"{name}'s table", "seats": seats, "settings": settings}
+            )
 
     async def chat() -> None:
         dora = await server.client("Dora")

@@ -17,7 +17,7 @@ LOW = tableau(column(0, 1, 2), column(0, 1, 2), column(-1, 0, 1), column(-2, -1,
 def play_round_closed_by_0(game: Game) -> list[Event]:
     """Every seat turns up a card a turn; seat 0 (highest pair) closes first."""
     players = game.players
-    flip_all(game, {0: (11, 10), **{p: (0, 1) for p in range(1, players)}})
+    flip_all(game, {0: (11, 10), **dict.fromkeys(range(1, players), (0, 1))})
     assert game.current_player == 0
     events: list[Event] = []
     for turn in range(10):
@@ -112,5 +112,5 @@ def test_the_same_seed_and_moves_give_the_same_game() -> None:
     records = []
     for _ in range(2):
         game = Game(3, seed="same")
-        records.append([events for events in random_moves(game, random.Random(5))])
+        records.append(list(random_moves(game, random.Random(5))))
     assert records[0] == records[1]

@@ -98,7 +98,7 @@ def test_a_plain_string_kind_or_no_action_at_all_is_an_illegal_action() -> None:
     # "flip" equals ActionKind.FLIP, yet it is not the engine's kind: refused, with why.
     with pytest.raises(IllegalAction, match="kind is not an ActionKind"):
         game.apply(Action("flip", 0, 7))  # type: ignore[arg-type]
-    with pytest.raises(IllegalAction, match="^None: not an Action$"):
+    with pytest.raises(IllegalAction, match=r"^None: not an Action$"):
         game.apply(None)  # type: ignore[arg-type]
     with pytest.raises(IllegalAction, match="not an Action"):
         game.round.check({"kind": "flip", "player": 0, "pos": 7})  # type: ignore[arg-type]

@@ -139,7 +139,7 @@ def check_scores(game: Game, totals_before: tuple[int, ...]) -> tuple[int, ...]:
     if doubled:
         expected[closer] *= 2
     assert round_.final_scores == tuple(expected)
-    totals = tuple(t + s for t, s in zip(totals_before, expected))
+    totals = tuple(t + s for t, s in zip(totals_before, expected, strict=True))
     assert game.totals == totals
     over = max(totals) >= game.settings.end_score
     assert game.is_over == over

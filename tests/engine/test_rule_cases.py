@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from server.engine.events import ColumnRemoved
 from server.engine import Action, Deal, IllegalAction, Round, Settings, settle_round
+from server.engine.events import ColumnRemoved
 
 CASES = json.loads((Path(__file__).parents[1] / "data" / "rule-cases.json").read_text())
 
@@ -20,7 +21,7 @@ def _settings(case: dict[str, Any]) -> Settings:
 
 def _action(step: dict[str, Any]) -> Action:
     do, args = step["do"], step.get("args", [])
-    builders = {
+    builders: dict[str, Callable[..., Action]] = {
         "flip": Action.flip,
         "take": Action.take_discard,
         "draw": Action.draw,
@@ -30,7 +31,7 @@ def _action(step: dict[str, Any]) -> Action:
     return builders[do](*args)
 
 
-def _removed(round_: Round, but: set[tuple[int, int]] = frozenset()) -> list[list[int]]:
+def _removed(round_: Round, but: Collection[tuple[int, int]] = frozenset()) -> list[list[int]]:
     return [
         [player, column]
         for player in range(round_.players)

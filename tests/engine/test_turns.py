@@ -132,7 +132,7 @@ def test_reshuffle_takes_a_given_order_and_refuses_other_cards() -> None:
     _run_the_pile_out(round_)
     order = sorted(round_.discard[:-1], reverse=True)
     before = (list(round_.discard), round_.phase, round_.reshuffles)
-    round_.force_next_reshuffles(order[1:] + [99])
+    round_.force_next_reshuffles([*order[1:], 99])
     with pytest.raises(InvalidSetup):
         round_.apply(Action.draw(round_.current))  # type: ignore[arg-type]
     assert (list(round_.discard), round_.phase, round_.reshuffles) == before

@@ -18,8 +18,8 @@ from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
 from server.netclient import ConnectionLost, ServerConnection, ServerError
 
-WAIT = 20.0
-Chooser = Callable[[dict[str, Any], random.Random], dict[str, Any]]  # seconds any single wait in a test may take before it fails
+WAIT = 20.0  # seconds any single wait in a test may take before it fails
+Chooser = Callable[[dict[str, Any], random.Random], dict[str, Any]]
 
 FAST_PACE = Pace(bot_delay=0.0, grace_period=30.0, between_rounds=0.0)
 # Test clients play as fast as they can: far above a person's message rate.
@@ -92,8 +92,19 @@ class Client:
 
     @property
     def view(self) -> dict[str, Any]:
+        return self.last_game["view"]
+
+    @property
+    def last_game(self) -> dict[str, Any]:
+        """The latest "game" push, for a test that knows one came."""
         assert self.game is not None, "no game push yet"
-        return self.game["view"]
+        return self.game
+
+    @property
+    def last_table(self) -> dict[str, Any]:
+        """The latest "table" push, for a test that knows one came."""
+        assert self.table is not None, "no table push yet"
+        return self.table
 
     async def request(self, type_: str, **fields: Any) -> dict[str, Any]:
         return await self.conn.request({"type": type_, **fields}, timeout=WAIT)
@@ -146,10 +157,10 @@ class Client:
                     await self.conn.act(choose(view, rng), timeout=WAIT)
                     moves += 1
                     continue
-                if ready and self.table and self.table["status"] == "between_rounds":
-                    if not self.table["seats"][self.table["your_seat"]]["ready"]:
-                        with contextlib.suppress(ServerError):  # the round may have begun
-                            await self.request("ready")
+                if (ready and self.table and self.table["status"] == "between_rounds"
+                        and not self.table["seats"][self.table["your_seat"]]["ready"]):
+                    with contextlib.suppress(ServerError):  # the round may have begun
+                        await self.request("ready")
                 await self._changed.wait()
         return moves
 
@@ -161,7 +172,7 @@ async def same_update(*clients: Client, timeout: float = WAIT) -> None:
     may reach any of them last, so this one looks every few milliseconds.
     """
     async with asyncio.timeout(timeout):
-        while len({c.game["seq"] if c.game else None for c in clients}) > 1:
+        while len({c.game["seq"] if c.game else None for c in clients}) > 1:  # noqa: ASYNC110 - see above
             await asyncio.sleep(0.005)
 
 

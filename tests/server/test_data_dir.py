@@ -59,7 +59,7 @@ async def test_a_second_server_in_one_process_refuses_too_and_the_directory_is_f
 ) -> None:
     data = tmp_path / "shared"
     first = await make_server(data)
-    with pytest.raises(DataDirInUse, match="another Skyjo server .* is using the data directory"):
+    with pytest.raises(DataDirInUse, match=r"another Skyjo server .* is using the data directory"):
         await make_server(data)
     alice = await Client.connect(first, "Alice")  # the first is untouched
     await alice.close()

@@ -93,7 +93,7 @@ async def test_between_rounds_the_next_round_waits_for_everyone_to_be_ready(
     await alice.request("start_game")
 
     def round_over(client: Client) -> Callable[[], bool]:
-        return lambda: client.table["status"] == "between_rounds"
+        return lambda: client.last_table["status"] == "between_rounds"
 
     await asyncio.gather(
         *(c.play(random.Random(5), stop=round_over(c), ready=False) for c in (alice, bob))

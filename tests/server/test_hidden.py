@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from server.protocol import FrameDecoder
@@ -81,6 +81,11 @@ def check_frames(client: Client) -> int:
     return checked
 
 
+def games_over(client: Client, count: int) -> Callable[[], bool]:
+    """Whether ``client`` has seen ``count`` games end."""
+    return lambda: sum(p["type"] == "game_over" for p in client.pushes) == count
+
+
 async def test_no_face_down_card_or_pile_order_is_ever_sent(connect) -> None:
     alice, bob, watcher = await connect("Alice"), await connect("Bob"), await connect("Watcher")
     table = await table_with(alice, seats=5, bots=("expert", "greedy", "random"))
@@ -91,12 +96,11 @@ async def test_no_face_down_card_or_pile_order_is_ever_sent(connect) -> None:
         await alice.request("start_game" if game == 0 else "rematch")
         if game:
             await bob.request("rematch")
-        done = lambda c=alice, n=game + 1: sum(p["type"] == "game_over" for p in c.pushes) == n
         await asyncio.gather(
-            alice.play(random.Random(30 + game), stop=done),
-            bob.play(random.Random(40 + game), stop=lambda n=game + 1: sum(p["type"] == "game_over" for p in bob.pushes) == n),
+            alice.play(random.Random(30 + game), stop=games_over(alice, game + 1)),
+            bob.play(random.Random(40 + game), stop=games_over(bob, game + 1)),
         )
-        await watcher.until(lambda n=game + 1: sum(p["type"] == "game_over" for p in watcher.pushes) == n)
+        await watcher.until(games_over(watcher, game + 1))
 
     events = [e["type"] for p in frames(watcher) if p["type"] == "game" for e in p["events"]]
     assert events.count("round_started") >= 2 and "card_revealed" in events

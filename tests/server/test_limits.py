@@ -100,12 +100,12 @@ async def test_a_client_that_does_not_read_is_dropped_and_the_table_goes_on(make
         encode_frame({"type": "hello", "id": 1, "version": PROTOCOL_VERSION, "name": "Sleepy"})
         + encode_frame({"type": "spectate", "id": 2, "table_id": table["table_id"]})
     )
-    await host.until(lambda: host.table["spectators"] == 1)
+    await host.until(lambda: host.last_table["spectators"] == 1)
     await host.request("start_game")
 
     rng = random.Random(60)
-    await host.play(rng, stop=lambda: host.table["spectators"] == 0 or host.game_over())
-    assert host.table["spectators"] == 0  # the server let the watcher go
+    await host.play(rng, stop=lambda: host.last_table["spectators"] == 0 or host.game_over())
+    assert host.last_table["spectators"] == 0  # the server let the watcher go
     await host.play(rng)  # and the game goes on to its end
     assert host.lost is None
     writer.close()

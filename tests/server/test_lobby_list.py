@@ -80,6 +80,7 @@ async def test_a_change_reaches_the_lobby_as_a_small_push(crowded) -> None:
     server, ids = crowded
     follower = await Client.connect(server, "Follower")
     legacy = await Client.connect(server, "Legacy")  # never lists: gets pages whole, as before
+    assert follower.tee is not None  # Client.connect keeps a copy of what it reads
     listing = LobbyTables()
     listing.apply(await follower.request("list_tables", follow=True))
     since = len(follower.tee.received)

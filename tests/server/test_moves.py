@@ -19,13 +19,13 @@ def game_pushes(client: Client) -> int:
 
 async def refused_move(client: Client, action: dict, code: str, *others: Client) -> str:
     """``action`` is refused with ``code``; nobody is sent an update; the server's reason."""
-    before = {c: (game_pushes(c), c.game["seq"]) for c in (client, *others)}
+    before = {c: (game_pushes(c), c.last_game["seq"]) for c in (client, *others)}
     with pytest.raises(ServerError) as caught:
         await client.conn.act(action)
     assert caught.value.code == code, caught.value
     for c in (client, *others):
         await c.request("ping")  # anything sent meanwhile has arrived by now
-        assert (game_pushes(c), c.game["seq"]) == before[c]
+        assert (game_pushes(c), c.last_game["seq"]) == before[c]
     return caught.value.message
 
 

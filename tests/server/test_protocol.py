@@ -21,7 +21,7 @@ def test_frames_split_anywhere_and_joined_together_decode_the_same() -> None:
     stream = b"".join(encode_frame(m) for m in messages)
     for chunk in (1, 3, 7, 64, len(stream)):
         decoder = FrameDecoder()
-        decoded = []
+        decoded: list[object] = []
         for start in range(0, len(stream), chunk):
             decoder.feed(stream[start : start + chunk])
             decoded.extend(decoder)

@@ -82,7 +82,7 @@ async def play_to_the_end(client: DocClient, rng: random.Random) -> int:
         if client.table and client.table["status"] == "playing" and view and view["legal_actions"]:
             action = rng.choice(view["legal_actions"])
             reply = await client.request("act", action=action)
-            assert reply["seq"] == client.game["seq"]  # the push came before the reply
+            assert client.game is not None and reply["seq"] == client.game["seq"]  # the push came before the reply
             moves += 1
         elif client.table and client.table["status"] == "between_rounds" and not client.my_seat()["ready"]:
             await client.request("ready")
@@ -114,6 +114,7 @@ async def test_a_client_written_from_the_protocol_document_plays_a_whole_game(ma
         assert over is not None and max(over["totals"]) >= 10
         assert over["winners"] == [i for i, t in enumerate(over["totals"]) if t == min(over["totals"])]
         assert over["names"][0] == "Doc Reader" and moves >= 2
+        assert client.table is not None
         while client.table["status"] != "finished":
             await client.wait_push()
         assert client.table["game_id"] == over["game_id"]

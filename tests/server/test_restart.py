@@ -11,6 +11,7 @@ from pathlib import Path
 from .processes import ServerProcess, client
 from .support import Client, same_update
 
+
 async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
     tmp_path: Path, processes: list[ServerProcess]
 ) -> None:
@@ -31,7 +32,7 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         return game["view"]["phase"] == "drawn" and game["view"]["current_player"] == 0
 
     def draw_when_late(view: dict, rng: random.Random) -> dict:
-        if alice.game["seq"] > 12 and view["phase"] == "choose":
+        if alice.last_game["seq"] > 12 and view["phase"] == "choose":
             return {"kind": "draw"}
         return rng.choice(view["legal_actions"])
 
@@ -39,7 +40,7 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
     await alice.play(random.Random(21), stop=alice_holds_a_card, choose=draw_when_late)
     await same_update(alice, bob)
     bob_playing.cancel()
-    before = {"alice": alice.game, "bob": bob.game, "table": alice.table}
+    before = {"alice": alice.last_game, "bob": bob.last_game, "table": alice.last_table}
     tokens, killed_after = (alice.welcome.token, bob.welcome.token), time.time()
 
     processes[0].kill()
@@ -57,10 +58,10 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         state = await person.push("game")
         assert state["seq"] == old["seq"]
         assert state["view"] == old["view"]  # every card, the drawn card, the legal moves
-    assert [s["name"] for s in alice.table["seats"]] == [s["name"] for s in before["table"]["seats"]]
+    assert [s["name"] for s in alice.last_table["seats"]] == [s["name"] for s in before["table"]["seats"]]
     assert alice.view["drawn_card"] is not None
     # Alice's turn timer went on counting: it was not given a fresh 600 seconds.
-    timer, old_timer = alice.game["timer"], before["alice"]["timer"]
+    timer, old_timer = alice.last_game["timer"], before["alice"]["timer"]
     assert timer["seats"] == old_timer["seats"] == [0]
     assert timer["remaining"] <= old_timer["remaining"] - (back_from - killed_after) + 0.1
 
@@ -92,19 +93,25 @@ async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_read
     await alice.request("start_game")
 
     def round_over(c: Client) -> Callable[[], bool]:
-        return lambda: c.table["status"] == "between_rounds"
+        return lambda: c.last_table["status"] == "between_rounds"
+
+    def link_lost(c: Client) -> Callable[[], bool]:
+        return lambda: c.lost is not None
+
+    def in_round(c: Client, number: int) -> Callable[[], bool]:
+        return lambda: c.last_game["view"]["round"] == number
 
     await asyncio.gather(
         *(c.play(random.Random(n), stop=round_over(c), ready=False) for n, c in enumerate((alice, bob)))
     )
     await bob.request("ready")
-    await alice.until(lambda: alice.table["seats"][2]["ready"])
-    before, killed_after = alice.table, time.time()
-    summary = {c.welcome.name: c.game for c in (alice, bob, carol)}
+    await alice.until(lambda: alice.last_table["seats"][2]["ready"])
+    before, killed_after = alice.last_table, time.time()
+    summary = {c.welcome.name: c.last_game for c in (alice, bob, carol)}
     tokens = [c.welcome.token for c in (alice, bob, carol)]
     processes[0].kill()
     for c in (alice, bob, carol):
-        await c.until(lambda c=c: c.lost is not None)
+        await c.until(link_lost(c))
         await c.close()
 
     processes.append(ServerProcess(data, tmp_path / "second.log", between_rounds=600))
@@ -116,9 +123,9 @@ async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_read
         state = await c.push("game")
         assert state["view"] == summary[c.welcome.name]["view"]  # the round's summary
     await carol.until(lambda: carol.table is not None)
-    assert carol.table["your_seat"] is None and carol.view["seat"] is None
-    await alice.until(lambda: alice.table["seats"][2]["connected"] and alice.table["spectators"] == 1)
-    now = alice.table
+    assert carol.last_table["your_seat"] is None and carol.view["seat"] is None
+    await alice.until(lambda: alice.last_table["seats"][2]["connected"] and alice.last_table["spectators"] == 1)
+    now = alice.last_table
     assert now["status"] == "between_rounds"
     assert [(s["kind"], s["name"], s["level"]) for s in now["seats"]] == [
         (s["kind"], s["name"], s["level"]) for s in before["seats"]
@@ -128,7 +135,7 @@ async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_read
 
     await alice.request("ready")  # the last one: the next round begins for all three
     for c in (alice, bob, carol):
-        await c.until(lambda c=c: c.game["view"]["round"] == 2)
+        await c.until(in_round(c, 2))
     for c in (alice, bob, carol):
         await c.close()
 

@@ -24,8 +24,8 @@ from textual.app import App
 
 from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
-from server.termhost import HostLimits
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, skyjo_app_factory
+from server.termhost import HostLimits
 from server.termhost.options import WorkerOptions
 
 from .sshkit import TIMEOUT, Term, closing, connect, connect_guest, open_terminal

@@ -90,7 +90,7 @@ class Screen:
             self.col = max(self.col - 1, 0)
         elif match.group(2) == "H":
             numbers = [int(n) if n.isdigit() else 1 for n in (match.group(1) or "1;1").split(";")]
-            row, col = (numbers + [1, 1])[:2]
+            row, col = [*numbers, 1, 1][:2]
             self.row, self.col = min(row, self.height) - 1, min(col, self.width) - 1
         elif match.group(2) == "J" and match.group(1) == "2":
             self.rows = [[" "] * self.width for _ in range(self.height)]
@@ -110,7 +110,7 @@ class Screen:
 class Term:
     """Client side of one session: send keys, read the (ANSI-stripped) screen."""
 
-    def __init__(  # type: ignore[type-arg]
+    def __init__(
         self, proc: asyncssh.SSHClientProcess, size: tuple[int, int] = (80, 24)
     ) -> None:
         self.proc = proc
@@ -180,8 +180,10 @@ class Term:
 
     async def exit_status(self) -> int | None:
         result = await asyncio.wait_for(self.proc.wait(), TIMEOUT)
-        self.raw += result.stdout or b""
-        self.screen.feed(result.stdout or b"")
+        stdout = result.stdout or b""
+        assert isinstance(stdout, bytes)  # opened without an encoding
+        self.raw += stdout
+        self.screen.feed(stdout)
         return result.exit_status
 
 

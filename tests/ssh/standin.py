@@ -14,16 +14,18 @@ import socket
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from textual.app import App, ComposeResult
+from textual.binding import BindingType
 from textual.widgets import Label
 
 from server.config import ServerConfig
 from server.netclient import ServerConnection
-from server.ssh.options import SSHLimits
-from server.termhost import HostLimits
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, start_ssh_front_door
+from server.ssh.options import SSHLimits
+from server.ssh.session import SSHSessions
+from server.termhost import HostLimits
 
 
 class StandInLobby:
@@ -37,10 +39,13 @@ class StandInLobby:
     async def open_in_process(
         self, identity: str | None = None, door: str = "local"
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        return await asyncio.open_connection(sock=await self.open_in_process_socket(identity))
+
+    async def open_in_process_socket(self, identity: str | None = None) -> socket.socket:
         self.identities.append(identity)
         ours, theirs = socket.socketpair()
         self._peers.append(theirs)
-        return await asyncio.open_connection(sock=ours)
+        return ours
 
     def close(self) -> None:
         for peer in self._peers:
@@ -50,7 +55,7 @@ class StandInLobby:
 class WhoAmIApp(App[None]):
     """Shows the player the front door saw; ``a`` counts, ``q`` quits."""
 
-    BINDINGS = [("a", "bump"), ("q", "quit")]
+    BINDINGS: ClassVar[list[BindingType]] = [("a", "bump"), ("q", "quit")]
 
     def __init__(self, player_session: PlayerSession) -> None:
         super().__init__()
@@ -92,6 +97,12 @@ class StandInDoor:
     @property
     def port(self) -> int:
         return self.door.port
+
+    @property
+    def manager(self) -> SSHSessions:
+        """The door's sessions (there from its start)."""
+        assert self.door.manager is not None
+        return self.door.manager
 
 
 @contextlib.asynccontextmanager

@@ -20,13 +20,14 @@ import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import asyncssh
 import pytest
 from textual._context import active_message_pump
 from textual._xterm_parser import XTermParser
 from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.binding import BindingType
 from textual.geometry import Size
 from textual.widgets import Label
 
@@ -35,8 +36,11 @@ from server.ssh.session import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
 from server.termhost.driver import ChannelTerminal, SessionXTermParser, clamp_size
 from server.termhost.gcpolicy import GCPolicy
-from server.termhost.hardening import detect_color_system
-from server.termhost.hardening import KEEP_PROCESS_STREAMS, clear_instance_keyed_caches
+from server.termhost.hardening import (
+    KEEP_PROCESS_STREAMS,
+    clear_instance_keyed_caches,
+    detect_color_system,
+)
 
 from .sshkit import TIMEOUT, Term, poll_until
 
@@ -51,7 +55,7 @@ HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
 class CounterApp(App[None]):
     """A label and a few key bindings."""
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         ("a", "bump"),
         ("q", "quit"),
         ("x", "boom"),
@@ -353,7 +357,7 @@ async def test_session_without_pty_gets_a_message(harness: Harness) -> None:
     async with open_term(harness, "nopty", term_type=None, wait_ready=False) as term:
         result = await asyncio.wait_for(term.proc.wait(), TIMEOUT)
     assert result.exit_status == 1
-    assert b"needs a terminal" in result.stderr
+    assert isinstance(result.stderr, bytes) and b"needs a terminal" in result.stderr
     assert "nopty" not in harness.apps
     assert harness.manager.sessions == []
 
@@ -364,6 +368,7 @@ async def test_session_limit() -> None:
             async with open_term(harness, "bob", wait_ready=False) as bob:
                 result = await asyncio.wait_for(bob.proc.wait(), TIMEOUT)
             assert result.exit_status == 1
+            assert isinstance(result.stdout, bytes)
             assert b"server is full" in result.stdout  # on the terminal, like every door
 
 
@@ -400,6 +405,7 @@ class FakeChannel:
         self.written: list[bytes] = []
         self.buffered = 0
         self.aborted = False
+        self.paused = False
 
     def write(self, data: bytes) -> None:
         self.written.append(data)
@@ -415,6 +421,12 @@ class FakeChannel:
 
     def abort(self) -> None:
         self.aborted = True
+
+    def pause_reading(self) -> None:
+        self.paused = True
+
+    def resume_reading(self) -> None:
+        self.paused = False
 
 
 class FakeDriver:
@@ -440,14 +452,14 @@ def test_channel_terminal_input_buffering_and_utf8() -> None:
     term.feed(b"\xa9")
     term.feed(b"xyz")  # over the 4-character cap before the app is up: dropped
     driver = FakeDriver()
-    term.attach(driver)  # type: ignore[arg-type]
+    term.attach(driver)
     assert driver.fed == ["ab\u00e9"]
     term.feed("é".encode()[:1])
     term.feed("é".encode()[1:] + b"!")
     assert driver.fed[1:] == ["é!"]
     term.resize(9999, 0)
     assert driver.sizes == [(500, 10)]
-    term.detach(driver)  # type: ignore[arg-type]
+    term.detach(driver)
     term.feed(b"late")
     assert len(driver.fed) == 2
     assert closed == []

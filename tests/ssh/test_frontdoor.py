@@ -16,15 +16,14 @@ import asyncssh
 import pytest
 
 from server.doors.options import add_host_arguments
-from server.ssh.options import SSHLimits
-from server.termhost import HostLimits
 from server.ssh.frontdoor import (
     SSHOptions,
     add_ssh_arguments,
     ssh_options_from_args,
     start_ssh_front_door,
 )
-from server.ssh.options import HOST_KEY_FILENAME
+from server.ssh.options import HOST_KEY_FILENAME, SSHLimits
+from server.termhost import HostLimits
 
 from .sshkit import TIMEOUT, closing, connect, connect_guest, open_terminal, poll_until
 from .standin import StandInDoor, StandInLobby, stand_in_door
@@ -246,7 +245,7 @@ async def test_a_session_without_a_terminal_gets_a_message(door: StandInDoor) ->
         async with open_terminal(conn, term_type=None) as term:
             result = await asyncio.wait_for(term.proc.wait(), TIMEOUT)
     assert result.exit_status == 1
-    assert b"needs a terminal" in result.stderr
+    assert isinstance(result.stderr, bytes) and b"needs a terminal" in result.stderr
 
 
 # --------------------------------------------------------------------------
@@ -262,7 +261,7 @@ async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
         async with closing(first), closing(second):
             with pytest.raises(asyncssh.DisconnectError, match="Too many connections"):
                 await connect_guest(door.port, "skyjo")
-        await poll_until(lambda: door.door.manager.connections.total == 0, "connections gone")
+        await poll_until(lambda: door.manager.connections.total == 0, "connections gone")
         async with closing(await connect_guest(door.port, "skyjo")):
             pass  # a freed place can be used again
 
@@ -280,7 +279,7 @@ async def test_a_connection_without_a_session_is_closed(tmp_path: Path) -> None:
     async with stand_in_door(tmp_path, connection_limits=limits) as door:
         conn = await connect_guest(door.port, "skyjo")
         await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
-        assert door.door.manager.connections.total == 0
+        assert door.manager.connections.total == 0
 
 
 async def test_an_idle_session_is_closed_with_a_message(tmp_path: Path) -> None:
@@ -302,7 +301,7 @@ async def test_an_input_flood_is_slowed_down_and_nothing_is_lost(tmp_path: Path)
                 await term.wait_for("ID=guest")
                 term.press(b"z" * 3000)
                 await term.wait_for("TYPED 3000")
-                session = door.door.manager.sessions[0]
+                session = door.manager.sessions[0]
                 assert session.terminal is not None and session.terminal.input_pauses >= 1
                 term.press(b"a")
                 await term.wait_for("BUMPED")
@@ -341,7 +340,7 @@ async def test_closing_the_front_door_ends_every_session(tmp_path: Path) -> None
             await door.door.close(timeout=2.0)
             assert await term.exit_status() == 0
         await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
-        assert door.door.manager.connections.total == 0
+        assert door.manager.connections.total == 0
 
 
 # --------------------------------------------------------------------------
@@ -399,4 +398,4 @@ async def test_a_client_that_never_logs_in_is_dropped(tmp_path: Path) -> None:
             assert isinstance(rest, bytes)  # end of stream, not our timeout
         finally:
             writer.close()
-        await poll_until(lambda: door.door.manager.connections.total == 0, "connection released")
+        await poll_until(lambda: door.manager.connections.total == 0, "connection released")

@@ -27,7 +27,7 @@ class Clock:
 
 
 @pytest.fixture
-def frozen_heap():  # type: ignore[no-untyped-def]
+def frozen_heap():
     """Leave the test process's collector as it was."""
     thresholds = gc.get_threshold()
     yield
@@ -96,7 +96,7 @@ async def test_closing_the_sessions_hands_the_heap_back(frozen_heap: None) -> No
     """No thaw while everyone leaves at once: the frozen heap goes back to the collector."""
     from server.termhost import SessionHost
 
-    manager = SessionHost(lambda info: None)  # type: ignore[arg-type,return-value]
+    manager = SessionHost(lambda info: None)
     scheduler = GCScheduler(GCPolicy())
     scheduler.start()
     manager.gc_scheduler = scheduler

@@ -16,7 +16,14 @@ import asyncssh
 import pytest
 
 from ..client.hostile import CLOSE_TAG, LINK_TABLE, STYLES, Mischief
-from .realdoor import RealDoor, join_first_table, player, real_door, take_the_discard, turn_up_two_cards
+from .realdoor import (
+    RealDoor,
+    join_first_table,
+    player,
+    real_door,
+    take_the_discard,
+    turn_up_two_cards,
+)
 from .sshkit import poll_until
 
 _SGR = re.compile(rb"\x1b\[([0-9;:]*)m")

@@ -27,7 +27,7 @@ SETTLE_SECONDS = 0.5
 
 
 @pytest.fixture
-async def door(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def door(tmp_path: Path):
     async with real_door(tmp_path) as door:
         yield door
 

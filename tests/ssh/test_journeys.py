@@ -297,7 +297,7 @@ async def watch_to_the_end(pane: TmuxPane, rounds: int = 20) -> str:
     """The game-over screen, once the game is over (each round's summary closed with Esc)."""
     for _ in range(rounds):
         screen = await pane.wait_until(
-            lambda screen: "Game over ·" in screen or " is over" in screen and "See the table" in footer_line(screen),
+            lambda screen: "Game over ·" in screen or (" is over" in screen and "See the table" in footer_line(screen)),
             "the round's end", timeout=30)
         if "Game over ·" in screen:
             return screen

@@ -22,8 +22,8 @@ import pytest
 from server.app import SkyjoServer
 from server.config import ServerConfig
 from server.listen import ALL_INTERFACES
-from server.termhost import HostLimits
 from server.ssh.frontdoor import SSHFrontDoor, SSHOptions
+from server.termhost import HostLimits
 
 from ..support_server import LOOPBACKS, needs_ipv6_loopback
 from .sshkit import TIMEOUT, GuestClient

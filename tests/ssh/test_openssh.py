@@ -109,7 +109,7 @@ async def test_a_client_that_vanishes_is_noticed_by_keepalives(
             # What the server does about it, once done: the connection's slot is free and
             # the app stopped (the app stops after its connection drops, not at that moment).
             await poll_until(
-                lambda: door.door.manager.connections.total == 0 and not door.apps[0].is_running,
+                lambda: door.manager.connections.total == 0 and not door.apps[0].is_running,
                 "the connection dropped and its app stopped",
             )
         finally:

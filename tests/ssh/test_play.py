@@ -26,7 +26,7 @@ from .sshkit import Term, poll_until
 
 
 @pytest.fixture
-async def door(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def door(tmp_path: Path):
     async with real_door(tmp_path) as door:
         yield door
 

@@ -15,12 +15,11 @@ import asyncssh
 import pytest
 from textual.app import App
 
-from server.termhost.worker import HostSettings
-from server.termhost.workers import WorkerOptions, WorkerPool, WorkerUnavailable
-
 from server.ssh.connection import create_app_server
 from server.ssh.session import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
+from server.termhost.worker import HostSettings
+from server.termhost.workers import WorkerOptions, WorkerPool, WorkerUnavailable
 
 from .realdoor import (
     RealDoor,
@@ -186,7 +185,7 @@ async def test_workers_that_cannot_start_are_a_clear_error(tmp_path: Path) -> No
 
     pool = WorkerPool(WorkerOptions(processes=1, start_timeout=STARTUP),
                       "no_such_module_here:build", describe=lambda _info: {},
-                      connect_lobby=no_lobby,  # type: ignore[arg-type]
+                      connect_lobby=no_lobby,
                       settings=HostSettings(crashed="x", stop_timeout=1.0, pending_input_cap=10))
     try:
         with pytest.raises(WorkerUnavailable, match="before it was ready"):

@@ -15,7 +15,7 @@ async def test_every_private_attribute_the_host_relies_on_is_there() -> None:
     assert private.missing() == []
 
 
-async def test_the_contract_notices_an_attribute_that_went_away(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+async def test_the_contract_notices_an_attribute_that_went_away(monkeypatch) -> None:
     monkeypatch.delattr(asyncssh.SSHServerChannel, "_process_env_request")
     (gone,) = private.missing()
     assert "asyncssh.SSHServerChannel._process_env_request" in gone

@@ -11,25 +11,28 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 
+from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
 from textual.widgets._footer import FooterKey
 
-from skyjo_tui.app import SkyjoApp
 from skyjo_tui.widgets.prompt import PromptLine
+
+S = TypeVar("S", bound=Screen[Any])
 
 STEP = 0.02
 TIMEOUT = 20.0
 
 
-def screen_lines(app: SkyjoApp) -> list[str]:
+def screen_lines(app: App[Any]) -> list[str]:
     """The terminal's rows as the person reads them (notifications included)."""
     return [strip.text for strip in app.screen._compositor.render_strips()]  # noqa: SLF001
 
 
-def screen_text(app: SkyjoApp) -> str:
+def screen_text(app: App[Any]) -> str:
     return "\n".join(screen_lines(app))
 
 
@@ -49,7 +52,7 @@ class FooterKeys:
         return description in self.descriptions
 
 
-def footer_keys(app: SkyjoApp) -> FooterKeys:
+def footer_keys(app: App[Any]) -> FooterKeys:
     width = app.size.width
     shown: list[tuple[str, str]] = []
     cut: list[tuple[str, str]] = []
@@ -80,7 +83,7 @@ def _binding_of(key: FooterKey) -> Any:
     return Binding(key.key, "", key_display=key.key_display)
 
 
-def focused(app: SkyjoApp) -> str:
+def focused(app: App[Any]) -> str:
     """The focused widget as ``Type#id`` ("nothing" when keys go to the screen)."""
     widget = app.focused
     if widget is None:
@@ -89,22 +92,22 @@ def focused(app: SkyjoApp) -> str:
     return f"{type(widget).__name__}#{widget.id}" if widget.id else type(widget).__name__
 
 
-def in_text_box(app: SkyjoApp) -> bool:
+def in_text_box(app: App[Any]) -> bool:
     return isinstance(app.focused, Input)
 
 
-def prompt_line(app: SkyjoApp) -> str:
+def prompt_line(app: App[Any]) -> str:
     """The table's prompt line (or its note), "" where there is none."""
     found = app.screen.query(PromptLine)
     return str(found.first().text) if found else ""
 
 
-def notes(app: SkyjoApp) -> list[str]:
+def notes(app: App[Any]) -> list[str]:
     """The notifications on screen now (Pilot's headless screen does not draw toasts)."""
     return [str(note.message) for note in app._notifications]  # noqa: SLF001
 
 
-def screen_name(app: SkyjoApp) -> str:
+def screen_name(app: App[Any]) -> str:
     return type(app.screen).__name__
 
 
@@ -120,12 +123,20 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str, time
         except Exception:  # noqa: BLE001 - a screen still being built: look again
             pass
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}; notes {notes(pilot.app)}; on screen ({screen_name(pilot.app)}):\n"
-                                 + screen_text(pilot.app))
+            raise AssertionError(f"timed out waiting for {what}; notes {notes(pilot.app)}; "
+                                 f"on screen ({screen_name(pilot.app)}):\n" + screen_text(pilot.app))
         await pilot.pause(STEP)
 
 
-async def on_screen(pilot: Pilot[Any], screen_type: type | tuple[type, ...], timeout: float = TIMEOUT) -> Any:
+@overload
+async def on_screen(pilot: Pilot[Any], screen_type: type[S], timeout: float = TIMEOUT) -> S: ...
+@overload
+async def on_screen(
+    pilot: Pilot[Any], screen_type: tuple[type[Screen[Any]], ...], timeout: float = TIMEOUT
+) -> Screen[Any]: ...
+async def on_screen(
+    pilot: Pilot[Any], screen_type: type[Screen[Any]] | tuple[type[Screen[Any]], ...], timeout: float = TIMEOUT
+) -> Screen[Any]:
     """Wait until ``screen_type`` is the current screen and its footer is drawn; return it."""
     app = pilot.app
     await until(pilot, lambda: isinstance(app.screen, screen_type) and footer_keys(app).shown

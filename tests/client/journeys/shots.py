@@ -26,7 +26,13 @@ from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp, build_app
 
 from ..conftest import ZERO_PACE, ThreadedServer
-from . import test_chats, test_keys_say_why, test_settings_then_play, test_stats_and_replay, test_tables
+from . import (
+    test_chats,
+    test_keys_say_why,
+    test_settings_then_play,
+    test_stats_and_replay,
+    test_tables,
+)
 from .conftest import JOURNEY_SEED, SeededSecrets
 
 Walk = Callable[..., Awaitable[None]]
@@ -46,7 +52,7 @@ DONE = "done"  # written into the signal file once the steps are over
 def run_one(name: str, signal: Path) -> None:
     """In the tmux pane: the app in this terminal, driven by the journey's steps."""
     walk, player, online = JOURNEYS[name]
-    play.secrets = SeededSecrets(JOURNEY_SEED)  # type: ignore[assignment] - as the tests' fixture does
+    play.secrets = SeededSecrets(JOURNEY_SEED)  # type: ignore[assignment]  # a stand-in for the secrets module, as the tests' fixture does
     with tempfile.TemporaryDirectory(prefix="skyjo-shot-") as folder:
         server = ThreadedServer(Path(folder) / "server") if online else None
         options: dict[str, Any] = {"lang": "en", "environ": {}, "pace": "off", "local_pace": ZERO_PACE,

@@ -29,6 +29,7 @@ CHAT_KEYS = ["Send", "Close chat"]
 
 async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     # The lobby's chat.
     await on_screen(pilot, LobbyScreen)
     assert (await footer(pilot)).has("Chat") and (await footer(pilot)).has("New table")

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
+
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.setup import SetupScreen
@@ -29,6 +30,7 @@ def face_up(table: TableScreen) -> list[int]:
 
 async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     await on_screen(pilot, HomeScreen)
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
@@ -50,7 +52,8 @@ async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
     await until(pilot, lambda: my_move(app) is not None and table.choices.draw, "our first turn", timeout=30)
     assert "Nothing drawn" in screen_text(app)
     await pilot.press("t")  # take the discard: the empty slot says what we hold
-    await until(pilot, lambda: f"You take the {table.view.discard_top}" in screen_text(app), "what we take")
+    await until(pilot, lambda: table.view is not None
+                and f"You take the {table.view.discard_top}" in screen_text(app), "what we take")
     assert "Nothing drawn" not in screen_text(app)
     await pilot.press("escape")  # not this time
     await until(pilot, lambda: "Nothing drawn" in screen_text(app), "nothing taken")
@@ -62,7 +65,7 @@ async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
     await until(pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up after x")
     await player.move_to(table, min(table.choices.discard_flip))
     await pilot.press("enter")
-    await until(pilot, lambda: table.view.drawn_card is None, "the drawn card discarded")
+    await until(pilot, lambda: table.view is not None and table.view.drawn_card is None, "the drawn card discarded")
 
 
 async def test_choosing_a_face_up_card_says_why(make_app: Callable[..., SkyjoApp]) -> None:

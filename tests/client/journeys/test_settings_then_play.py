@@ -20,7 +20,17 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 
-from .seen import focused, footer, footer_keys, notes, on_screen, play_the_round, prompt_line, screen_text, until
+from .seen import (
+    focused,
+    footer,
+    footer_keys,
+    notes,
+    on_screen,
+    play_the_round,
+    prompt_line,
+    screen_text,
+    until,
+)
 
 HOME_KEYS = ("New game", "Join server", "Stats", "Settings", "Help", "Quit")
 
@@ -31,6 +41,7 @@ def log_text(table: TableScreen) -> str:
 
 async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     await on_screen(pilot, HomeScreen)
     keys = await footer(pilot)
     assert all(keys.has(key) for key in HOME_KEYS), keys
@@ -85,6 +96,7 @@ async def test_settings_then_play(make_app: Callable[..., SkyjoApp]) -> None:
 
 async def walk_settings_in_french_keep_the_keyboard(pilot: Pilot[Any]) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     await on_screen(pilot, HomeScreen)
     await pilot.press("o")
     settings = await on_screen(pilot, SettingsScreen)

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widgets import DataTable, Input, TabbedContent
+from textual.widgets import DataTable, Input, Markdown, TabbedContent
 
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.game_over import GameOverScreen
@@ -24,6 +24,7 @@ REPLAY_KEYS = ("Next move", "Previous move", "Next round", "Previous round", "Go
 
 async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     await on_screen(pilot, HomeScreen)
     await pilot.press("n")
     setup = await on_screen(pilot, SetupScreen)
@@ -51,10 +52,11 @@ async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     await pilot.press("right", "right")
     await until(pilot, lambda: "move 3/" in screen_text(app), "two moves later")
     await pilot.press("end")  # a key the footer does not show: it is in help
-    await until(pilot, lambda: replay.index == len(replay.recording.frames) - 1, "the last move")
+    await until(pilot, lambda: replay.recording is not None
+                and replay.index == len(replay.recording.frames) - 1, "the last move")
     await pilot.press("f1")
     help_screen = await on_screen(pilot, HelpScreen)
-    text = help_screen.query_one("Markdown").source
+    text = help_screen.query_one(Markdown).source
     assert "| | |" not in text and "| Key | Does |" in text  # every keys table has its header
     for hidden in ("Last move", "First move", "Next game", "Previous game"):
         assert f"| {hidden} |" in text

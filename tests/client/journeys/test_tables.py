@@ -22,11 +22,21 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
 from ..test_network import Opponent
-from .seen import focused, footer, in_text_box, on_screen, play_the_round, prompt_line, screen_text, until
+from .seen import (
+    focused,
+    footer,
+    in_text_box,
+    on_screen,
+    play_the_round,
+    prompt_line,
+    screen_text,
+    until,
+)
 
 
 async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], port: int) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     conn = await ServerConnection.open("127.0.0.1", port)
     bob = Opponent(conn)
     try:
@@ -87,6 +97,7 @@ async def test_host_wait_chat_start_play_a_round_and_leave(
 
 async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
     app = pilot.app
+    assert isinstance(app, SkyjoApp)
     conn = await ServerConnection.open("127.0.0.1", port)
     dan = Opponent(conn)
     try:
