@@ -27,8 +27,8 @@ from .configfile import parse_with_config
 from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
-from .web.options import WEB_DOOR
 from .version import version_text
+from .web.options import WEB_DOOR
 
 if TYPE_CHECKING:
     from .doors.host import GameHost

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from .database import Database, StoreClosed
-from .ratings import BOT, PLAYER, Z, Rating, bot_subject, player_subject, rate
+from .ratings import BOT, PLAYER, Rating, Z, bot_subject, player_subject, rate
 
 logger = logging.getLogger(__name__)
 

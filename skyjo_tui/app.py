@@ -30,13 +30,13 @@ from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
 
 from . import preferences
+from .commands import SkyjoCommands
 from .errors import describe_error
 from .i18n import Translator, detect_language
 from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
-from .commands import SkyjoCommands
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
 

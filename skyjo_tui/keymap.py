@@ -40,7 +40,6 @@ def places() -> tuple[Place, ...]:
     from .screens.room import RoomScreen
     from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
-
     from .widgets.table_list import TableList
 
     # A place's widgets whose keys work whenever the screen shows (the lobby's list of tables).

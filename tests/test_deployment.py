@@ -85,7 +85,7 @@ def instructions() -> list[tuple[str, str]]:
 
 def test_the_container_runs_the_real_command_unprivileged_with_its_data_in_a_volume() -> None:
     found = instructions()
-    single = {word: rest for word, rest in found}
+    single = dict(found)
     entrypoint, cmd = json.loads(single["ENTRYPOINT"]), json.loads(single["CMD"])
     assert entrypoint[0] in SCRIPTS
     parser = build_parser()

@@ -9,6 +9,7 @@ they read, or answer ``skyjo-server admin`` in its stead.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
 from pathlib import Path
@@ -32,10 +33,8 @@ def prepare_socket_path(path: Path) -> None:
     """Make ``path``'s directory private (0700) and clear a stale socket from a
     previous run; raise ``UnsafeAdminSocket`` when either is not ours."""
     directory = path.parent
-    try:
+    with contextlib.suppress(FileExistsError):
         directory.mkdir(mode=0o700)
-    except FileExistsError:
-        pass
     info = os.lstat(directory)
     _check_ours(directory, info, "directory")
     if not stat.S_ISDIR(info.st_mode):

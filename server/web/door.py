@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import functools
 import json
 import logging
@@ -334,10 +335,8 @@ class WebFrontDoor:
             if session is not None:
                 session.transport_lost()
             if transport.is_closing() and not ws.closed:
-                try:
+                with contextlib.suppress(TimeoutError):
                     await asyncio.wait_for(transport.closed(), STOP_TIMEOUT)
-                except asyncio.TimeoutError:
-                    pass
             transport.cancel()
 
     @staticmethod

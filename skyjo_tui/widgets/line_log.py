@@ -7,7 +7,7 @@ current width, even after the terminal or the layout changes.
 from __future__ import annotations
 
 from collections import deque
-from typing import NamedTuple
+from typing import ClassVar, NamedTuple
 
 from rich.text import Text
 from textual.widget import Widget
@@ -31,7 +31,7 @@ class LineLog(Widget):
     LineLog { height: 1fr; }
     LineLog > .line-log--name { color: $text-secondary; text-style: bold; }
     """
-    COMPONENT_CLASSES = {"line-log--name"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-log--name"}
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)

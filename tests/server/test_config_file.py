@@ -61,7 +61,7 @@ def test_every_option_is_accepted_from_a_file(tmp_path: Path) -> None:
     parser = build_parser()
     defaults = vars(parser.parse_args([]))
     lines = []
-    for dest, action in file_options(parser).items():
+    for dest in file_options(parser):
         value = defaults[dest]
         if value is None:
             continue  # no default to write (e.g. --authorized-keys: checked below)

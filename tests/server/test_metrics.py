@@ -96,5 +96,8 @@ def test_skyjo_server_serves_metrics_on_request_only(tmp_path: Path) -> None:
         process.send_signal(signal.SIGTERM)
         assert process.wait(WAIT) == 0
     # Without --metrics-port, prometheus-client is not even imported.
-    probe = "import sys, server.cli; server.cli.build_parser().parse_args([]); print('prometheus_client' in sys.modules)"
+    probe = (
+        "import sys, server.cli; server.cli.build_parser().parse_args([]); "
+        "print('prometheus_client' in sys.modules)"
+    )
     assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout == "False\n"

@@ -33,7 +33,7 @@ async def test_ssh_screens_players_and_workers_are_read_when_scraped(tmp_path: P
 
             # Once the connection is gone, so is its screen (the host's own record says so).
             async with asyncio.timeout(TIMEOUT):
-                while by_label(await scrape(endpoint.port), "skyjo_terminal_sessions", "door")["ssh"]:
+                while by_label(await scrape(endpoint.port), "skyjo_terminal_sessions", "door")["ssh"]:  # noqa: ASYNC110 - polls what a scrape says
                     await asyncio.sleep(0.05)
         finally:
             await endpoint.stop()

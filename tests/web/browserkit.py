@@ -173,7 +173,9 @@ class TermPage:
                 return
             remaining = deadline - loop.time()
             if remaining <= 0:
-                raise AssertionError(f"{what}: not seen in {timeout:.0f} s ({self.state()}); the page shows:\n{self.text}")
+                raise AssertionError(
+                    f"{what}: not seen in {timeout:.0f} s ({self.state()}); the page shows:\n{self.text}"
+                )
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(remaining, 0.5))
 

@@ -52,7 +52,7 @@ class DoorClient:
 
         try:
             await asyncio.wait_for(wait(), timeout)
-        except asyncio.TimeoutError:
+        except TimeoutError:
             raise AssertionError(f"{needle!r} not shown in {timeout} s:\n{self.text}") from None
         return self.text
 

@@ -90,7 +90,7 @@ async def test_a_request_sent_too_slowly_is_dropped_at_the_deadline(tmp_path: Pa
                     if await asyncio.wait_for(reader.read(1024), 0.1) == b"":
                         dropped = True
                         break
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     continue
                 except ConnectionError:
                     dropped = True

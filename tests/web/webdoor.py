@@ -101,11 +101,10 @@ async def open_table(page: TermPage) -> None:
 
 def my_card(page: TermPage, name: str, column: int = 0, row: int = 0) -> tuple[int, int]:
     """The middle of one of ``name``'s cards (their big tableau, under their seat line)."""
-    for y, line in enumerate(page.lines):
-        if name in line and "pts" in line:
-            x = line.index(name)
-            break
-    else:
+    seat_lines = [(y, line) for y, line in enumerate(page.lines) if name in line and "pts" in line]
+    if not seat_lines:
         raise AssertionError(f"no seat line for {name}:\n{page.text}")
+    y, line = seat_lines[0]
+    x = line.index(name)
     # The seat line starts over the first card; a card is 9 wide (a gap of 1) and 6 high.
     return x + 4 + column * 10, y + 3 + row * 6

@@ -15,7 +15,6 @@ from textual.pilot import Pilot
 
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.help import HelpScreen
-from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.join import JoinScreen
 from skyjo_tui.screens.keys import KeysScreen
 from skyjo_tui.screens.settings import SettingsScreen
