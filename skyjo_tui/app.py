@@ -486,7 +486,7 @@ class SkyjoApp(App[None]):
 
     def action_command_palette(self) -> None:
         """Textual's command palette, in the player's language, with the app's commands."""
-        if self.use_command_palette and not CommandPalette.is_open(self):
+        if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]  # App[object] is App[None] at run time
             self.push_screen(CommandPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
 
     def action_help(self) -> None:

@@ -10,6 +10,7 @@ key. The themes are offered everywhere.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final, cast
@@ -83,7 +84,7 @@ class SkyjoCommands(Provider):
         tr = self.skyjo.tr
         return [
             Command(tr("palette.theme", theme=tr(f"theme.{theme}")), tr("palette.theme_help"),
-                    lambda theme=theme: self.skyjo.set_theme(theme))
+                    functools.partial(self.skyjo.set_theme, theme))
             for theme in THEMES
             if theme != self.app.theme
         ]

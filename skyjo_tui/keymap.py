@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from textual.binding import Binding
+from textual.dom import DOMNode
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +44,7 @@ def places() -> tuple[Place, ...]:
     from .widgets.table_list import TableList
 
     # A place's widgets whose keys work whenever the screen shows (the lobby's list of tables).
-    screens: tuple[tuple[str, tuple[type, ...]], ...] = (
+    screens: tuple[tuple[str, tuple[type[DOMNode], ...]], ...] = (
         ("everywhere", (SkyjoApp,)), ("home", (HomeScreen,)), ("lobby", (LobbyScreen, TableList)),
         ("room", (RoomScreen,)), ("table", (TableScreen,)), ("summary", (RoundSummaryScreen,)),
         ("over", (GameOverScreen,)), ("replay", (ReplayScreen,)),

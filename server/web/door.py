@@ -166,13 +166,15 @@ class WebFrontDoor:
         host = options.host if options.host is not None else server.config.host
         host = host or None
         loop = asyncio.get_running_loop()
+        protocol_factory = runner.server
+        assert protocol_factory is not None  # set by runner.setup()
         try:
             sock = dual_stack_socket(host, options.port)
             if sock is not None:
-                self._listener = await loop.create_server(runner.server, sock=sock)
+                self._listener = await loop.create_server(protocol_factory, sock=sock)
             else:
                 self._listener = await loop.create_server(
-                    runner.server, host, options.port, reuse_address=True
+                    protocol_factory, host, options.port, reuse_address=True
                 )
         except BaseException:
             await runner.cleanup()
@@ -356,6 +358,8 @@ class WebFrontDoor:
             return args[0]
         if kind == "resize" and len(args) == 1 and isinstance(args[0], dict):
             width, height = args[0].get("width"), args[0].get("height")
+            if not (isinstance(width, int) and isinstance(height, int)):
+                return False
             if not (_small_int(width) and _small_int(height)):
                 return False
             if session is not None:

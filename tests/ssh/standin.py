@@ -41,7 +41,9 @@ class StandInLobby:
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         return await asyncio.open_connection(sock=await self.open_in_process_socket(identity))
 
-    async def open_in_process_socket(self, identity: str | None = None) -> socket.socket:
+    async def open_in_process_socket(
+        self, identity: str | None = None, door: str = "local"
+    ) -> socket.socket:
         self.identities.append(identity)
         ours, theirs = socket.socketpair()
         self._peers.append(theirs)

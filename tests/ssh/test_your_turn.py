@@ -22,7 +22,7 @@ OSC = re.compile(rb"\x1b\][^\x07\x1b]*(\x07|\x1b\\)")  # title sequences end wit
 
 
 @pytest.fixture
-async def door(tmp_path: Path):  # type: ignore[no-untyped-def]
+async def door(tmp_path: Path):
     async with real_door(tmp_path) as door:
         yield door
 

@@ -25,7 +25,14 @@ from urllib.parse import parse_qs, urlsplit
 
 import pyte
 import pytest
-from playwright.async_api import Browser, BrowserContext, Page, WebSocket, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    Page,
+    ViewportSize,
+    WebSocket,
+    async_playwright,
+)
 from pyte.screens import wcwidth
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -37,7 +44,7 @@ CHROMIUM_ARGS = [
 #: The bound on any wait for what must happen: generous, as on a loaded machine a page
 #: and its app may take tens of seconds to start; a passing test never waits it out.
 TIMEOUT = 60.0
-VIEWPORT = {"width": 1280, "height": 800}
+VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 #: The marks of a test in the browser: ``-m browser`` selects them; they run on
 #: the module's event loop, where the module's Chromium lives (conftest.py).
 IN_BROWSER = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
@@ -282,7 +289,7 @@ def colour_count(png: bytes, at_most: int = 2) -> int:
     channels = {0: 1, 2: 3, 4: 2, 6: 4}.get(colour_type)
     assert depth == 8 and channels and not interlace, f"unexpected PNG: {depth=} {colour_type=}"
     raw, stride = zlib.decompress(bytes(chunks)), width * channels
-    previous, colours = bytearray(stride), set()
+    previous, colours = bytearray(stride), set[bytes]()
     for y in range(height):
         start = y * (stride + 1)
         kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])

@@ -40,9 +40,11 @@ async def shoot(out: Path) -> None:
                         await page.press("t")
                         await page.shows("Choose the card the")
                         await page.press("ArrowDown" if turn % 2 else "ArrowRight", "Enter")
-                        await page.wait_until(
-                            lambda taken=taken: page.text.count("You took the") > taken, "her move"
-                        )
+
+                        def moved(taken: int = taken) -> bool:
+                            return page.text.count("You took the") > taken
+
+                        await page.wait_until(moved, "her move")
                     await page.screen_until(lambda screen: prompt_of(screen).startswith("Your turn:"),
                                             "alice's turn")
                     await page.assert_drawn()

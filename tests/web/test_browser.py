@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -212,11 +213,16 @@ async def test_a_page_of_another_origin_cannot_open_a_game(
 )
 async def test_the_caps_hold(tmp_path: Path, browser: Browser, cap: str, refusal: str) -> None:
     """One player at a cap of 1: the next reads why, and gets in once the first leaves."""
-    async with web_door(tmp_path, **{cap: 1}) as door, contextlib.AsyncExitStack() as stack:
+    caps: dict[str, Any] = {cap: 1}
+    async with web_door(tmp_path, **caps) as door, contextlib.AsyncExitStack() as stack:
         pages = []
         for _ in range(2):
             context = await browser.new_context(viewport=VIEWPORT)  # two people
-            stack.push_async_callback(lambda context=context: asyncio.wait_for(context.close(), TIMEOUT))
+
+            async def close(context: BrowserContext = context) -> None:
+                await asyncio.wait_for(context.close(), TIMEOUT)
+
+            stack.push_async_callback(close)
             pages.append(await stack.enter_async_context(TermPage.open(context, door.url)))
             if len(pages) == 1:
                 await pages[0].shows("Choose your name")

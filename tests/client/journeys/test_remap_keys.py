@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.widgets import DataTable
 
 from skyjo_tui import keymap
 from skyjo_tui.app import SkyjoApp
@@ -31,7 +32,7 @@ def row_of(binding_id: str) -> int:
 
 
 def listed_keys(app: SkyjoApp, binding_id: str) -> str:
-    table = app.screen.query_one("#key-list")
+    table = app.screen.query_one("#key-list", DataTable)
     return str(table.get_row(binding_id)[2])
 
 

@@ -7,11 +7,12 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from textual.command import CommandPalette
 from textual.pilot import Pilot
+from textual.widgets import Select
 
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.help import HelpScreen
@@ -50,7 +51,11 @@ async def test_every_text_is_readable(theme: str, make_app: Callable[..., SkyjoA
         assert app.theme == theme  # from client.json
         await readable(pilot, "home")
         await pilot.press("ctrl+p")
-        await until(pilot, lambda: CommandPalette.is_open(app) and "Settings" in screen_text(app), "the palette")
+        await until(
+            pilot,
+            lambda: CommandPalette.is_open(cast(Any, app)) and "Settings" in screen_text(app),
+            "the palette",
+        )
         palette = app.screen.query_one("#--container").region  # what lies under it is faded, on purpose
         await readable(pilot, "the palette", range(palette.y, palette.bottom))
         await pilot.press("escape")
@@ -73,7 +78,7 @@ async def test_every_text_is_readable(theme: str, make_app: Callable[..., SkyjoA
         await until(pilot, lambda: "Zoé: hello" in screen_text(app), "the chat line")
         await readable(pilot, "the table")
         # The cards keep the deck's colours, whatever the theme.
-        card_grounds = {cell.background for cell in drawn_cells(app)}
+        card_grounds = {cell.background for cell in drawn_cells(cast(Any, app))}
         assert {value_colours(v)[0].upper() for v in (-2, 0, 1, 5, 9)} & card_grounds, card_grounds
 
 
@@ -89,9 +94,9 @@ async def test_theme_in_settings_then_every_home_key_works(
         await pilot.press(*["tab"] * 4)  # name, language, pace, highlight: the theme's choice
         assert focused(app) == "Select#theme"
         await pilot.press("enter")
-        await until(pilot, lambda: settings.query_one("#theme").expanded, "the themes listed")
+        await until(pilot, lambda: settings.query_one("#theme", Select).expanded, "the themes listed")
         await pilot.press("down", "enter")
-        await until(pilot, lambda: settings.query_one("#theme").value == THEMES[1], "the light theme chosen")
+        await until(pilot, lambda: settings.query_one("#theme", Select).value == THEMES[1], "the light theme chosen")
         assert app.theme == THEMES[0]  # chosen, not saved yet
         await pilot.press("ctrl+s")
         await back_home(pilot)

@@ -19,7 +19,7 @@ from skyjo_tui.screens.table import TableScreen
 from .seen import on_screen, prompt_line, until
 
 
-async def first_prompt(pilot, words: str) -> None:  # type: ignore[no-untyped-def]
+async def first_prompt(pilot, words: str) -> None:
     await on_screen(pilot, HomeScreen)
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
