@@ -193,6 +193,7 @@ _CATALOGUE: Final = (
         catch_up=Field(BOOL),
         view=Field(MAP),
         timer=Field(MAP, nullable=True),
+        earlier_scores=opt(LIST, nullable=False),  # catch-up only: the earlier rounds' scores
     ),
     _push(
         "game_over",
