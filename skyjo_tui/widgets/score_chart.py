@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from textual.app import RenderResult
 from textual_plotext import PlotextPlot
 
 from ..sheet import SheetShown
 from .sheet_table import marker
 
+Y_AXIS_CELLS = 6  # the scale's numbers and frame, left of the plot
+
 
 class ScoreChart(PlotextPlot):
-    """Fill with ``show(shown, round_word)``. One line per player drawn with its mark
-    (the pad's heading names it): no name is drawn here, so none is read as anything."""
+    """Fill with ``show(shown)``. One thin line per player, and the player's mark (the
+    sheet's heading names it) on each round's total: no name is drawn here, so none is
+    ever read as anything but a name, and no colour is needed to tell players apart."""
 
     DEFAULT_CSS = """
     ScoreChart { height: 1fr; min-height: 7; }
@@ -19,22 +23,33 @@ class ScoreChart(PlotextPlot):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.shown: SheetShown | None = None
-        self.round_word = ""
 
-    def show(self, shown: SheetShown, round_word: str) -> None:
-        self.shown, self.round_word = shown, round_word
+    def show(self, shown: SheetShown) -> None:
+        self.shown = shown
+        self.refresh()
+
+    def render(self) -> RenderResult:
+        if self.shown is not None:
+            self._plot_totals(self.shown, max(1, self.size.width - Y_AXIS_CELLS))
+        return super().render()
+
+    def _plot_totals(self, shown: SheetShown, width: int) -> None:
         plt = self.plt
         plt.clear_data()
         plt.clear_figure()
+        players = range(len(shown.names))
         rounds = list(range(len(shown.lines) + 1))
-        for seat in range(len(shown.names)):
-            plt.plot(rounds, shown.totals(seat), marker=marker(seat))
+        totals = [shown.totals(seat) for seat in players]
+        for seat in players:
+            plt.plot(rounds, totals[seat], marker="braille")
+        # The marks of one round side by side, a cell apart: two equal totals stay two marks.
+        cell = max(1, len(rounds) - 1) / width
+        for seat in players:
+            offset = (seat - (len(shown.names) - 1) / 2) * cell
+            plt.scatter([r + offset for r in rounds], totals[seat], marker=marker(seat))
         end = shown.end_score
-        plt.hline(end)
-        highest = max([end, *(total for seat in range(len(shown.names)) for total in shown.totals(seat))])
-        lowest = min([0, *(total for seat in range(len(shown.names)) for total in shown.totals(seat))])
-        plt.ylim(lowest, highest)
-        plt.yticks(sorted({lowest, 0, end // 2, end}))
+        plt.hline(end, color="red")  # drawn "─" across: it reads without colour too
+        every = [end, 0, *(total for line in totals for total in line)]
+        plt.ylim(min(every), max(every))
+        plt.yticks(sorted({min(every), 0, end // 2, end}))
         plt.xticks(rounds)
-        plt.xlabel(round_word)
-        self.refresh()

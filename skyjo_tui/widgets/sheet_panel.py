@@ -31,5 +31,5 @@ class SheetPanel(Vertical):
         scored = bool(shown.lines)
         table.display = chart.display = scored
         table.show(shown, tr)
-        chart.show(shown, tr("summary.round"))
+        chart.show(shown)
         key.update(tr("sheet.key", end=shown.end_score) if scored else tr("sheet.none"))
