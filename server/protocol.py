@@ -175,6 +175,7 @@ _CATALOGUE: Final = (
     _request("leaderboard", limit=opt(INT)),
     _request("recent_games", limit=opt(INT)),
     _request("game_record", game_id=Field(INT)),
+    _request("who", offset=opt(INT, nullable=False), limit=opt(INT, nullable=False)),
     # Server replies: "re" is the request's "id" (null when it had none).
     MessageSpec("ok", "server", "reply", {"re": Field(INT, nullable=True)}),
     MessageSpec(
@@ -224,6 +225,7 @@ _CATALOGUE: Final = (
     ),
     _push("lobby_chat", lines=Field(LIST)),  # on arriving in the lobby: its latest chat
     _push("left_table", table_id=Field(STR), reason=Field(STR)),
+    _push("who", players=Field(LIST), total=Field(INT), offset=Field(INT)),  # after a who request
     _push("bye", code=Field(STR), message=Field(STR)),
 )
 
