@@ -8,7 +8,7 @@ from textual.containers import Vertical
 from ..i18n import Translator
 from ..sheet import SheetShown
 from .score_chart import ScoreChart
-from .sheet_table import SheetTable
+from .sheet_table import SheetTable, compact, legend
 from .text import Label
 
 
@@ -18,10 +18,12 @@ class SheetPanel(Vertical):
     DEFAULT_CSS = """
     SheetPanel { height: 1fr; }
     SheetPanel #sheet-key { color: $text-muted; }
+    SheetPanel #sheet-legend { width: 100%; }
     """
 
     def compose(self) -> ComposeResult:
         yield SheetTable(id="sheet-table")
+        yield Label("", id="sheet-legend")
         yield Label("", id="sheet-key")
         yield ScoreChart(id="sheet-chart")
 
@@ -33,3 +35,6 @@ class SheetPanel(Vertical):
         table.show(shown, tr)
         chart.show(shown)
         key.update(tr("sheet.key", end=shown.end_score) if scored else tr("sheet.none"))
+        names = self.query_one("#sheet-legend", Label)
+        names.display = scored and compact(shown)
+        names.update(legend(shown))

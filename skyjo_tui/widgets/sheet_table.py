@@ -12,8 +12,9 @@ from .text import TextTable
 #: Each player's mark, the same in the pad's heading and on the chart's line: players
 #: are told apart by shape, not colour alone (a monochrome terminal shows no colour).
 MARKERS = ("o", "x", "+", "*", "#", "@", "%", "&")
-#: From this many players the pad shows round scores only (the totals in a last line):
-#: running totals in every cell would not fit 80 columns.
+#: From this many players the pad shows round scores only (the totals in a last line)
+#: and heads each column with the player's mark alone, the names in a legend under it:
+#: names and running totals in every cell would not fit 80 columns.
 COMPACT_FROM = 6
 NAME_CELLS = 10  # a name in the heading, cut to this many cells
 
@@ -22,7 +23,18 @@ def marker(seat: int) -> str:
     return MARKERS[seat % len(MARKERS)]
 
 
+def compact(shown: SheetShown) -> bool:
+    return len(shown.names) >= COMPACT_FROM
+
+
+def legend(shown: SheetShown) -> str:
+    """Each mark and its player's whole name ("o You · x Greedy 1 · …"), literal text."""
+    return " · ".join(f"{marker(seat)} {name}" for seat, name in enumerate(shown.names))
+
+
 def heading(shown: SheetShown, seat: int) -> Text:
+    if compact(shown):
+        return Text(marker(seat), Style(bold=True), justify="right")
     name = shown.names[seat] if seat < len(shown.names) else f"#{seat + 1}"
     text = Text(f"{marker(seat)} ", Style(bold=True))
     text.append(Text(name, Style(bold=seat == shown.own_seat)))
@@ -43,16 +55,16 @@ class SheetTable(TextTable[Text]):
 
     def show(self, shown: SheetShown, tr: Translator) -> None:
         players = len(shown.names)
-        compact = players >= COMPACT_FROM
+        short = compact(shown)
         self.clear(columns=True)
         self.add_column(Text(tr("summary.round"), justify="right"))
         for seat in range(players):
             self.add_column(heading(shown, seat))
         for line in shown.lines:
             cells = [self._cell(line.scores[seat], line.totals[seat], line.penalised(seat),
-                                seat == line.closer, compact) for seat in range(players)]
+                                seat == line.closer, short) for seat in range(players)]
             self.add_row(Text(str(line.round), justify="right", style=Style(dim=True)), *cells)
-        if compact and shown.lines:
+        if short and shown.lines:
             last = shown.lines[-1].totals
             self.add_row(Text(tr("summary.total"), justify="right", style=Style(bold=True)),
                          *(Text(f"{last[seat]:>4}", justify="right", style=Style(bold=True)) for seat in range(players)))
