@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from textual.app import RenderResult
+from rich.text import Text
 from textual_plotext import PlotextPlot
 
 from ..sheet import SheetShown
@@ -28,10 +28,12 @@ class ScoreChart(PlotextPlot):
         self.shown = shown
         self.refresh()
 
-    def render(self) -> RenderResult:
+    def render(self) -> Text:
         if self.shown is not None:
             self._plot_totals(self.shown, max(1, self.size.width - Y_AXIS_CELLS))
-        return super().render()
+        drawn = super().render()  # plotext's output read as ANSI styles (never markup): Text
+        assert isinstance(drawn, Text)
+        return drawn
 
     def _plot_totals(self, shown: SheetShown, width: int) -> None:
         plt = self.plt
