@@ -48,7 +48,8 @@ class ScoreChart(PlotextPlot):
         cell = max(1, len(rounds) - 1) / width
         for seat in players:
             offset = (seat - (len(shown.names) - 1) / 2) * cell
-            plt.scatter([r + offset for r in rounds], totals[seat], marker=marker(seat))
+            # In the text colour: marks read alike in every theme, and without colour.
+            plt.scatter([r + offset for r in rounds], totals[seat], marker=marker(seat), color="default")
         end = shown.end_score
         plt.hline(end, color="red")  # drawn "─" across: it reads without colour too
         every = [end, 0, *(total for line in totals for total in line)]
