@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from server.engine import Event
-from server.engine.events import RoundScored, TotalsUpdated
+from server.engine.events import RoundScored, RoundStarted, TotalsUpdated
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +40,9 @@ class ScoreSheet:
 
     def feed(self, events: Iterable[Event]) -> None:
         for event in events:
-            if isinstance(event, RoundScored):
+            if isinstance(event, RoundStarted) and event.round == 1:
+                self.rounds.clear()  # a new game at this table (a rematch): a new sheet
+            elif isinstance(event, RoundScored):
                 self._scored = event
             elif isinstance(event, TotalsUpdated) and self._scored is not None:
                 scored, self._scored = self._scored, None
