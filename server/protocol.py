@@ -177,6 +177,7 @@ _CATALOGUE: Final = (
     _request("leaderboard", limit=opt(INT)),
     _request("recent_games", limit=opt(INT)),
     _request("game_record", game_id=Field(INT)),
+    _request("who", offset=opt(INT, nullable=False), limit=opt(INT, nullable=False)),
     # Server replies: "re" is the request's "id" (null when it had none).
     MessageSpec("ok", "server", "reply", {"re": Field(INT, nullable=True)}),
     MessageSpec(
@@ -195,6 +196,7 @@ _CATALOGUE: Final = (
         catch_up=Field(BOOL),
         view=Field(MAP),
         timer=Field(MAP, nullable=True),
+        earlier_scores=opt(LIST, nullable=False),  # catch-up only: the earlier rounds' scores
     ),
     _push(
         "game_over",
@@ -226,6 +228,7 @@ _CATALOGUE: Final = (
     _push("lobby_chat", lines=Field(LIST)),  # on arriving in the lobby: its latest chat
     _push("left_table", table_id=Field(STR), reason=Field(STR)),
     _push("notice", text=Field(STR), at=Field(NUMBER)),  # from the server's admin, to everyone
+    _push("who", players=Field(LIST), total=Field(INT), offset=Field(INT)),  # after a who request
     _push("bye", code=Field(STR), message=Field(STR)),
 )
 

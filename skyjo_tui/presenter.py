@@ -57,6 +57,7 @@ class BoardModel:
     prompt: str
     your_move: bool = False
     empty: frozenset[int] = field(default_factory=frozenset)
+    revealed: Mapping[int, frozenset[int]] = field(default_factory=dict)  # seat -> face-down cards shown
 
 
 def present(

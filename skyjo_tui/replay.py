@@ -3,18 +3,30 @@
 The engine plays the record again one step at a time (``replay_steps``),
 checking every move as it goes and the scores at the end; a tampered or
 foreign record is refused with the engine's reason. After each step the
-public view is kept, so moving back and forth costs nothing.
+public view is kept, so moving back and forth costs nothing, and so are the
+face-down cards' values (the record holds every deal): a finished game's
+replay may show them, a game still in play never.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from server.engine import Event, InvalidSetup, PlayerView, public_event, read_records, view_for
+from server.engine import (
+    Event,
+    Game,
+    InvalidSetup,
+    PlayerView,
+    public_event,
+    read_records,
+    view_for,
+)
+from server.engine.cards import ROWS, TABLEAU_SIZE
 from server.engine.records import replay_steps
+from server.engine.views import TableauView
 
 from .names import SeatInfo
 
@@ -29,6 +41,17 @@ class Frame:
     move: int  # 0 for the deal, then 1.. per recorded action
     events: tuple[Event, ...]
     view: PlayerView
+    hidden: tuple[tuple[int | None, ...], ...] = ()  # per seat, the face-down cards' values
+
+    def revealed(self) -> tuple[PlayerView, dict[int, frozenset[int]]]:
+        """The view with every face-down card turned up, and (per seat) which were down."""
+        tableaux, down = [], {}
+        for seat, (tableau, hidden) in enumerate(zip(self.view.tableaux, self.hidden, strict=True)):
+            down[seat] = frozenset(pos for pos, value in enumerate(hidden) if value is not None)
+            pairs = zip(tableau.cards, hidden, strict=True)
+            cards = tuple(value if value is not None else card for card, value in pairs)
+            tableaux.append(TableauView(cards, tableau.removed_columns, tableau.visible_score))
+        return replace(self.view, tableaux=tuple(tableaux)), down
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +59,11 @@ class Recording:
     seats: tuple[SeatInfo, ...]
     frames: tuple[Frame, ...]
     settings: Mapping[str, Any]
+
+    @property
+    def finished(self) -> bool:
+        """The game was played to its end: only then may its hidden cards be shown."""
+        return bool(self.frames) and self.frames[-1].view.phase == "game_over"
 
     def round_starts(self) -> list[int]:
         """The frame index where each round begins."""
@@ -60,10 +88,25 @@ def recording(record: Mapping[str, Any]) -> Recording:
     """The public view after every step of ``record``, checked by the engine."""
     try:
         frames = tuple(
-            Frame(step.round, step.move, tuple(public_event(e) for e in step.events), view_for(step.game, None))
+            Frame(
+                step.round, step.move, tuple(public_event(e) for e in step.events),
+                view_for(step.game, None), face_down(step.game),
+            )
             for step in replay_steps(record)
         )
     except InvalidSetup as exc:  # ReplayDivergence included
         raise ReplayError(str(exc)) from exc
     seats = tuple(SeatInfo(str(seat["name"]), seat.get("bot")) for seat in record["seats"])
     return Recording(seats, frames, dict(record["settings"]))
+
+
+def face_down(game: Game) -> tuple[tuple[int | None, ...], ...]:
+    """Per seat, the value of each face-down card still in play (None elsewhere)."""
+    round_ = game.round
+    return tuple(
+        tuple(
+            round_.cards[seat][pos] if not round_.face_up[seat][pos] and not round_.removed[seat][pos // ROWS] else None
+            for pos in range(TABLEAU_SIZE)
+        )
+        for seat in range(game.players)
+    )

@@ -49,6 +49,16 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
         _left_table(app, message)
     elif kind == "notice":
         _notice(app, message)
+    elif kind == "who":
+        _who(app, message)
+
+
+def _who(app: SkyjoApp, message: dict[str, Any]) -> None:
+    from .screens.lobby import LobbyScreen
+
+    lobby = find_screen(app, LobbyScreen)
+    if lobby is not None:
+        lobby.show_who(message)
 
 
 def _tables(app: SkyjoApp, message: dict[str, Any]) -> None:

@@ -21,7 +21,7 @@ from ..config import ServerConfig
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
 from ..protocol import ErrorCode, ProtocolError, error, ok
 from ..store import Store
-from . import accounts, chat, hosting, tables
+from . import accounts, chat, hosting, tables, who
 from .bans import Bans
 from .guests import GuestSweeper
 from .listing import TableListing
@@ -31,6 +31,7 @@ from .quotas import TableQuotas
 from .session import Session
 from .table import IN_GAME, Table
 from .thinking import BotThinker
+from .who import WhoIsHere
 
 logger = logging.getLogger(__name__)
 
@@ -40,6 +41,7 @@ HANDLERS: dict[str, Handler] = {
     **tables.HANDLERS,
     **hosting.HANDLERS,
     **chat.HANDLERS,
+    **who.HANDLERS,
 }
 #: Errors after which the connection is closed (the peer cannot go on).
 FATAL = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BANNED})
@@ -59,6 +61,8 @@ class Lobby:
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
         self.listing = TableListing(self.tables, self.places.lobby_sessions, config.limits)
+        self.who = WhoIsHere(self.places, self.places.lobby_sessions)
+        self.places.on_change = self.who.changed
         self.quotas = TableQuotas(config.limits)
         self.guests = GuestSweeper(self, config.limits.forget_guests_after)
         self.bans = Bans(store)
@@ -95,6 +99,7 @@ class Lobby:
     async def stop(self) -> None:
         """Close every connection and stop every table (all is already stored)."""
         self.listing.stop()
+        self.who.stop()
         await self.guests.stop()
         for session in list(self.sessions):
             session.close(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
@@ -126,6 +131,7 @@ class Lobby:
         """The connection ended: the player keeps their place, away."""
         self.sessions.discard(session)
         self.listing.forget(session)
+        self.who.forget(session)
         self.go_offline(session)
 
     def go_offline(self, session: Session) -> None:

@@ -13,7 +13,7 @@ now, so seats may close up (a game starts, a rematch) under anyone.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -42,6 +42,8 @@ class Places:
         self._places: dict[int, Place] = {}  # player id -> their place
         # The same places, by table: a table's audience without looking at everyone.
         self._by_table: dict[str, dict[int, Place]] = {}
+        # Told whenever someone comes, goes or changes place (who is here follows it).
+        self.on_change: Callable[[], None] = lambda: None
 
     # -- connections -------------------------------------------------------------
 
@@ -64,6 +66,7 @@ class Places:
         assert session.player_id is not None
         older = self._online.get(session.player_id)
         self._online[session.player_id] = session
+        self.on_change()
         place = self._places.get(session.player_id)
         if place is not None:
             place.reset_presence()
@@ -75,6 +78,7 @@ class Places:
             return None
         assert session.player_id is not None
         del self._online[session.player_id]
+        self.on_change()
         place = self._places.get(session.player_id)
         if place is not None:
             place.away_since, place.standin = time.monotonic(), False
@@ -110,6 +114,10 @@ class Places:
             and self.place_of(session) is None
         )
 
+    def online_sessions(self) -> Iterator[Session]:
+        """Every player's connection now (welcomed: a player is online once named)."""
+        return (s for s in self._online.values() if s.welcomed and not s.closed)
+
     def lobby_sessions(self) -> Iterator[Session]:
         return (s for s in self._online.values() if self.in_lobby(s))
 
@@ -129,6 +137,7 @@ class Places:
             place.away_since = time.monotonic()  # restored after a restart: away until they return
         self._places[player_id] = place
         self._by_table.setdefault(table.id, {})[player_id] = place
+        self.on_change()
         return place
 
     def remove(self, player_id: int, table: Table | None = None) -> Place | None:
@@ -141,6 +150,7 @@ class Places:
         del at_table[player_id]
         if not at_table:
             del self._by_table[place.table.id]
+        self.on_change()
         return place
 
     def at(self, table: Table) -> list[Place]:

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ..bots import BOT_LEVELS
 from ..config import Pace
 from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
-from ..engine.events import RoundScored
+from ..engine.events import RoundScored, TotalsUpdated
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .driver import TableDriver
@@ -228,7 +228,7 @@ class TablePlay:
         catch_up: bool = False,
     ) -> dict[str, Any]:
         assert self.game is not None
-        return {
+        message = {
             "type": "game",
             "table_id": self.table.id,
             "seq": seq,
@@ -237,6 +237,21 @@ class TablePlay:
             "view": view_for(self.game, seat).to_dict(),
             "timer": timer,
         }
+        if catch_up:
+            message["earlier_scores"] = self.earlier_scores()
+        return message
+
+    def earlier_scores(self) -> list[dict[str, Any]]:
+        """The ``round_scored`` and ``totals_updated`` events of the rounds before the
+        current one: with the round so far, a score sheet of the whole game."""
+        assert self.game is not None
+        return [
+            event.to_dict()
+            for log in self.game.history[:-1]
+            for _, batch in log.moves
+            for event in batch
+            if isinstance(event, RoundScored | TotalsUpdated)
+        ]
 
     def round_so_far(self) -> list[dict[str, Any]]:
         """The current round's events as the table saw them: its start, then every move's."""

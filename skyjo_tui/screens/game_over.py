@@ -13,9 +13,10 @@ from ..narrate import winners_sentence
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
+from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-from .round_summary import say, state_label, summary_notes
+from .round_summary import say, show_sheet, state_label, summary_notes
 
 if TYPE_CHECKING:
     from .table import TableScreen
@@ -26,6 +27,7 @@ class GameOverScreen(SkyjoModal[None]):
         Binding("r", "rematch", "keys.rematch", id="over.rematch"),
         Binding("l,q", "leave", "keys.leave", id="over.leave"),
         Binding("escape", "close", "keys.see_table", id="over.close"),
+        Binding("g", "sheet", "keys.sheet", id="over.sheet"),
     ]
 
     def __init__(self, summary: RoundSummary, table: TableScreen) -> None:
@@ -33,6 +35,7 @@ class GameOverScreen(SkyjoModal[None]):
         self.summary = summary
         self.table_screen = table
         self._asked = False
+        self.sheet_shown = False
 
     def winners_line(self) -> str:
         summary = self.summary
@@ -45,8 +48,10 @@ class GameOverScreen(SkyjoModal[None]):
         with Vertical(classes="dialog wide", id="game-over"):
             # One line for both: eight players' results must fit 24 rows with the buttons.
             yield Label(f"{tr('over.title')} · {self.winners_line()}", classes="title", id="winners")
-            yield ResultsTable(id="results")
-            yield Label(summary_notes(self.summary, tr), id="penalty")
+            with Vertical(id="round-pane"):
+                yield ResultsTable(id="results")
+                yield Label(summary_notes(self.summary, tr), id="penalty")
+            yield SheetPanel(id="sheet")
             yield state_label("", id="over-state")
             with Horizontal(classes="buttons"):
                 if self.summary.own_seat is not None:
@@ -57,6 +62,12 @@ class GameOverScreen(SkyjoModal[None]):
     def on_mount(self) -> None:
         for results in self.query(ResultsTable).results(ResultsTable):
             results.show(self.summary, self.tr)
+        show_sheet(self, self.table_screen, self.sheet_shown)
+
+    def action_sheet(self) -> None:
+        """Between the score sheet of the whole game and the last round's results."""
+        self.sheet_shown = not self.sheet_shown
+        show_sheet(self, self.table_screen, self.sheet_shown)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":

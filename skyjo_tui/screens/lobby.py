@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ..rules_text import table_brief
+from ..who import WHO_LIMIT, who_line
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
 from ..widgets.table_list import TableList
@@ -47,6 +48,7 @@ class LobbyScreen(SkyjoScreen[None]):
                 yield TableList(id="tables", tr=tr)
                 yield Label(tr("lobby.no_tables"), id="no-tables", classes="hint")
                 yield Label("", id="more-tables", classes="hint")
+                yield Label("", id="who-here", classes="hint")
             yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
         yield KeyFooter()
 
@@ -148,6 +150,16 @@ class LobbyScreen(SkyjoScreen[None]):
     @work(exclusive=True, group="lobby")
     async def action_refresh(self) -> None:
         await self._list(self.skyjo.lobby_tables.offset)
+        # Who is here: kept up to date by the server's who pushes from now on.
+        reply = await self.skyjo.call({"type": "who", "limit": WHO_LIMIT}, quiet=True)
+        self.show_who(reply)
+
+    def show_who(self, page: dict[str, Any] | None) -> None:
+        """The players online and where (a server too old to say leaves the line out)."""
+        label = self.query_one("#who-here", Label)
+        label.display = page is not None
+        if page is not None:
+            label.update(who_line(page, self.tr))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "page":

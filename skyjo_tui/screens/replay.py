@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 
@@ -39,6 +40,7 @@ class ReplayScreen(SkyjoScreen[None]):
         Binding("p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND),
         Binding("g", "goto", "keys.goto_round", id="replay.goto"),
         Binding("a", "autoplay", "keys.autoplay", id="replay.autoplay"),
+        Binding("v", "reveal", "keys.reveal", id="replay.reveal"),
         Binding("home", "jump(0)", "keys.first", show=False, id="replay.first"),
         Binding("end", "jump(-1)", "keys.last", show=False, id="replay.last"),
         Binding("right_square_bracket", "game(1)", "keys.next_game", show=False, id="replay.next_game"),
@@ -53,6 +55,7 @@ class ReplayScreen(SkyjoScreen[None]):
         self.game = 0
         self.index = 0
         self._autoplay: Timer | None = None
+        self.reveal = False  # every card face up (a finished game only)
 
     @classmethod
     def from_file(cls, path: Path) -> ReplayScreen:
@@ -121,6 +124,8 @@ class ReplayScreen(SkyjoScreen[None]):
     def action_game(self, delta: int) -> None:
         if 0 <= self.game + delta < len(self.recordings):
             self.game += delta
+            self.reveal = False
+            self.refresh_bindings()  # the next game may be one still in play
             self.query_one(TableBoard).model = None
             self._jump(0)
 
@@ -164,6 +169,18 @@ class ReplayScreen(SkyjoScreen[None]):
             return
         self.action_step(1)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "reveal":  # a game still in play keeps its secrets: no key at all
+            return self.recording is not None and self.recording.finished
+        return True
+
+    def action_reveal(self) -> None:
+        recording = self.recording
+        if recording is None or not recording.finished:
+            return
+        self.reveal = not self.reveal
+        self._draw()
+
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
@@ -196,14 +213,15 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         assert recording is not None
         frame = recording.frames[self.index]
+        view, revealed = frame.revealed() if self.reveal and recording.finished else (frame.view, {})
         where = self.tr(
             "replay.position", move=self.index + 1, moves=len(recording.frames),
             game=self.game + 1, games=len(self.recordings),
         )
         model = present(
-            frame.view, recording.seats, self.tr,
+            view, recording.seats, self.tr,
             changed=touched(frame.events) if self.skyjo.prefs.highlight else None,
             timer=where,
-            prompt=self.tr("replay.prompt"),
+            prompt=self.tr("replay.revealed" if revealed else "replay.prompt"),
         )
-        self.query_one(TableBoard).model = model
+        self.query_one(TableBoard).model = replace(model, revealed=revealed)

@@ -17,6 +17,7 @@ from ..names import SeatInfo, seat_names
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.results import ResultsTable
+from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
@@ -50,10 +51,26 @@ def say(label: Label, text: str) -> None:
     label.display = bool(text)
 
 
+def show_sheet(screen: SkyjoModal[None], table: TableScreen, sheet: bool) -> None:
+    """Show the score sheet (the dialog then takes the height it has) or this round's results.
+
+    Found by queries: a summary the next round dismissed at once may have no widgets left.
+    """
+    for dialog in screen.query(".dialog"):
+        dialog.set_class(sheet, "with-sheet")
+    for pane in screen.query("#round-pane"):
+        pane.display = not sheet
+    for panel in screen.query(SheetPanel).results(SheetPanel):
+        panel.display = sheet
+        if sheet:
+            panel.show(table.sheet_shown(), screen.skyjo.tr)
+
+
 class RoundSummaryScreen(SkyjoModal[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "ready", "keys.next_round", priority=True, id="summary.ready"),
         Binding("escape,s", "close", "keys.see_table", id="summary.close"),
+        Binding("g", "sheet", "keys.sheet", id="summary.sheet"),
     ]
 
     def __init__(
@@ -67,6 +84,8 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self.table_screen = table
         self.totals = tuple(totals)
         self._ready_sent = False
+        # During a round the scores window opens on the sheet, once a round is scored.
+        self.sheet_shown = summary is None and bool(table.score_sheet.rounds)
 
     @classmethod
     def totals_only(
@@ -81,14 +100,18 @@ class RoundSummaryScreen(SkyjoModal[None]):
         with Vertical(classes="dialog wide", id="summary"):
             if summary is None:
                 yield Label(tr("summary.totals_title"), classes="title")
-                for name, total in self.totals:
-                    yield Label(f"{name:<20} {total:>5}")
+                with Vertical(id="round-pane"):
+                    for name, total in self.totals:
+                        yield Label(f"{name:<20} {total:>5}")
+                yield SheetPanel(id="sheet")
                 with Horizontal(classes="buttons"):
                     yield Button(tr("summary.see_table"), id="close", compact=True)
             else:
                 yield Label(tr("summary.title", round=summary.round), classes="title")
-                yield ResultsTable(id="results")
-                yield Label(summary_notes(summary, tr), id="penalty")
+                with Vertical(id="round-pane"):
+                    yield ResultsTable(id="results")
+                    yield Label(summary_notes(summary, tr), id="penalty")
+                yield SheetPanel(id="sheet")
                 yield state_label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
@@ -100,6 +123,12 @@ class RoundSummaryScreen(SkyjoModal[None]):
         if self.summary is not None:
             for results in self.query(ResultsTable).results(ResultsTable):
                 results.show(self.summary, self.tr)
+        show_sheet(self, self.table_screen, self.sheet_shown)
+
+    def action_sheet(self) -> None:
+        """Between the score sheet and this round's results."""
+        self.sheet_shown = not self.sheet_shown
+        show_sheet(self, self.table_screen, self.sheet_shown)
 
     def _next_round_note(self) -> str:
         """When the server starts the next round on its own (said once, no ticking clock)."""

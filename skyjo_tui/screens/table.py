@@ -18,7 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import Input
 
-from server.engine import Action, Event, PlayerView, event_from_dict
+from server.engine import Action, Event, PlayerView, Settings, event_from_dict
 
 from ..choices import Choices, Mode
 from ..cursor import Target, move
@@ -31,6 +31,7 @@ from ..presence import presence_news
 from ..presenter import present, seats_of
 from ..refusals import refusal_text
 from ..session import Link, LinkChanged
+from ..sheet import ScoreSheet, SheetShown
 from ..summary import RoundSummary, RoundTracker, summarize, unseen
 from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
@@ -71,6 +72,7 @@ class TableScreen(SkyjoScreen[None]):
         self.mode = Mode.NORMAL
         self.cursor: Target = 4
         self.tracker = RoundTracker()
+        self.score_sheet = ScoreSheet()  # every round scored so far
         self.game_id: int | None = None
         self._changed = Touched()
         self._queue = StepQueue()
@@ -148,6 +150,7 @@ class TableScreen(SkyjoScreen[None]):
             # Joining or coming back: the round so far, then the table as it is now.
             self._queue.clear()
             self._cancel_hold()
+            self.score_sheet.feed(event_from_dict(e) for e in message.get("earlier_scores") or [])
             self._log_events(unseen(self.tracker, view.round, events_), view)
             self._show(Step.of([], view, seq))
             return
@@ -230,8 +233,9 @@ class TableScreen(SkyjoScreen[None]):
         self._play_pending()
 
     def _log_events(self, events: Sequence[Event], view: PlayerView) -> None:
-        """The round's tracker learns ``events`` and the log tells them."""
+        """The round's tracker and the score sheet learn ``events``, and the log tells them."""
         self.tracker.feed(events)
+        self.score_sheet.feed(events)
         names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
         for line in describe(events, names, self.tr, view.seat):
             self.board.write_log(line)
@@ -273,13 +277,27 @@ class TableScreen(SkyjoScreen[None]):
             self.app.push_screen(RoundSummaryScreen(summary, self))
 
     def _summary(self, view: PlayerView) -> RoundSummary | None:
-        players = len(view.tableaux)
-        names = seat_names(self.seats, players, self.tr, view.seat)
-        shorts = [
+        names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
+        return summarize(view, names, self.tracker, self._short_names(view, names))
+
+    def _short_names(self, view: PlayerView, names: Sequence[str]) -> list[str]:
+        """Shorter forms of ``names`` for narrow tables ("Greedy 2"); "" where the same."""
+        return [
             names[s] if s == view.seat else self.seats[s].short(self.tr) if s < len(self.seats) else ""
-            for s in range(players)
+            for s in range(len(view.tableaux))
         ]
-        return summarize(view, names, self.tracker, shorts)
+
+    def sheet_shown(self) -> SheetShown:
+        """The score sheet as the scores window and the game over show it."""
+        view = self.view
+        players = len(view.tableaux) if view else len(self.seats)
+        names = seat_names(self.seats, players, self.tr, view.seat if view else None)
+        if view is not None:
+            names = [short or name for short, name in zip(self._short_names(view, names), names, strict=True)]
+        end_score = (self.table.get("settings") or {}).get("end-score")
+        if not isinstance(end_score, int):  # a server too old, or strange, to say it
+            end_score = Settings().end_score
+        return SheetShown.of(self.score_sheet, names, end_score, view.seat if view else None)
 
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.

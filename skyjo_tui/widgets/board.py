@@ -139,6 +139,7 @@ class TableBoard(Vertical):
             widget.tableau = model.tableaux[seat]
             widget.line = model.lines[seat]
             widget.highlight = model.highlights.get(seat, frozenset())
+            widget.revealed = model.revealed.get(seat, frozenset())
             widget.targets = model.own_targets if own else None
             widget.cursor = model.cursor if own and isinstance(model.cursor, int) else None
         piles = self.query_one(PilesWidget)

@@ -53,6 +53,8 @@ class TableauWidget(Widget):
     targets: reactive[frozenset[int] | None] = reactive(None)
     """The cards a choice would play; None when not choosing (nothing is muted)."""
     highlight: reactive[frozenset[int]] = reactive(frozenset())
+    revealed: reactive[frozenset[int]] = reactive(frozenset())
+    """Face-down cards shown anyway (a finished game's replay): drawn dimmed."""
 
     class CardChosen(Message):
         def __init__(self, seat: int, pos: int) -> None:
@@ -131,7 +133,7 @@ class TableauWidget(Widget):
     def _lines(self) -> list[Strip]:
         key = (
             self.tableau, self.line, self.card_size, self.cursor, self.targets,
-            self.highlight, self.size.width, self.rich_style,
+            self.highlight, self.revealed, self.size.width, self.rich_style,
         )
         if key != self._key:
             self._key = key
@@ -203,6 +205,6 @@ class TableauWidget(Widget):
             tableau.cards[pos],
             cursor=pos == self.cursor,
             highlight=pos in self.highlight,
-            muted=targets is not None and pos not in targets,
+            muted=(targets is not None and pos not in targets) or pos in self.revealed,
         )
         return card_segments(look, card)

@@ -191,6 +191,9 @@ async def test_hostile_names_at_game_over_in_statistics_and_in_the_replay(
         over = await play_to_game_over(pilot, app, KeyboardPlayer(pilot))
         names = [p.name for p in over.summary.players if p.winner and p.seat != over.summary.own_seat]
         await shown(pilot, app, *OTHERS, "You", *names)  # our own seat is "You" to us
+        await pilot.press("g")  # the score sheet: each name heads its column, cut to 10 cells
+        await shown(pilot, app, CLOSE_TAG, *(f"{name[:9]}…" for name in (STYLES, CLICK)))
+        await pilot.press("g")
 
         await pilot.press("l")  # leave: back to the lobby, then the statistics
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -215,6 +218,8 @@ async def test_hostile_names_at_game_over_in_statistics_and_in_the_replay(
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.press("s")
+        # The tab is clicked once it is there (under load the statistics take a moment).
+        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.query("#--content-tab-recent"))
         await pilot.click("#--content-tab-recent")
         await shown(pilot, app, LINK_TABLE, CLOSE_TAG, STYLES, CLICK)
 

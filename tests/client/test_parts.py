@@ -232,3 +232,26 @@ def test_a_piles_count_is_written_on_its_edge_not_where_a_value_goes() -> None:
         lines = [line.plain for line in draw_card(CardLook(Face.DOWN), size, caption="101")]
         assert "101" in lines[-1] and not any("1" in line for line in lines[:-1])
         assert len({len(line) for line in lines}) == 1  # still a card's width
+
+
+def test_the_score_sheet_follows_the_rounds_and_starts_again_for_a_rematch() -> None:
+    from server.engine.events import RoundScored, RoundStarted, TotalsUpdated
+    from skyjo_tui.sheet import ScoreSheet
+
+    def a_round(number: int, scores: tuple[int, int], totals: tuple[int, int], doubled: bool) -> list:
+        return [
+            RoundStarted(number, 5, 120),
+            RoundScored((scores[0] // (2 if doubled else 1), scores[1]), scores, 0, doubled),
+            TotalsUpdated(number, totals, False, ()),
+        ]
+
+    sheet = ScoreSheet()
+    sheet.feed(a_round(1, (20, 5), (20, 5), True) + a_round(2, (3, 9), (23, 14), False))
+    assert [(line.round, line.scores, line.totals) for line in sheet.lines] == [
+        (1, (20, 5), (20, 5)), (2, (3, 9), (23, 14)),
+    ]
+    assert sheet.lines[0].penalised(0) and not sheet.lines[0].penalised(1) and not sheet.lines[1].penalised(0)
+    sheet.feed(a_round(2, (3, 9), (23, 14), False))  # a catch-up repeating round 2: still one line
+    assert len(sheet.lines) == 2
+    sheet.feed(a_round(1, (7, 8), (7, 8), False))  # the rematch's first round: a new sheet
+    assert [(line.round, line.totals) for line in sheet.lines] == [(1, (7, 8))]

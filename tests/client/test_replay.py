@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from server.engine import Seat, Settings, game_record, record_line
+from server.engine import Game, Seat, Settings, game_record, record_line
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.cli import parser
 from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.widgets.board import TableBoard
+from skyjo_tui.widgets.tableau import TableauWidget
 
+from .journeys.seen import footer, on_screen, prompt_line, until
 from .players import wait_for
 from .scenes import finished_game
 
@@ -73,3 +75,56 @@ def test_the_command_line_offers_every_way_in() -> None:
     usage = parser().format_help()
     for option in ("--connect", "--replay", "--name", "--lang", "--data-dir"):
         assert option in usage
+
+
+def tableau_text(app: SkyjoApp) -> str:
+    """The cards of every seat as drawn (not the log, the piles or the status)."""
+    return "\n".join(
+        line.text
+        for widget in app.screen.query(TableauWidget)
+        for line in widget.render_lines(widget.region.reset_offset)
+    )
+
+
+def game_in_progress_record(path: Path) -> None:
+    """The record of a game stopped in its first round (as a file could hold one)."""
+    game = Game(2, Settings(), seed=5)
+    for _ in range(8):
+        seat = game.current_player if game.current_player is not None else game.round.pending_flippers()[0]
+        game.apply(game.legal_actions(seat)[0])
+    record = game_record(game, [Seat("Ann"), Seat("Bob")])
+    path.write_text(record_line(record) + "\n", encoding="utf-8")
+
+
+async def test_a_finished_game_shows_every_card_with_v_shown_in_the_footer(
+    tmp_path: Path, make_app: Callable[..., SkyjoApp]
+) -> None:
+    record = write_record(tmp_path / "games.jsonl")
+    dealt = record["rounds"][0]["deal"]["tableaux"][0]  # Ann's twelve cards, all face down at the deal
+    app = make_app(replay=tmp_path / "games.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, ReplayScreen)
+        assert (await footer(pilot)).has("Every card")
+        assert "░" in tableau_text(app)  # the deal: every card face down
+        await pilot.press("v")
+        await until(pilot, lambda: "Every card face up" in prompt_line(app), "the cards revealed")
+        shown = tableau_text(app)
+        assert "░" not in shown and all(str(value) in shown for value in dealt), shown
+        await pilot.press("right", "right")  # it stays on from move to move
+        assert "░" not in tableau_text(app)
+        await pilot.press("v")
+        await until(pilot, lambda: "░" in tableau_text(app), "the face-down cards hidden again")
+        assert "Every card face up" not in prompt_line(app)
+
+
+async def test_a_game_in_progress_never_shows_its_face_down_cards(
+    tmp_path: Path, make_app: Callable[..., SkyjoApp]
+) -> None:
+    game_in_progress_record(tmp_path / "live.jsonl")
+    app = make_app(replay=tmp_path / "live.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, ReplayScreen)
+        assert not (await footer(pilot)).has("Every card")
+        await pilot.press("v")
+        await pilot.pause()
+        assert "Every card face up" not in prompt_line(app) and "░" in tableau_text(app)

@@ -19,8 +19,11 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.card_art import value_colours
 from skyjo_tui.widgets.line_log import LineLog
 from skyjo_tui.widgets.results import ResultsTable
+from skyjo_tui.widgets.score_chart import ScoreChart
+from skyjo_tui.widgets.sheet_table import SheetTable
 from skyjo_tui.widgets.tableau import TableauWidget
 
+from .journeys.seen import screen_lines
 from .players import wait_for
 from .scenes import game_pushes, moves, table_map
 
@@ -164,3 +167,14 @@ async def test_eight_players_results_fit_80x24_with_their_buttons(make_app: Call
             assert button.region.bottom <= 23, button  # above the footer, not cut off
         notes = str(over.query_one("#penalty").render())
         assert "doubled to 44" in notes.replace("\n", " ")
+        await pilot.press("g")  # the score sheet of eight: round scores, the totals in a last line
+        await pilot.pause()
+        sheet = over.query_one(SheetTable)
+        await wait_for(pilot, lambda: sheet.row_count >= 2 and sheet.size.width > 0)
+        assert sheet.virtual_size.width <= sheet.size.width  # eight columns fit 80 columns
+        names = " ".join(line.strip("│ ") for line in screen_lines(app))
+        assert "o You · x Greedy 1" in names and "& Greedy 7" in names  # each mark's whole name
+        chart = over.query_one(ScoreChart)
+        assert chart.region.height >= 7 and chart.region.bottom <= 23  # the chart, above the footer
+        for button in over.query(Button).results(Button):
+            assert button.region.bottom <= 23, button

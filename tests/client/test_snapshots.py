@@ -93,5 +93,7 @@ def test_lobby(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp], ser
         await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 3)
         await server.run_from_other_loop(chat())
         await wait_for(pilot, lambda: "quick game" in app.screen.query_one(ChatPanel).text)
+        # Who is here, once the server's push has told of Dora too.
+        await wait_for(pilot, lambda: "Dora" in str(app.screen.query_one("#who-here").render()))
 
     assert snap_compare(app, run_before=run_before, terminal_size=(80, 24))

@@ -19,7 +19,10 @@ from skyjo_tui.screens.stats import StatsScreen
 from ..players import KeyboardPlayer, play_to_game_over
 from .seen import footer, on_screen, screen_text, until
 
-REPLAY_KEYS = ("Next move", "Previous move", "Next round", "Previous round", "Go to round", "Play/pause", "Close")
+REPLAY_KEYS = (
+    "Next move", "Previous move", "Next round", "Previous round", "Go to round", "Play/pause",
+    "Every card", "Close",
+)
 
 
 async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
