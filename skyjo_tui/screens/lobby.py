@@ -150,7 +150,12 @@ class LobbyScreen(SkyjoScreen[None]):
     @work(exclusive=True, group="lobby")
     async def action_refresh(self) -> None:
         await self._list(self.skyjo.lobby_tables.offset)
-        # Who is here: kept up to date by the server's who pushes from now on.
+        self._ask_who()
+
+    @work(exclusive=True, group="who")
+    async def _ask_who(self) -> None:
+        # Who is here: kept up to date by the server's who pushes from now on. Its own
+        # group: a join (group "lobby") started meanwhile must not wait behind it.
         reply = await self.skyjo.call({"type": "who", "limit": WHO_LIMIT}, quiet=True)
         self.show_who(reply)
 
