@@ -1,0 +1,67 @@
+"""Benchmark-only: time every garbage collection of every Python process started
+with this directory on ``PYTHONPATH`` and ``SKYJO_BENCH_GC_DIR`` set.
+
+``benchmarks/doors.py`` starts ``skyjo-server`` so; the server passes its
+environment on to its worker processes, so the server and every worker append
+``<monotonic time at the end> <generation> <pause in seconds>`` lines to
+``$SKYJO_BENCH_GC_DIR/<pid>.gc`` (flushed every 0.2 s by a daemon thread, and
+at exit).  ``time.monotonic`` is one clock for every process on Linux, so the
+benchmark can tell which pauses fell in which phase.  On SIGUSR1 a process
+writes its collector's state to ``<pid>.state`` (JSON: thresholds, counts,
+frozen objects, objects per generation).  Nothing is installed without the
+variable.
+"""
+
+from __future__ import annotations
+
+import atexit
+import gc
+import json
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+
+def _install(directory: str) -> None:
+    path = os.path.join(directory, f"{os.getpid()}.gc")
+    pending: list[tuple[float, int, float]] = []
+    started = [0.0]
+    clock = time.monotonic
+
+    def on_collection(phase: str, info: dict[str, Any]) -> None:
+        now = clock()
+        if phase == "start":
+            started[0] = now
+        else:
+            pending.append((now, info["generation"], now - started[0]))
+
+    def flush() -> None:
+        if not pending:
+            return
+        batch = pending[:]
+        del pending[: len(batch)]
+        with open(path, "a") as file:
+            file.writelines(f"{t:.6f} {gen} {pause:.6f}\n" for t, gen, pause in batch)
+
+    def flusher() -> None:
+        while True:
+            time.sleep(0.2)
+            flush()
+
+    def dump_state(signum: int, frame: Any) -> None:
+        state = {"threshold": gc.get_threshold(), "count": gc.get_count(),
+                 "frozen": gc.get_freeze_count(),
+                 "objects": [len(gc.get_objects(generation)) for generation in range(3)]}
+        with open(os.path.join(directory, f"{os.getpid()}.state"), "w") as file:
+            json.dump(state, file)
+
+    gc.callbacks.insert(0, on_collection)
+    signal.signal(signal.SIGUSR1, dump_state)
+    threading.Thread(target=flusher, name="bench-gc-flush", daemon=True).start()
+    atexit.register(flush)
+
+
+if _directory := os.environ.get("SKYJO_BENCH_GC_DIR"):
+    _install(_directory)
