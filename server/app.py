@@ -21,11 +21,11 @@ import contextvars
 import logging
 import socket
 import time
-from collections import Counter
 from typing import Any, Protocol
 
 from .config import Limits, ServerConfig
 from .datadir import DataDirLock
+from .limits import ConnectionRegistry, Refusal
 from .listen import describe_listening, dual_stack_socket, peer_host
 from .lobby import Lobby, Session
 from .lobby.session import IN_PROCESS
@@ -44,6 +44,7 @@ from .store import Store
 logger = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
+REFUSAL_CODES = {Refusal.FULL: ErrorCode.SERVER_FULL, Refusal.PER_ADDRESS: ErrorCode.TOO_MANY_FROM_ADDRESS}
 STOP_GRACE = 2.0  # seconds connections get to finish when the server stops
 
 
@@ -101,7 +102,10 @@ class SkyjoServer:
         self.tcp = TcpFrontDoor(self.config.host, self.config.port)
         self.front_doors: list[FrontDoor] = [self.tcp]
         self._connections: set[asyncio.Task[None]] = set()
-        self._per_address: Counter[str] = Counter()
+        self.tcp_connections: ConnectionRegistry[asyncio.Task[None]] = ConnectionRegistry(
+            self.config.limits.max_connections, self.config.limits.max_connections_per_address
+        )
+        """Open TCP connections, held against the caps (in-process ones are the doors')."""
         self._started = False
 
     @property
@@ -172,29 +176,18 @@ class SkyjoServer:
 
     async def serve_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         address = peer_host(writer.get_extra_info("peername"))
-        refusal = self._refusal(address)
-        if refusal is not None:
-            writer.write(encode_frame(bye(*refusal)))
-            writer.close()
-            return
-        self._per_address[address] += 1
         task = asyncio.current_task()
         assert task is not None
+        refusal = self.tcp_connections.admit(address, task)
+        if refusal is not None:
+            writer.write(encode_frame(bye(REFUSAL_CODES[refusal], refusal.value)))
+            writer.close()
+            return
         self._track(task)
         try:
             await self._serve(reader, writer, identity=None, address=address)
         finally:
-            self._per_address[address] -= 1
-            if self._per_address[address] <= 0:
-                del self._per_address[address]
-
-    def _refusal(self, address: str) -> tuple[ErrorCode, str] | None:
-        limits = self.config.limits
-        if len(self._connections) >= limits.max_connections:
-            return ErrorCode.SERVER_FULL, "the server is full, please try again later"
-        if self._per_address[address] >= limits.max_connections_per_address:
-            return ErrorCode.TOO_MANY_FROM_ADDRESS, "too many connections from your address"
-        return None
+            self.tcp_connections.release(address, task)
 
     def _spawn(self, coro: Any) -> None:
         # An empty context: a front door's (e.g. the SSH app's) never leaks into the server's tasks.

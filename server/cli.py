@@ -15,21 +15,19 @@ import asyncio
 import logging
 import signal
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 
 from .app import SkyjoServer
-from .ssh.frontdoor import SSH_FRONT_DOOR_PLUGIN
 from .config import Limits, Pace, ServerConfig, default_data_dir
+from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args
+from .ssh.options import SSH_DOOR
 
 logger = logging.getLogger("server")
 
-#: Extra front doors (e.g. SSH) register here: ``add_arguments(parser)`` adds
-#: their options, ``attach(server, args)`` adds their door to the server.
-FrontDoorPlugin = tuple[
-    Callable[[argparse.ArgumentParser], None], Callable[[SkyjoServer, argparse.Namespace], None]
-]
-FRONT_DOOR_PLUGINS: list[FrontDoorPlugin] = [SSH_FRONT_DOOR_PLUGIN]
+#: The ways in besides TCP. A door's dependencies (asyncssh, Textual, aiohttp)
+#: are imported only when it is on.
+DOORS: list[DoorPlugin] = [SSH_DOOR]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -58,8 +56,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--log-level", default="INFO", help="DEBUG, INFO, WARNING, ERROR")
     _add_limits(parser, Limits())
     _add_pace(parser, Pace())
-    for add_arguments, _ in FRONT_DOOR_PLUGINS:
-        add_arguments(parser)
+    add_host_arguments(parser)
+    for door in DOORS:
+        door.add_arguments(parser)
     return parser
 
 
@@ -166,6 +165,20 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
+def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> None:
+    """The doors that are on, after the one host that runs their players' screens."""
+    doors = [door for door in DOORS if door.enabled(args)]
+    if not doors:
+        return
+    from .doors.host import GameHost, HostOptions  # Textual: only with a door on
+
+    limits, workers = host_options_from_args(args)
+    game_host = GameHost(HostOptions(limits=limits, workers=workers))
+    server.add_front_door(game_host)  # first: started before the doors, stopped after
+    for door in doors:
+        door.attach_to(server, args, game_host)
+
+
 async def serve(server: SkyjoServer) -> None:
     """Run until SIGINT or SIGTERM, then stop cleanly."""
     stop = asyncio.Event()
@@ -189,8 +202,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
     )
     server = SkyjoServer(config_from_args(args))
-    for _, attach in FRONT_DOOR_PLUGINS:
-        attach(server, args)
+    attach_doors(server, args)
     try:
         asyncio.run(serve(server))
     except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart

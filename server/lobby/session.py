@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import Limits
 from ..protocol import ErrorCode, bye, encode_frame
-from .limits import TokenBucket
+from ..limits import TokenBucket
 
 logger = logging.getLogger(__name__)
 

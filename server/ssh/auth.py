@@ -10,7 +10,7 @@ from ..listen import peer_host
 
 from .connection import SSHAppServer
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
-from .session import AppSessionManager
+from .session import SSHSessions
 
 logger = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ class SkyjoSSHServer(SSHAppServer):
 
     def __init__(
         self,
-        manager: AppSessionManager,
+        manager: SSHSessions,
         *,
         authorized_keys: AuthorizedKeys | None = None,
         lobby_username: str = DEFAULT_LOBBY_USERNAME,

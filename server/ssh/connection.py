@@ -27,8 +27,7 @@ import asyncssh
 
 from ..listen import peer_host
 
-from .gcpolicy import DEFAULT_GC_POLICY, GCPolicy, GCScheduler
-from .session import AppSessionManager
+from .session import SSHSessions
 
 logger = logging.getLogger(__name__)
 
@@ -52,11 +51,11 @@ _FORBIDDEN_OPTIONS: Final = ("process_factory", "session_factory", "sftp_factory
 
 
 class SSHAppServer(asyncssh.SSHServer):
-    """Per-connection asyncssh server that hands sessions to the manager.
+    """Per-connection asyncssh server that hands sessions to the door's ``SSHSessions``.
 
     Subclass it to add authentication (``begin_auth``,
-    ``validate_public_key``...) and keep the player's identity on ``self``;
-    the app factory sees this object as ``SessionInfo.server``.  asyncssh's
+    ``validate_public_key``...) and keep the player's identity on ``self``:
+    ``SSHSessions.player_of`` is given this object.  asyncssh's
     defaults apply otherwise, i.e. authentication is required.
 
     Per connection it enforces: the manager's caps on connections (total and
@@ -66,7 +65,7 @@ class SSHAppServer(asyncssh.SSHServer):
 
     max_sessions_per_connection = 1
 
-    def __init__(self, manager: AppSessionManager) -> None:
+    def __init__(self, manager: SSHSessions) -> None:
         self.manager = manager
         self.connection: asyncssh.SSHServerConnection | None = None
         self._address: str | None = None
@@ -81,12 +80,12 @@ class SSHAppServer(asyncssh.SSHServer):
         address = peer_host(conn.get_extra_info("peername"))
         refusal = self.manager.connections.admit(address, conn)
         if refusal is not None:
-            logger.warning("ssh connection from %s refused: %s", address, refusal)
+            logger.warning("ssh connection from %s refused: %s", address, refusal.value)
             # Not from inside this callback: asyncssh has not sent its
             # version string yet.  The reason reaches OpenSSH users as
             # "Received disconnect from ...: 12: <refusal>".
             loop = asyncio.get_running_loop()
-            loop.call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal)
+            loop.call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal.value)
             return
         self._address = address
         keep_alive_in_the_kernel(conn.get_extra_info("socket"))
@@ -159,26 +158,19 @@ class SSHAppServer(asyncssh.SSHServer):
         return False
 
 
-_gc_policy_applied = False
-
-
 async def create_app_server(
-    manager: AppSessionManager,
+    manager: SSHSessions,
     host: str | None,
     port: int,
     *,
     server_factory: Callable[[], SSHAppServer] | None = None,
-    gc_policy: GCPolicy | None = DEFAULT_GC_POLICY,
     **options: Any,
 ) -> asyncssh.SSHAcceptor:
     """``asyncssh.create_server`` set up to serve ``manager``'s apps.
 
     ``options`` go to asyncssh (``server_host_keys``, ``login_timeout``...)
     over ``SECURE_DEFAULTS``.  Forces ``line_editor=False`` (asyncssh's line
-    editor would echo input and rewrite every byte of output), applies
-    ``gc_policy`` once per process and lets the manager settle and thaw the
-    heap as sessions come and go (pass None to leave the GC alone, e.g. in
-    tests).
+    editor would echo input and rewrite every byte of output).
     """
     for forbidden in _FORBIDDEN_OPTIONS:
         if options.get(forbidden) is not None:
@@ -186,13 +178,6 @@ async def create_app_server(
     if options.get("line_editor"):
         raise ValueError("line_editor must be False for Textual apps")
     options = {**SECURE_DEFAULTS, **options, "line_editor": False}
-    global _gc_policy_applied
-    if gc_policy is not None:
-        if not _gc_policy_applied:
-            gc_policy.apply()
-            _gc_policy_applied = True
-        manager.gc_scheduler = GCScheduler(gc_policy)
-        manager.gc_scheduler.start()
     factory = server_factory or functools.partial(SSHAppServer, manager)
     return await asyncssh.create_server(factory, host, port, **options)
 

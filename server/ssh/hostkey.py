@@ -14,9 +14,9 @@ from typing import Final
 
 import asyncssh
 
+
 logger = logging.getLogger(__name__)
 
-HOST_KEY_FILENAME: Final = "ssh_host_ed25519_key"
 PRIVATE_MODE: Final = 0o600
 
 

@@ -17,10 +17,13 @@ from typing import Final
 
 import asyncssh
 
+from .options import DEFAULT_LOBBY_USERNAME
+
+from ..termhost import DoorPlayer
+
 logger = logging.getLogger(__name__)
 
 IDENTITY_PREFIX: Final = "ssh-key:"
-DEFAULT_LOBBY_USERNAME: Final = "skyjo"
 
 
 def identity_for_key(key: asyncssh.SSHKey) -> str:
@@ -52,6 +55,10 @@ class SSHPlayer:
         if self.username.casefold() == self.lobby_username.casefold():
             return None
         return self.username or None
+
+    def door_player(self, peer: str) -> DoorPlayer:
+        """This player as the host sees any door's player."""
+        return DoorPlayer("ssh", self.identity, self.requested_name, peer, self.username)
 
 
 class AuthorizedKeys:

@@ -24,9 +24,9 @@ from textual.app import App
 
 from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
-from server.ssh import SessionLimits
+from server.termhost import HostLimits
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, skyjo_app_factory
-from server.ssh.workers import WorkerOptions
+from server.termhost.options import WorkerOptions
 
 from .sshkit import TIMEOUT, Term, closing, connect, connect_guest, open_terminal
 
@@ -50,7 +50,7 @@ class RealDoor:
 
 @contextlib.asynccontextmanager
 async def real_door(
-    data_dir: Path, limits: SessionLimits | None = None, workers: WorkerOptions | None = None
+    data_dir: Path, limits: HostLimits | None = None, workers: WorkerOptions | None = None
 ) -> AsyncIterator[RealDoor]:
     """Lobby + SSH front door, always stopped (the door first, as the server does).
 
@@ -66,7 +66,7 @@ async def real_door(
     config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, pace=TEST_PACE,
                           limits=TEST_LIMITS)
     server = SkyjoServer(config)
-    options = SSHOptions(port=0, gc_policy=None, limits=limits or SessionLimits(stop_timeout=3.0),
+    options = SSHOptions(port=0, gc_policy=None, limits=limits or HostLimits(stop_timeout=3.0),
                          workers=workers, worker_app_options={"pace": "off", "lang": "en"})
     door = SSHFrontDoor(options, game_app_factory=factory)
     server.add_front_door(door)

@@ -21,7 +21,8 @@ from textual.widgets import Label
 
 from server.config import ServerConfig
 from server.netclient import ServerConnection
-from server.ssh import SessionLimits
+from server.ssh.options import SSHLimits
+from server.termhost import HostLimits
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, start_ssh_front_door
 
 
@@ -97,7 +98,8 @@ class StandInDoor:
 async def stand_in_door(
     data_dir: Path,
     *,
-    limits: SessionLimits | None = None,
+    limits: HostLimits | None = None,
+    connection_limits: SSHLimits | None = None,
     authorized_keys: Path | None = None,
     **asyncssh_options: Any,
 ) -> AsyncIterator[StandInDoor]:
@@ -113,7 +115,8 @@ async def stand_in_door(
     options = SSHOptions(
         port=0,
         authorized_keys=authorized_keys,
-        limits=limits or SessionLimits(stop_timeout=2.0),
+        limits=limits or HostLimits(stop_timeout=2.0),
+        connection_limits=connection_limits or SSHLimits(),
         gc_policy=None,  # process-wide; not for tests
         asyncssh_options=asyncssh_options,
     )

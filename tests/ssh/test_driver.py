@@ -30,19 +30,13 @@ from textual.app import App, ComposeResult, SuspendNotSupported
 from textual.geometry import Size
 from textual.widgets import Label
 
-from server.ssh import (
-    AppSessionManager,
-    ChannelTerminal,
-    GCPolicy,
-    SessionInfo,
-    SessionLimits,
-    SessionXTermParser,
-    SSHAppServer,
-    clamp_size,
-    create_app_server,
-    detect_color_system,
-)
-from server.ssh.hardening import KEEP_PROCESS_STREAMS, clear_instance_keyed_caches
+from server.ssh.connection import SSHAppServer, create_app_server
+from server.ssh.session import SSHSessions
+from server.termhost import HostLimits, SessionHost, SessionInfo
+from server.termhost.driver import ChannelTerminal, SessionXTermParser, clamp_size
+from server.termhost.gcpolicy import GCPolicy
+from server.termhost.hardening import detect_color_system
+from server.termhost.hardening import KEEP_PROCESS_STREAMS, clear_instance_keyed_caches
 
 from .sshkit import TIMEOUT, Term, poll_until
 
@@ -124,7 +118,7 @@ class CounterApp(App[None]):
 
 
 def remote_counter_app(info: SessionInfo, extra: dict[str, Any], connect: Any) -> CounterApp:
-    """``CounterApp`` as a worker process builds it (``server.ssh.worker``)."""
+    """``CounterApp`` as a worker process builds it (``server.termhost.worker``)."""
     if info.username == "broken":
         raise RuntimeError("factory failed")
     return CounterApp(info)
@@ -142,7 +136,7 @@ class NoAuthServer(SSHAppServer):
 
 @dataclass
 class Harness:
-    manager: AppSessionManager
+    manager: SSHSessions
     port: int
     apps: dict[str, CounterApp] = field(default_factory=dict)
 
@@ -153,7 +147,7 @@ class Harness:
 
 @contextlib.asynccontextmanager
 async def serve(
-    limits: SessionLimits | None = None,
+    limits: HostLimits | None = None,
 ) -> AsyncIterator[Harness]:
     harness: Harness
 
@@ -164,14 +158,14 @@ async def serve(
         harness.apps[info.username or ""] = app
         return app
 
-    manager = AppSessionManager(factory, limits=limits or SessionLimits(stop_timeout=2.0))
+    host = SessionHost(factory, limits=limits or HostLimits(stop_timeout=2.0))
+    manager = SSHSessions(host)
     acceptor = await create_app_server(
         manager,
         "127.0.0.1",
         0,
         server_factory=lambda: NoAuthServer(manager),
         server_host_keys=[HOST_KEY],
-        gc_policy=None,  # process-wide; tested separately
     )
     harness = Harness(manager, acceptor.get_port())
     try:
@@ -179,6 +173,7 @@ async def serve(
     finally:
         acceptor.close()
         await manager.close(timeout=2.0)
+        await host.close(timeout=2.0)
         await asyncio.wait_for(acceptor.wait_closed(), TIMEOUT)
 
 
@@ -288,8 +283,8 @@ async def test_client_disconnect_stops_the_app(harness: Harness) -> None:
 async def test_app_that_ignores_exit_is_cancelled_after_stop_timeout(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="server.ssh")
-    async with serve(SessionLimits(stop_timeout=0.3)) as harness:
+    caplog.set_level(logging.WARNING, logger="server")
+    async with serve(HostLimits(stop_timeout=0.3)) as harness:
         async with open_term(harness, "alice") as alice:
             alice.press(b"h")
             await alice.wait_for("HANGING")
@@ -328,7 +323,7 @@ async def test_quitting_one_session_leaves_the_other_running(harness: Harness) -
 async def test_app_crash_closes_only_its_session(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.ERROR, logger="server.ssh")
+    caplog.set_level(logging.ERROR, logger="server")
     async with open_term(harness, "alice") as alice, open_term(harness, "bob") as bob:
         alice.press(b"x")
         assert await alice.exit_status() == 1
@@ -344,7 +339,7 @@ async def test_app_crash_closes_only_its_session(
 async def test_factory_error_closes_only_that_session(
     harness: Harness, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.ERROR, logger="server.ssh")
+    caplog.set_level(logging.ERROR, logger="server")
     async with open_term(harness, "bob") as bob:
         async with open_term(harness, "broken", wait_ready=False) as broken:
             assert await broken.exit_status() == 1
@@ -364,12 +359,12 @@ async def test_session_without_pty_gets_a_message(harness: Harness) -> None:
 
 
 async def test_session_limit() -> None:
-    async with serve(SessionLimits(max_sessions=1, stop_timeout=2.0)) as harness:
+    async with serve(HostLimits(max_sessions=1, stop_timeout=2.0)) as harness:
         async with open_term(harness, "alice"):
             async with open_term(harness, "bob", wait_ready=False) as bob:
                 result = await asyncio.wait_for(bob.proc.wait(), TIMEOUT)
             assert result.exit_status == 1
-            assert b"server is full" in result.stderr
+            assert b"server is full" in result.stdout  # on the terminal, like every door
 
 
 async def test_manager_close_ends_running_sessions() -> None:
@@ -385,8 +380,8 @@ async def test_manager_close_ends_running_sessions() -> None:
 async def test_write_buffer_cap_drops_a_client_that_does_not_read(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
-    caplog.set_level(logging.WARNING, logger="server.ssh")
-    limits = SessionLimits(write_buffer_cap=128 * 1024, stop_timeout=2.0)
+    caplog.set_level(logging.WARNING, logger="server")
+    limits = HostLimits(write_buffer_cap=128 * 1024, stop_timeout=2.0)
     async with serve(limits) as harness:
         # A small receive window so the server-side buffer fills quickly.
         async with open_term(harness, "slow", window=32 * 1024) as slow:

@@ -15,14 +15,16 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from server.ssh import SessionLimits
+from server.doors.options import add_host_arguments
+from server.ssh.options import SSHLimits
+from server.termhost import HostLimits
 from server.ssh.frontdoor import (
     SSHOptions,
     add_ssh_arguments,
     ssh_options_from_args,
     start_ssh_front_door,
 )
-from server.ssh.hostkey import HOST_KEY_FILENAME
+from server.ssh.options import HOST_KEY_FILENAME
 
 from .sshkit import TIMEOUT, closing, connect, connect_guest, open_terminal, poll_until
 from .standin import StandInDoor, StandInLobby, stand_in_door
@@ -253,8 +255,8 @@ async def test_a_session_without_a_terminal_gets_a_message(door: StandInDoor) ->
 
 
 async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
-    limits = SessionLimits(max_connections_per_address=2, stop_timeout=2.0)
-    async with stand_in_door(tmp_path, limits=limits) as door:
+    limits = SSHLimits(max_connections_per_address=2)
+    async with stand_in_door(tmp_path, connection_limits=limits) as door:
         first = await connect_guest(door.port, "skyjo")
         second = await connect_guest(door.port, "skyjo")
         async with closing(first), closing(second):
@@ -266,23 +268,23 @@ async def test_connections_per_address_are_capped(tmp_path: Path) -> None:
 
 
 async def test_total_connections_are_capped(tmp_path: Path) -> None:
-    limits = SessionLimits(max_connections=1, stop_timeout=2.0)
-    async with stand_in_door(tmp_path, limits=limits) as door:
+    limits = SSHLimits(max_connections=1)
+    async with stand_in_door(tmp_path, connection_limits=limits) as door:
         async with closing(await connect_guest(door.port, "skyjo")):
             with pytest.raises(asyncssh.DisconnectError, match="server is full"):
                 await connect_guest(door.port, "skyjo")
 
 
 async def test_a_connection_without_a_session_is_closed(tmp_path: Path) -> None:
-    limits = SessionLimits(idle_connection_timeout=0.2, stop_timeout=2.0)
-    async with stand_in_door(tmp_path, limits=limits) as door:
+    limits = SSHLimits(idle_connection_timeout=0.2)
+    async with stand_in_door(tmp_path, connection_limits=limits) as door:
         conn = await connect_guest(door.port, "skyjo")
         await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
         assert door.door.manager.connections.total == 0
 
 
 async def test_an_idle_session_is_closed_with_a_message(tmp_path: Path) -> None:
-    limits = SessionLimits(idle_timeout=0.3, stop_timeout=2.0)
+    limits = HostLimits(idle_timeout=0.3, stop_timeout=2.0)
     async with stand_in_door(tmp_path, limits=limits) as door:
         async with closing(await connect_guest(door.port, "skyjo")) as conn:
             async with open_terminal(conn) as term:
@@ -293,7 +295,7 @@ async def test_an_idle_session_is_closed_with_a_message(tmp_path: Path) -> None:
 
 
 async def test_an_input_flood_is_slowed_down_and_nothing_is_lost(tmp_path: Path) -> None:
-    limits = SessionLimits(input_rate=4000, input_burst=1000, stop_timeout=2.0)
+    limits = HostLimits(input_rate=4000, input_burst=1000, stop_timeout=2.0)
     async with stand_in_door(tmp_path, limits=limits) as door:
         async with closing(await connect_guest(door.port, "skyjo")) as conn:
             async with open_terminal(conn) as term:
@@ -349,6 +351,7 @@ async def test_closing_the_front_door_ends_every_session(tmp_path: Path) -> None
 
 def parse(*argv: str) -> SSHOptions:
     parser = argparse.ArgumentParser()
+    add_host_arguments(parser)
     add_ssh_arguments(parser)
     return ssh_options_from_args(parser.parse_args(argv))
 
@@ -365,10 +368,13 @@ def test_ssh_options_from_the_command_line(
     friends.write_bytes(alice_key.export_public_key())
     options = parse("--ssh-port", "22", "--authorized-keys", str(friends),
                     "--ssh-username", "play", "--ssh-max-connections", "50",
-                    "--ssh-max-per-address", "4", "--ssh-idle-minutes", "0")
+                    "--ssh-max-per-address", "4", "--ssh-idle-minutes", "0",
+                    "--max-screens", "7")
     assert (options.port, options.authorized_keys, options.lobby_username) == (22, friends, "play")
-    assert (options.limits.max_connections, options.limits.max_connections_per_address) == (50, 4)
+    limits = options.connection_limits
+    assert (limits.max_connections, limits.max_connections_per_address) == (50, 4)
     assert options.limits.idle_timeout is None
+    assert options.limits.max_sessions == 7
 
     for bad in (["--ssh-port", "70000"], ["--authorized-keys", str(tmp_path / "missing")]):
         with pytest.raises(SystemExit):

@@ -7,7 +7,7 @@ import weakref
 
 import pytest
 
-from server.ssh import GCPolicy, GCScheduler
+from server.termhost.gcpolicy import GCPolicy, GCScheduler
 
 from .sshkit import poll_until
 
@@ -94,9 +94,9 @@ async def test_more_frozen_heap_per_player_is_thawed_now_and_then(frozen_heap: N
 
 async def test_closing_the_sessions_hands_the_heap_back(frozen_heap: None) -> None:
     """No thaw while everyone leaves at once: the frozen heap goes back to the collector."""
-    from server.ssh import AppSessionManager
+    from server.termhost import SessionHost
 
-    manager = AppSessionManager(lambda info: None)  # type: ignore[arg-type,return-value]
+    manager = SessionHost(lambda info: None)  # type: ignore[arg-type,return-value]
     scheduler = GCScheduler(GCPolicy())
     scheduler.start()
     manager.gc_scheduler = scheduler

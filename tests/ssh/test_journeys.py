@@ -15,7 +15,7 @@ import asyncssh
 import pytest
 
 from server.netclient import ServerConnection
-from server.ssh.workers import WorkerOptions
+from server.termhost.options import WorkerOptions
 
 from ..client.test_network import Opponent
 from .realdoor import ENTER, player, real_door

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from server.ssh import ConnectionRegistry, InputBudget
+from server.limits import ConnectionRegistry, TokenBucket
 
 
 class Clock:
@@ -17,7 +17,7 @@ class Clock:
 
 def test_typing_within_the_budget_never_pauses() -> None:
     clock = Clock()
-    budget = InputBudget(rate=100, burst=50, clock=clock)
+    budget = TokenBucket(rate=100, burst=50, clock=clock)
     for _ in range(1000):  # 10 characters every 0.1 s: exactly the rate
         assert budget.spend(10) == 0.0
         clock.now += 0.1
@@ -25,7 +25,7 @@ def test_typing_within_the_budget_never_pauses() -> None:
 
 def test_a_flood_pauses_exactly_until_the_budget_refills() -> None:
     clock = Clock()
-    budget = InputBudget(rate=100, burst=50, clock=clock)
+    budget = TokenBucket(rate=100, burst=50, clock=clock)
     assert budget.spend(50) == 0.0  # the whole burst
     assert budget.spend(30) == pytest.approx(0.3)  # 30 over: 0.3 s at 100/s
     clock.now += 0.31
@@ -37,7 +37,7 @@ def test_a_flood_pauses_exactly_until_the_budget_refills() -> None:
 
 def test_budget_needs_positive_numbers() -> None:
     with pytest.raises(ValueError):
-        InputBudget(rate=0, burst=10)
+        TokenBucket(rate=0, burst=10)
 
 
 def test_registry_caps_per_address_and_in_total() -> None:

@@ -22,7 +22,7 @@ import pytest
 from server.app import SkyjoServer
 from server.config import ServerConfig
 from server.listen import ALL_INTERFACES
-from server.ssh import SessionLimits
+from server.termhost import HostLimits
 from server.ssh.frontdoor import SSHFrontDoor, SSHOptions
 
 from ..support_server import LOOPBACKS, needs_ipv6_loopback
@@ -35,7 +35,7 @@ async def lobby_with_ssh(
 ) -> AsyncIterator[SSHFrontDoor]:
     """A lobby on ``host`` (None: the default) with the SSH front door; always stopped."""
     server = SkyjoServer(ServerConfig(host=host, port=0, data_dir=data_dir))
-    door = SSHFrontDoor(SSHOptions(port=0, limits=SessionLimits(stop_timeout=2.0), gc_policy=None,
+    door = SSHFrontDoor(SSHOptions(port=0, limits=HostLimits(stop_timeout=2.0), gc_policy=None,
                                    authorized_keys=authorized_keys))
     server.add_front_door(door)
     await server.start()

@@ -9,7 +9,7 @@ from pathlib import Path
 import asyncssh
 import pytest
 
-from server.ssh.workers import WorkerOptions
+from server.termhost.options import WorkerOptions
 
 from .realdoor import real_door
 from .sshkit import TIMEOUT, poll_until

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from server.ssh.workers import WorkerOptions
+from server.termhost.options import WorkerOptions
 
 from .realdoor import RealDoor, real_door
 from .tmuxkit import SSH, TMUX, openssh_command, tmux_pane

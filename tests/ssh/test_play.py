@@ -169,20 +169,23 @@ async def test_an_app_is_freed_while_its_game_plays_on(
 async def test_skyjo_server_command_line_with_the_ssh_plugin(
     tmp_path: Path, keys: dict[str, asyncssh.SSHKey], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """How the lead wires it: the plugin in ``server.cli.FRONT_DOOR_PLUGINS``."""
+    """How ``skyjo-server`` wires it: the shared host first, then the door on it."""
     from server import cli
     from server.app import SkyjoServer
-    from server.ssh.frontdoor import SSH_FRONT_DOOR_PLUGIN, SSHFrontDoor
+    from server.doors.host import GameHost
+    from server.ssh.frontdoor import SSHFrontDoor
+    from server.ssh.options import SSH_DOOR
 
-    monkeypatch.setattr(cli, "FRONT_DOOR_PLUGINS", [SSH_FRONT_DOOR_PLUGIN])
+    monkeypatch.setattr(cli, "DOORS", [SSH_DOOR])
     # The GC policy is process-wide: keep it out of the test process.
-    monkeypatch.setattr("server.ssh.connection._gc_policy_applied", True)
+    monkeypatch.setattr("server.doors.host._gc_policy_applied", True)
     argv = ["--host", "127.0.0.1", "--port", "0", "--data-dir", str(tmp_path), "--ssh-port", "0"]
     args = cli.build_parser().parse_args(argv)
     server = SkyjoServer(cli.config_from_args(args))
-    for _, attach in cli.FRONT_DOOR_PLUGINS:
-        attach(server, args)
-    door = next(d for d in server.front_doors if isinstance(d, SSHFrontDoor))
+    cli.attach_doors(server, args)
+    game_host, door = server.front_doors[1:]
+    assert isinstance(game_host, GameHost) and isinstance(door, SSHFrontDoor)
+    assert door.game_host is game_host
     await server.start()
     try:
         async with player(door.port, "alice", keys["alice"]) as alice:
@@ -193,6 +196,5 @@ async def test_skyjo_server_command_line_with_the_ssh_plugin(
 
     args = cli.build_parser().parse_args([*argv, "--no-ssh"])
     server = SkyjoServer(cli.config_from_args(args))
-    for _, attach in cli.FRONT_DOOR_PLUGINS:
-        attach(server, args)
-    assert not any(isinstance(d, SSHFrontDoor) for d in server.front_doors)
+    cli.attach_doors(server, args)
+    assert server.front_doors == [server.tcp]  # no door, so no host either

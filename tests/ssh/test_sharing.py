@@ -12,7 +12,7 @@ from textual.color import Color
 from textual.filter import Monochrome
 from textual.strip import Strip
 
-from server.ssh.sharing import NO_CACHE, LazyFIFOCache, use_lazy_render_caches
+from server.termhost.sharing import NO_CACHE, LazyFIFOCache, use_lazy_render_caches
 
 from .sshkit import closing, connect, open_terminal, poll_until
 from .standin import stand_in_door

@@ -15,10 +15,12 @@ import asyncssh
 import pytest
 from textual.app import App
 
-from server.ssh.worker import HostSettings
-from server.ssh.workers import WorkerOptions, WorkerPool, WorkerUnavailable
+from server.termhost.worker import HostSettings
+from server.termhost.workers import WorkerOptions, WorkerPool, WorkerUnavailable
 
-from server.ssh import AppSessionManager, SessionInfo, SessionLimits, create_app_server
+from server.ssh.connection import create_app_server
+from server.ssh.session import SSHSessions
+from server.termhost import HostLimits, SessionHost, SessionInfo
 
 from .realdoor import (
     RealDoor,
@@ -56,8 +58,8 @@ async def door_with_workers(tmp_path: Path, **options: float) -> AsyncIterator[R
 
 def pool_of(door: RealDoor) -> WorkerPool:
     manager = door.door.manager
-    assert manager is not None and manager.pool is not None
-    return manager.pool
+    assert manager is not None and manager.host.pool is not None
+    return manager.host.pool
 
 
 def alive(pid: int) -> bool:
@@ -300,15 +302,16 @@ async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
     async def no_lobby(_info: SessionInfo) -> socket.socket:
         raise AssertionError("the counter app opens no lobby connection")
 
-    manager = AppSessionManager(in_process, limits=SessionLimits(stop_timeout=1.0))
-    manager.pool = WorkerPool(
+    host = SessionHost(in_process, limits=HostLimits(stop_timeout=1.0))
+    host.pool = WorkerPool(
         WorkerOptions(processes=1, start_timeout=STARTUP), "tests.ssh.test_driver:remote_counter_app",
         describe=lambda _info: {}, connect_lobby=no_lobby,
-        settings=HostSettings(crashed=manager.messages.crashed, stop_timeout=1.0,
+        settings=HostSettings(crashed=host.messages.crashed, stop_timeout=1.0,
                               pending_input_cap=1024),
     )
-    await manager.pool.start()
-    acceptor = await create_app_server(manager, "127.0.0.1", 0, gc_policy=None,
+    await host.pool.start()
+    manager = SSHSessions(host)
+    acceptor = await create_app_server(manager, "127.0.0.1", 0,
                                        server_factory=lambda: NoAuthServer(manager),
                                        server_host_keys=[HOST_KEY])
     try:
@@ -316,6 +319,7 @@ async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
     finally:
         acceptor.close()
         await manager.close(timeout=2.0)
+        await host.close(timeout=2.0)
         await asyncio.wait_for(acceptor.wait_closed(), 10.0)
 
 

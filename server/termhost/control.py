@@ -1,4 +1,4 @@
-"""The control socket between the SSH process and one worker process.
+"""The control socket between the server process and one worker process.
 
 A Unix ``SOCK_SEQPACKET`` socket: each message is one msgpack map in one
 packet, with file descriptors attached when it hands over a socket (a

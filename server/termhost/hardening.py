@@ -1,7 +1,7 @@
 """Fixes for the traps of running many Textual apps inside one server process.
 
 Textual assumes one app per process.  Each function here neutralises one
-process-wide side effect so that an SSH session can only affect itself:
+process-wide side effect so that a hosted session can only affect itself:
 
 * ``install_stdio_guard`` / ``KEEP_PROCESS_STREAMS`` - ``App._process_messages``
   redirects ``sys.stdout``/``sys.stderr`` for the app's lifetime.
@@ -56,7 +56,7 @@ class _KeepProcessStreams:
     exit, so with two overlapping sessions A and B: A sets capA, B saves capA
     and sets capB, A restores the original, B "restores" capA - the process is
     left printing into a dead app (and keeps it alive forever).  Our patched
-    ``redirect_stdout`` returns a no-op context for this marker, so an SSH
+    ``redirect_stdout`` returns a no-op context for this marker, so a hosted
     app never touches ``sys.stdout``; its ``print()`` goes to the server's
     real stdout (the operator's log), which is the honest destination anyway.
     """
@@ -171,11 +171,11 @@ def _restore_task_factory(loop: asyncio.AbstractEventLoop, original: Any) -> Non
 
 
 def _refuse_open_url(url: str, *, new_tab: bool = True) -> None:
-    logger.info("open_url refused for ssh app: %r", url)
+    logger.info("open_url refused for a hosted app: %r", url)
 
 
 def _refuse_delivery(path_or_file: Any, **_options: Any) -> None:
-    logger.info("file delivery refused for ssh app")
+    logger.info("file delivery refused for a hosted app")
     if not isinstance(path_or_file, (str, bytes)) and hasattr(path_or_file, "close"):
         path_or_file.close()  # Textual's contract: delivered file objects are closed.
 
@@ -183,21 +183,21 @@ def _refuse_delivery(path_or_file: Any, **_options: Any) -> None:
 def _refuse_save_screenshot(
     filename: str | None = None, path: str | None = None, time_format: str | None = None
 ) -> str:
-    logger.info("save_screenshot refused for ssh app")
+    logger.info("save_screenshot refused for a hosted app")
     return ""
 
 
 def _refuse_screenshot(*_args: Any, **_kwargs: Any) -> None:
-    logger.info("screenshot refused for ssh app")
+    logger.info("screenshot refused for a hosted app")
 
 
 def _refuse_suspend_process() -> None:
-    logger.info("suspend refused for ssh app")
+    logger.info("suspend refused for a hosted app")
 
 
 @contextlib.contextmanager
 def _refuse_suspend() -> Iterator[None]:
-    raise SuspendNotSupported("App.suspend is not supported over SSH.")
+    raise SuspendNotSupported("App.suspend is not supported on this server.")
     yield  # pragma: no cover - makes this a generator
 
 

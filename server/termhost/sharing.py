@@ -2,7 +2,7 @@
 
 Textual assumes one app per process, so each app parses its stylesheets on
 its own and every rendered line (``Strip``) allocates seven small caches up
-front.  With one app per SSH session both multiply by the number of players:
+front.  With one app per player both multiply by the number of players:
 
 * ``share_parsed_css(app)`` - parsed CSS rules are pure data (selectors and
   declarations); apps with the same CSS and the same theme variables can use

@@ -1,4 +1,5 @@
-"""A Textual driver that talks to one SSH channel instead of the process terminal.
+"""A Textual driver that talks to one player's terminal (an SSH channel, a
+browser's WebSocket, a relay to a worker) instead of the process terminal.
 
 Textual's stock drivers (``LinuxDriver`` and friends) assume they own the
 process: they read ``sys.__stdin__``, write ``sys.__stderr__``, call
@@ -6,10 +7,9 @@ process: they read ``sys.__stdin__``, write ``sys.__stderr__``, call
 (SIGTSTP, SIGCONT, SIGWINCH...).  With many apps in one server process each of
 those is wrong, so this driver does none of it:
 
-* output goes to ``ChannelTerminal.write`` (the SSH channel, with a cap on the
-  channel's write buffer so a client that stops reading is dropped);
-* input arrives from asyncssh's ``data_received`` callback on the event loop
-  and is parsed with Textual's own ``XTermParser`` (minus its leaky cache, see
+* output goes to ``ChannelTerminal.write`` (the door's transport, with a cap on
+  its write buffer so a client that stops reading is dropped);
+* input arrives from the door's callback on the event loop and is parsed with Textual's own ``XTermParser`` (minus its leaky cache, see
   ``SessionXTermParser``);
 * window-change requests become ``events.Resize``, clamped to sane bounds.
 
@@ -41,22 +41,14 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-from .limits import InputBudget
+from ..limits import TokenBucket
+from .options import DEFAULT_PENDING_INPUT_CAP, DEFAULT_WRITE_BUFFER_CAP, MAX_SIZE, MIN_SIZE
 
 if TYPE_CHECKING:
     from textual.app import App
 
 logger = logging.getLogger(__name__)
 
-MIN_SIZE: Final = (20, 10)
-"""Smallest terminal (columns, rows) an app is ever given."""
-MAX_SIZE: Final = (500, 200)
-"""Largest terminal (columns, rows) an app is ever given: a hostile client must
-not make the server render gigantic screens."""
-DEFAULT_WRITE_BUFFER_CAP: Final = 1024 * 1024
-"""Bytes queued in the channel (client not reading) before the session is dropped."""
-DEFAULT_PENDING_INPUT_CAP: Final = 64 * 1024
-"""Characters of input buffered before the app's driver is ready; extra is dropped."""
 RESIZE_INTERVAL: Final = 0.1
 """Seconds between two layouts for window changes (a flood of them is coalesced)."""
 
@@ -110,13 +102,11 @@ class SessionXTermParser(XTermParser):
 
 
 class ChannelLike(Protocol):
-    """The part of ``asyncssh.SSHServerChannel`` the terminal uses."""
+    """What the terminal needs from a door's connection (``session.TerminalTransport``)."""
 
-    def write(self, data: Any) -> None: ...
+    def write(self, data: bytes) -> None: ...
 
     def get_write_buffer_size(self) -> int: ...
-
-    def get_encoding(self) -> tuple[str | None, str]: ...
 
     def is_closing(self) -> bool: ...
 
@@ -128,7 +118,7 @@ class ChannelLike(Protocol):
 
 
 class InputReceiver(Protocol):
-    """Where a terminal sends input and window sizes: the app's ``SSHDriver``,
+    """Where a terminal sends input and window sizes: the app's ``TerminalDriver``,
     or ``relay.RemoteApp`` when the app runs in a worker process."""
 
     def feed(self, text: str) -> None: ...
@@ -139,13 +129,13 @@ class InputReceiver(Protocol):
 
 
 class ChannelTerminal:
-    """The SSH side of one session's terminal: channel, size and input routing.
+    """The door's side of one session's terminal: channel, size and input routing.
 
     It outlives individual drivers: input that arrives before the app's driver
     is running is buffered (bounded) and handed over on ``attach``.  When the
     driver stops, ``detach`` drops the reference so a finished app is not kept
     alive by the session.  With an ``input_budget``, a client typing faster
-    than the budget allows has its channel paused (SSH flow control) until
+    than the budget allows has its channel paused (flow control: SSH windows, TCP backpressure) until
     the budget refills.
     """
 
@@ -160,7 +150,7 @@ class ChannelTerminal:
         min_size: tuple[int, int] = MIN_SIZE,
         max_size: tuple[int, int] = MAX_SIZE,
         on_close: Callable[[str], None] | None = None,
-        input_budget: InputBudget | None = None,
+        input_budget: TokenBucket | None = None,
     ) -> None:
         self._channel = channel
         self._input_budget = input_budget
@@ -178,7 +168,6 @@ class ChannelTerminal:
         self._write_buffer_cap = write_buffer_cap
         self._pending_input_cap = pending_input_cap
         self._on_close = on_close
-        self._binary = channel.get_encoding()[0] is None
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._pending: list[str] = []
         self._pending_len = 0
@@ -191,14 +180,14 @@ class ChannelTerminal:
     def write(self, text: str) -> None:
         """Send text to the client, dropping the session if it stops reading."""
         if text:
-            self._send(text.encode("utf-8", "replace") if self._binary else text)
+            self._send(text.encode("utf-8", "replace"))
 
     def write_bytes(self, data: bytes) -> None:
         """Send output already encoded (UTF-8), e.g. relayed from a worker process."""
         if data:
-            self._send(data if self._binary else data.decode("utf-8", "replace"))
+            self._send(data)
 
-    def _send(self, data: bytes | str) -> None:
+    def _send(self, data: bytes) -> None:
         if self.closed:
             return
         if self._channel.is_closing():
@@ -216,7 +205,7 @@ class ChannelTerminal:
         """The client is not reading: abort rather than buffer without limit."""
         self.overflowed = True
         logger.warning(
-            "ssh write buffer above %d bytes (client not reading); dropping session",
+            "write buffer above %d bytes (client not reading); dropping session",
             self._write_buffer_cap,
         )
         self.close("write buffer cap exceeded")
@@ -269,7 +258,7 @@ class ChannelTerminal:
         self._channel.pause_reading()
         self.input_pauses += 1
         if self.input_pauses == 1:
-            logger.info("ssh client sends input too fast; pausing it for %.2f s", pause)
+            logger.info("client sends input too fast; pausing it for %.2f s", pause)
         loop = asyncio.get_running_loop()
         self._resume_handle = loop.call_later(pause, self._resume_reading)
 
@@ -316,12 +305,12 @@ class ChannelTerminal:
             self._driver = None
 
 
-class SSHDriver(Driver):
+class TerminalDriver(Driver):
     """Textual driver bound to a ``ChannelTerminal``.
 
     Textual constructs drivers itself as ``driver_class(app, debug=, mouse=,
     size=)``; the session binds the terminal with ``functools.partial`` (see
-    ``server.ssh.session``).
+    ``server.termhost.session``).
     """
 
     def __init__(
@@ -392,7 +381,7 @@ class SSHDriver(Driver):
 
     def open_url(self, url: str, new_tab: bool = True) -> None:
         """Refused: the stock driver would open a browser on the server."""
-        logger.info("open_url refused for ssh session: %r", url)
+        logger.info("open_url refused for a hosted session: %r", url)
 
     def deliver_binary(
         self,
@@ -406,14 +395,14 @@ class SSHDriver(Driver):
         name: str | None = None,
     ) -> None:
         """Refused: the stock driver would write a file on the server's disk."""
-        logger.info("file delivery refused for ssh session: %s", save_path)
+        logger.info("file delivery refused for a hosted session: %s", save_path)
         try:
             binary.close()  # Textual's contract: delivered files are closed.
         finally:
             self._app.post_message(
                 events.DeliveryFailed(
                     key=delivery_key,
-                    exception=PermissionError("file delivery is disabled over SSH"),
+                    exception=PermissionError("file delivery is disabled on this server"),
                     name=name,
                 )
             )
@@ -451,7 +440,7 @@ class SSHDriver(Driver):
     def _dispatch(self, parse: Callable[[], Iterable[Message]]) -> bool:
         """Run one parser step and post its events; False if input broke.
 
-        We are called from asyncssh's data callback or a loop timer, where an
+        We are called from the door.s data callback or a loop timer, where an
         exception would escape into shared machinery.  Garbage from one client
         must only end that client's session.
         """
@@ -459,7 +448,7 @@ class SSHDriver(Driver):
             for message in parse():
                 self.process_message(message)
         except Exception:
-            logger.exception("ssh input could not be parsed; closing session")
+            logger.exception("input could not be parsed; closing session")
             self._parser = None
             self._terminal.close("input error")
             return False

@@ -1,4 +1,4 @@
-"""Worker processes for the SSH sessions' apps, recycled like a prefork server's.
+"""Worker processes for the players. apps, recycled like a prefork server's.
 
 CPython's cyclic garbage collector stops the whole process for as long as it
 walks every object it considers, and a Textual session holds tens of
@@ -7,7 +7,7 @@ sessions left behind (their objects are full of reference cycles) means one
 collection over every session: seconds during which nobody's screen moves
 (see ``gcpolicy``).  So the apps run in worker processes instead:
 
-* the SSH process keeps the connections, authentication, limits and the
+* the server process keeps the connections, authentication, limits and the
   lobby; each session's terminal is relayed to a worker (``relay``) and its
   lobby connections are in-process sockets handed over to the worker, so the
   lobby trusts them exactly as before;
@@ -28,17 +28,19 @@ killed if it does not answer (an idle server sends nothing at all).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 import socket
 import sys
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any, Final
 
 from .control import ControlChannel, control_pair
+from .options import WorkerOptions
 from .driver import ChannelTerminal
 from .worker import HostSettings
 from .relay import RemoteApp
@@ -48,29 +50,8 @@ logger = logging.getLogger(__name__)
 
 IMPORT_ROOT: Final = Path(__file__).resolve().parents[2]
 """The directory holding the ``server`` package (a checkout or site-packages):
-a worker imports ``server.ssh.worker`` from there whatever its working directory."""
+a worker imports ``server.termhost.worker`` from there whatever its working directory."""
 NEVER: Final = 2**31
-
-
-@dataclass(frozen=True)
-class WorkerOptions:
-    """How many worker processes run the apps, and when they are recycled."""
-
-    processes: int = 2
-    """Workers taking new sessions at any time (0: apps run in the SSH process)."""
-    recycle_after: int = 32
-    """Sessions a worker serves to their end before it is replaced."""
-    start_timeout: float = 30.0
-    """Seconds a new worker has to import the app and say it is ready."""
-    stop_timeout: float = 10.0
-    heartbeat_interval: float = 5.0
-    """While players type, a worker not heard from for this long is pinged."""
-    heartbeat_timeout: float = 20.0
-    """A ping unanswered this long means the worker is stuck (an app in an endless
-    loop): it is killed and replaced, and only its own players lose their screens.
-    Pings only follow activity (a key, a new session), so an idle server sends none."""
-    max_restart_delay: float = 60.0
-    """Longest wait before starting a worker again after failed starts (doubling from 1 s)."""
 
 
 Describe = Callable[[SessionInfo], dict[str, Any]]
@@ -85,7 +66,7 @@ class WorkerUnavailable(OSError):
 
 
 class Worker:
-    """One worker process, seen from the SSH process."""
+    """One worker process, seen from the server process."""
 
     def __init__(self, pool: WorkerPool, number: int) -> None:
         self.pool = pool
@@ -123,7 +104,7 @@ class Worker:
             p for p in (str(IMPORT_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
         try:
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.ssh.worker",
+                sys.executable, "-m", "server.termhost.worker",
                 "--control-fd", str(theirs.fileno()),
                 "--app", self.pool.app_spec,
                 "--settings", settings.to_json(),
@@ -156,7 +137,7 @@ class Worker:
         try:  # without its control socket a worker stops by itself, unless it is stuck
             code = await asyncio.wait_for(exiting, self.pool.options.stop_timeout)
         except asyncio.TimeoutError:
-            logger.error("ssh worker %d (pid %s) did not exit; killing it", self.number, self.pid)
+            logger.error("worker %d (pid %s) did not exit; killing it", self.number, self.pid)
             self.kill()
             code = await self.process.wait()
         self.gone(code, f"worker exited ({code}) before it was ready")
@@ -178,7 +159,7 @@ class Worker:
         self._ping_check = None
         if self.exited.done():
             return
-        logger.error("ssh worker %d (pid %s) has not answered for %.0f s; killing it "
+        logger.error("worker %d (pid %s) has not answered for %.0f s; killing it "
                      "(its %d players lose their screens)", self.number, self.pid,
                      self.pool.options.heartbeat_timeout, len(self.sessions))
         self.kill()
@@ -241,7 +222,7 @@ class Worker:
             remote.close()  # the worker is gone: the session ends as a crash
             return remote
         described = {
-            "username": info.username, "peer": list(info.peer[:2]) if info.peer else None,
+            "player": dataclasses.asdict(info.player),
             "term_type": info.term_type, "size": list(info.size), "env": dict(info.env),
         }
         self.control.send({"op": "open", "session": info.session_id, "info": described,
@@ -280,7 +261,7 @@ class Worker:
 
 
 class WorkerPool:
-    """The worker processes of one SSH front door: start, place sessions, recycle, stop."""
+    """The worker processes of a server (every door.s sessions): start, place sessions, recycle, stop."""
 
     def __init__(self, options: WorkerOptions, app_spec: str, *, describe: Describe,
                  connect_lobby: ConnectLobby, settings: HostSettings) -> None:
@@ -310,7 +291,7 @@ class WorkerPool:
             if not worker.accepting:
                 failure = worker.ready.exception() if worker.ready.done() else None
                 raise WorkerUnavailable(
-                    f"an SSH worker process did not start: {failure or 'not ready in time'}"
+                    f"a worker process did not start: {failure or 'not ready in time'}"
                     " (see the log above)")
 
     def _new_worker(self) -> Worker:
@@ -324,7 +305,7 @@ class WorkerPool:
             await worker.start(self._settings)
             await asyncio.wait_for(asyncio.shield(worker.ready), self.options.start_timeout)
         except (OSError, asyncio.TimeoutError, WorkerUnavailable) as exc:
-            logger.error("ssh worker %d did not start: %s", worker.number, exc)
+            logger.error("worker %d did not start: %s", worker.number, exc)
             self._failed_starts += 1
             if worker.process is None:  # never ran: nothing will report its exit
                 worker.gone(-1, str(exc))
@@ -332,7 +313,7 @@ class WorkerPool:
             worker.kill()
             return
         self._failed_starts = 0
-        logger.info("ssh worker %d (pid %s) ready", worker.number, worker.pid)
+        logger.info("worker %d (pid %s) ready", worker.number, worker.pid)
 
     def _replace(self, worker: Worker) -> None:
         """Start a worker to take the place of one retiring or dead (after a
@@ -350,7 +331,7 @@ class WorkerPool:
 
     async def _start_later(self, delay: float) -> None:
         if delay:
-            logger.warning("starting an ssh worker in %.0f s (%d failed starts)",
+            logger.warning("starting a worker in %.0f s (%d failed starts)",
                            delay, self._failed_starts)
             await asyncio.sleep(delay)
         worker = self._new_worker()
@@ -374,9 +355,9 @@ class WorkerPool:
                 self._replace(worker)  # a failed start: _start counted it, so with a delay
             return
         if worker.retiring or self._closing:
-            logger.info("ssh worker %d (pid %s) exited (%d)", worker.number, worker.pid, code)
+            logger.info("worker %d (pid %s) exited (%d)", worker.number, worker.pid, code)
             return
-        logger.error("ssh worker %d (pid %s) died (%d) with %d sessions; replacing it",
+        logger.error("worker %d (pid %s) died (%d) with %d sessions; replacing it",
                      worker.number, worker.pid, code, len(worker.sessions))
         worker.retiring = True
         self._replace(worker)

@@ -1,7 +1,7 @@
-"""One session's terminal between the SSH process and the worker running its app.
+"""One session's terminal between the server process and the worker running its app.
 
-When apps run in worker processes (``server.ssh.workers``), each session has
-a stream socket pair between the two: the SSH side keeps the real channel
+When apps run in worker processes (``server.termhost.workers``), each session has
+a stream socket pair between the two: the server side keeps the real channel
 (flow control, input budget, write-buffer cap, idle timer) and relays; the
 worker side drives the app through an ordinary ``ChannelTerminal`` whose
 channel is this socket.  Frames are msgpack arrays, one after another:
@@ -9,7 +9,7 @@ channel is this socket.  Frames are msgpack arrays, one after another:
 * to the worker: ``["in", text]`` (client input, already decoded),
   ``["size", columns, rows]`` (already clamped), ``["stop"]`` (the client left:
   the app should exit);
-* to the SSH side: ``["out", bytes]`` (terminal output), ``["exit", status]``
+* to the server side: ``["out", bytes]`` (terminal output), ``["exit", status]``
   (the app has finished; nothing follows).
 
 After ``exit`` the worker ends its half of the stream and waits for the SSH
@@ -72,12 +72,12 @@ class _FrameProtocol(asyncio.Protocol):
 
 
 # --------------------------------------------------------------------------
-# the SSH side
+# the server side
 # --------------------------------------------------------------------------
 
 
 class RemoteApp(_FrameProtocol):
-    """Stands for a session's app on the SSH side.
+    """Stands for a session's app on the server side.
 
     Attached to the session's ``ChannelTerminal`` in place of a driver: input
     and window sizes go to the worker, output comes back to the terminal.
@@ -142,10 +142,10 @@ class RemoteApp(_FrameProtocol):
 
 
 class PipeChannel(_FrameProtocol):
-    """The worker's stand-in for an SSH channel (``driver.ChannelLike``).
+    """The worker's stand-in for a door.s transport (``driver.ChannelLike``).
 
     The worker's ``ChannelTerminal`` writes to it and gets its input from it;
-    ``on_stop`` is called once when the SSH side says the client left, or
+    ``on_stop`` is called once when the server side says the client left, or
     when the relay breaks.
     """
 
@@ -174,17 +174,17 @@ class PipeChannel(_FrameProtocol):
             self.transport.abort()
 
     def pause_reading(self) -> None:
-        """Input is budgeted on the SSH side; nothing to pause here."""
+        """Input is budgeted on the server side; nothing to pause here."""
 
     def resume_reading(self) -> None:
-        """Input is budgeted on the SSH side; nothing to resume here."""
+        """Input is budgeted on the server side; nothing to resume here."""
 
     # -- frames ----------------------------------------------------------------------
 
     async def exit(self, status: int, timeout: float) -> None:
         """Report the app's exit status and end our half of the stream.
 
-        Our side stays open for reading until the SSH side closes the relay
+        Our side stays open for reading until the server side closes the relay
         (at most ``timeout`` seconds): what it sends meanwhile (a last key, a
         "stop") must not hit a closed socket, whose error would make it drop
         the exit status still unread in its buffer.
@@ -210,7 +210,7 @@ class PipeChannel(_FrameProtocol):
         elif kind == "stop" and len(frame) == 1:
             self._stop("client left")
         else:
-            raise ValueError(f"unexpected frame from the SSH side: {kind!r}")
+            raise ValueError(f"unexpected frame from the server side: {kind!r}")
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.transport = None

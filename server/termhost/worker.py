@@ -1,14 +1,14 @@
-"""A worker process: runs the Textual apps of the SSH sessions it is given.
+"""A worker process: runs the Textual apps of the sessions it is given.
 
-Started by ``server.ssh.workers.WorkerPool`` as ``python -m server.ssh.worker``
-with one end of a control socket (``--control-fd``).  Over it the SSH process
+Started by ``server.termhost.workers.WorkerPool`` as ``python -m server.termhost.worker``
+with one end of a control socket (``--control-fd``).  Over it the server process
 sends ``open`` (a session: its description and, as an attached file
 descriptor, the session's relay socket, see ``relay``) and ``exit``; the
 worker asks for ``connect`` (a new connection to the lobby for a session) and
 gets the lobby socket back the same way.  When the control socket closes
-(the SSH process is gone) every app is stopped and the worker exits.
+(the server process is gone) every app is stopped and the worker exits.
 
-Each app runs exactly as in the SSH process (``session.prepare_app``): the
+Each app runs exactly as in the server process (``session.prepare_app``): the
 same hardening, the same driver, over a ``ChannelTerminal`` whose channel is
 the relay.  The heap of a worker only ever holds its own sessions: a garbage
 collection here pauses only them, and a recycled worker gives its memory back
@@ -46,14 +46,14 @@ from .hardening import (
     run_app_preserving_task_factory,
 )
 from .relay import PipeChannel
-from .session import EXIT_FAILURE, SessionInfo, app_exit_status, prepare_app
+from .session import EXIT_FAILURE, DoorPlayer, SessionInfo, app_exit_status, prepare_app
 from .sharing import use_lazy_render_caches
 
 logger = logging.getLogger(__name__)
 
 ConnectLobby = Callable[[], Awaitable[socket.socket]]
 RemoteAppFactory = Callable[[SessionInfo, dict[str, Any], ConnectLobby], "App[Any] | Awaitable[App[Any]]"]
-"""``factory(info, extra, connect)``: ``extra`` is what the SSH side's
+"""``factory(info, extra, connect)``: ``extra`` is what the server side's
 ``describe`` said about the session; ``connect()`` opens a lobby connection."""
 
 CONNECT_TIMEOUT = 10.0
@@ -62,7 +62,7 @@ PR_SET_PDEATHSIG = 1
 
 @dataclass(frozen=True)
 class HostSettings:
-    """How a worker runs its sessions (given by the SSH process, as JSON)."""
+    """How a worker runs its sessions (given by the server process, as JSON)."""
 
     crashed: str
     """The message a player sees when their app fails."""
@@ -101,7 +101,7 @@ class AppHost:
         self._done = asyncio.get_running_loop().create_future()
 
     async def serve(self) -> None:
-        """Handle control messages until told to exit or the SSH process is gone."""
+        """Handle control messages until told to exit or the server process is gone."""
         self._control.start(self._message)
         self._control.send({"op": "ready", "pid": os.getpid()})
         await asyncio.wait([self._done, self._control.closed], return_when=asyncio.FIRST_COMPLETED)
@@ -134,7 +134,7 @@ class AppHost:
             session_id = int(message["session"])
             task = asyncio.get_running_loop().create_task(
                 self._run(session_id, message, socket.socket(fileno=fds[0])),
-                name=f"ssh-app-{session_id}",
+                name=f"app-session-{session_id}",
             )
             self._tasks[session_id] = task
             task.add_done_callback(lambda _t, sid=session_id: self._tasks.pop(sid, None))
@@ -156,7 +156,7 @@ class AppHost:
 
     def _refuse(self, session_id: int, sock: socket.socket) -> None:
         """An ``open`` after ``exit`` (they crossed): the session ends at once, said plainly."""
-        logger.warning("ssh session %d: arrived while this worker was exiting", session_id)
+        logger.warning("session %d: arrived while this worker was exiting", session_id)
 
         async def refuse() -> None:
             pipe = PipeChannel(lambda _reason: None)
@@ -200,7 +200,7 @@ class AppHost:
         pipe = PipeChannel(stop)
         await loop.create_unix_connection(lambda: pipe, sock=sock)
         terminal = ChannelTerminal(
-            pipe, info.size, env=dict(info.env), write_buffer_cap=2**62,  # capped on the SSH side
+            pipe, info.size, env=dict(info.env), write_buffer_cap=2**62,  # capped on the server side
             pending_input_cap=self._settings.pending_input_cap, on_close=stop,
         )
         pipe.terminal = terminal
@@ -220,7 +220,7 @@ class AppHost:
         except asyncio.CancelledError:
             pass
         except Exception:
-            logger.exception("ssh session %d: app failed", session_id)
+            logger.exception("session %d: app failed", session_id)
             terminal.write(self._settings.crashed)
         finally:
             app = None
@@ -237,16 +237,15 @@ class AppHost:
     def _cancel_stuck(self, session_id: int) -> None:
         task = self._tasks.get(session_id)
         if task is not None and not task.done():
-            logger.warning("ssh session %d: app did not exit in time; cancelling", session_id)
+            logger.warning("session %d: app did not exit in time; cancelling", session_id)
             task.cancel()
 
 
 def _session_info(session_id: int, described: dict[str, Any]) -> SessionInfo:
-    peer = described.get("peer")
+    player = {str(k): (None if v is None else str(v)) for k, v in described["player"].items()}
     return SessionInfo(
         session_id=session_id,
-        username=described.get("username"),
-        peer=tuple(peer) if peer else None,
+        player=DoorPlayer(**player),
         term_type=str(described.get("term_type") or "xterm"),
         size=(int(described["size"][0]), int(described["size"][1])),
         env=MappingProxyType({str(k): str(v) for k, v in (described.get("env") or {}).items()}),
@@ -297,7 +296,7 @@ def die_with_the_server() -> None:
 
 def main(argv: list[str] | None = None) -> None:
     die_with_the_server()
-    parser = argparse.ArgumentParser(prog="python -m server.ssh.worker")
+    parser = argparse.ArgumentParser(prog="python -m server.termhost.worker")
     parser.add_argument("--control-fd", type=int, required=True)
     parser.add_argument("--app", required=True, help="module:function building each app")
     parser.add_argument("--settings", required=True, help="HostSettings as JSON")

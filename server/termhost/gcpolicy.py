@@ -41,7 +41,7 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True)
 class GCPolicy:
-    """How the cyclic garbage collector runs in the SSH server process."""
+    """How the cyclic garbage collector runs in a server process with many apps."""
 
     thresholds: tuple[int, int, int] = (10_000, 3, 2)
     """gen0 at 10,000 new objects (a few ms to walk); gen1 every 3 of those;

@@ -1,0 +1,130 @@
+"""Every private attribute of Textual, rich and asyncssh that the doors rely on.
+
+Running many apps in one process, and serving them over a door's transport,
+means reaching into places their authors did not promise to keep.  They are
+all listed here, with why each is needed, so that an upgrade that moves one
+fails one contract test (``tests/termhost/test_private_contract.py``) loudly,
+by name, instead of silently undoing an isolation or a saving.  The versions
+this was checked against are pinned in ``pyproject.toml`` (Textual 8.x,
+asyncssh 2.x); raise a pin only after this test passes on the new version.
+"""
+
+from __future__ import annotations
+
+import importlib
+from dataclasses import dataclass
+from typing import Final
+
+
+@dataclass(frozen=True)
+class PrivateUse:
+    """``module.owner.attribute`` (owner None: a module attribute), and why."""
+
+    module: str
+    owner: str | None
+    attribute: str
+    why: str
+    where: str
+    instance: bool = False
+    """Set on instances only (``__init__``): checked on a fresh instance."""
+
+
+PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
+    # -- textual: one app per player in one process (hardening) -------------------
+    PrivateUse("textual.app", "App", "_capture_stdout", "an app would redirect the whole "
+               "process's stdout for its lifetime", "hardening.harden_app", instance=True),
+    PrivateUse("textual.app", "App", "_capture_stderr", "likewise for stderr",
+               "hardening.harden_app", instance=True),
+    PrivateUse("textual.app", "App", "_process_messages", "where the redirect happens "
+               "(guarded by KEEP_PROCESS_STREAMS)", "hardening.install_stdio_guard"),
+    PrivateUse("textual.app", "App", "_filters", "colour filters must follow the player's "
+               "terminal, not the server's environment", "hardening.configure_terminal",
+               instance=True),
+    PrivateUse("textual.app", "App", "_exception", "a crashed app's exception, for its exit "
+               "status and the log", "session.app_exit_status", instance=True),
+    PrivateUse("rich.style", "Style", "_make_ansi_codes", "escape codes cached on shared styles "
+               "must not carry one player's colour depth to another", "hardening._render_per_terminal"),
+    PrivateUse("rich.style", "Style", "_ansi", "the cached codes reset per terminal",
+               "hardening._render_per_terminal", instance=True),
+    PrivateUse("textual._xterm_parser", "XTermParser", "_parse_extended_key", "an lru_cache "
+               "keyed on self keeps finished apps alive; also unwrapped by the driver",
+               "hardening.clear_instance_keyed_caches, driver.SessionXTermParser"),
+    PrivateUse("textual.widgets._data_table", "DataTable", "_get_styles_to_render_cell",
+               "an lru_cache keyed on self", "hardening.clear_instance_keyed_caches"),
+    PrivateUse("textual._styles_cache", "StylesCache", "get_inner_outer",
+               "an lru_cache keyed on self", "hardening.clear_instance_keyed_caches"),
+    # -- textual: what many apps can share (sharing) --------------------------------
+    PrivateUse("textual.css.stylesheet", "Stylesheet", "_parse_cache", "parsed CSS shared by "
+               "every app with the same CSS", "sharing.share_parsed_css", instance=True),
+    PrivateUse("textual.strip", None, "FIFOCache", "Strip caches made on first use",
+               "sharing.use_lazy_render_caches"),
+    PrivateUse("textual.widget", None, "FIFOCache", "widget caches allocate on first write",
+               "sharing.use_lazy_render_caches"),
+    PrivateUse("textual.content", None, "FIFOCache", "content caches allocate on first write",
+               "sharing.use_lazy_render_caches"),
+    PrivateUse("textual.strip", "Strip", "_divide_cache", "a cache slot made lazy",
+               "sharing._STRIP_CACHES_IN_USE", instance=True),
+    PrivateUse("textual.strip", "Strip", "_filter_cache", "a cache slot made lazy",
+               "sharing._STRIP_CACHES_IN_USE", instance=True),
+    PrivateUse("textual.strip", "Strip", "_crop_cache", "a cache slot made lazy",
+               "sharing._STRIP_CACHES_IN_USE", instance=True),
+    # -- textual: the driver ----------------------------------------------------------
+    PrivateUse("textual.driver", "Driver", "_app", "where input events are posted",
+               "driver.TerminalDriver", instance=True),
+    # -- asyncssh: a bounded environment per channel -----------------------------------
+    PrivateUse("asyncssh", "SSHServerChannel", "_process_env_request", "every env request "
+               "would be stored without limit", "server.ssh.channels._CappedEnvChannel"),
+    PrivateUse("asyncssh", "SSHServerChannel", "_env", "the environment the override fills",
+               "server.ssh.channels._CappedEnvChannel", instance=True),
+)
+
+
+def _instance(module: str, owner: str) -> object | None:
+    """A fresh instance of ``owner`` for attributes set in ``__init__`` (None: none made)."""
+    if (module, owner) == ("textual.app", "App"):
+        from textual.app import App
+
+        return App()
+    if (module, owner) == ("rich.style", "Style"):
+        from rich.style import Style
+
+        return Style(bold=True)
+    if (module, owner) == ("textual.css.stylesheet", "Stylesheet"):
+        from textual.css.stylesheet import Stylesheet
+
+        return Stylesheet()
+    if (module, owner) == ("textual.strip", "Strip"):
+        from textual.strip import Strip
+
+        return Strip([])
+    if (module, owner) == ("textual.driver", "Driver"):
+        from textual.app import App
+        from textual.drivers.headless_driver import HeadlessDriver
+
+        return HeadlessDriver(App())
+    if (module, owner) == ("asyncssh", "SSHServerChannel"):
+        return None  # needs a connection: checked on a real channel by the SSH tests
+    raise LookupError(f"no way to make a {module}.{owner}")
+
+
+def missing() -> list[str]:
+    """Every listed use that the installed versions no longer provide (call it
+    with an event loop running: a Textual driver needs one)."""
+    gone: list[str] = []
+    for use in PRIVATE_USES:
+        name = f"{use.module}.{use.owner + '.' if use.owner else ''}{use.attribute}"
+        try:
+            target: object = importlib.import_module(use.module)
+            if use.owner is not None:
+                target = getattr(target, use.owner)
+                if use.instance:
+                    made = _instance(use.module, use.owner)
+                    if made is None:
+                        continue
+                    target = made
+        except (ImportError, AttributeError) as exc:
+            gone.append(f"{name} ({exc}; used by {use.where}: {use.why})")
+            continue
+        if not hasattr(target, use.attribute):
+            gone.append(f"{name} (used by {use.where}: {use.why})")
+    return gone
