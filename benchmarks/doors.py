@@ -397,14 +397,18 @@ async def server_process(doors: list[str], capacity: int, workers: int,
                 "--data-dir", str(Path(data_dir, "data")), "--log-level", "WARNING",
                 "--max-connections", str(capacity * 4), "--max-per-address", str(capacity * 4),
                 "--max-tables", str(capacity * 4), "--tables-per-address", str(capacity * 4)]
+        options = server_options()
+        args += ["--workers" if "--workers" in options else "--ssh-workers", str(workers)]
+        if "--max-screens" in options:
+            args += ["--max-screens", str(capacity)]
         if "ssh" in doors:
             args += ["--ssh-port", str(ports["ssh"]), "--ssh-max-connections", str(capacity),
-                     "--ssh-max-per-address", str(capacity), "--ssh-workers", str(workers)]
+                     "--ssh-max-per-address", str(capacity)]
         else:
             args += ["--no-ssh"]
         if "web" in doors:
             args += ["--web-port", str(ports["web"])]
-        elif "--no-web" in server_options():
+        elif "--no-web" in options:
             args += ["--no-web"]
         env = {**os.environ, "SKYJO_BENCH_GC_DIR": str(gc_dir), "PYTHONPATH": os.pathsep.join(
             p for p in (str(GC_HOOK), os.environ.get("PYTHONPATH", "")) if p)}
@@ -439,17 +443,29 @@ async def gc_state(server: Server) -> dict[str, Any]:
     return states
 
 
-def gc_pauses(server: Server, since: float, until: float) -> dict[str, dict[int, list[float]]]:
-    """Collections that ended between ``since`` and ``until``: for "server" and
-    "workers", the pauses (seconds) per generation."""
-    found: dict[str, dict[int, list[float]]] = {
-        role: {0: [], 1: [], 2: []} for role in ("server", "workers")}
+@dataclass
+class Pauses:
+    """The collections of one generation in one phase: wall-clock pauses and their CPU time."""
+
+    wall: list[float] = field(default_factory=list)
+    cpu: list[float] = field(default_factory=list)
+
+    def describe(self) -> str:
+        return (f"x{len(self.wall)}, longest {max(self.wall, default=0) * 1000:.1f} ms "
+                f"(CPU {max(self.cpu, default=0) * 1000:.1f})")
+
+
+def gc_pauses(server: Server, since: float, until: float) -> dict[str, dict[int, Pauses]]:
+    """Collections that ended between ``since`` and ``until``, per generation, in the
+    server process ("server") and in its workers ("workers")."""
+    found = {role: {0: Pauses(), 1: Pauses(), 2: Pauses()} for role in ("server", "workers")}
     for path in server.gc_dir.glob("*.gc"):
         role = "server" if int(path.stem) == server.pid else "workers"
         for line in path.read_text().splitlines():
-            at, gen, pause = line.split()
+            at, gen, pause, cpu = line.split()
             if since <= float(at) <= until:
-                found[role][int(gen)].append(float(pause))
+                found[role][int(gen)].wall.append(float(pause))
+                found[role][int(gen)].cpu.append(float(cpu))
     return found
 
 
@@ -627,8 +643,7 @@ def report(run: Run, args: argparse.Namespace) -> None:
     for phase, roles in run.gc.items():
         for role, gens in roles.items():
             print(f"GC {phase}, {role}: " + "; ".join(
-                f"gen {gen} x{len(p)}, longest {max(p, default=0) * 1000:.1f} ms"
-                for gen, p in gens.items()))
+                f"gen {gen} {pauses.describe()}" for gen, pauses in gens.items()))
 
 
 def overall(runs: list[Run]) -> None:

@@ -3,7 +3,8 @@ with this directory on ``PYTHONPATH`` and ``SKYJO_BENCH_GC_DIR`` set.
 
 ``benchmarks/doors.py`` starts ``skyjo-server`` so; the server passes its
 environment on to its worker processes, so the server and every worker append
-``<monotonic time at the end> <generation> <pause in seconds>`` lines to
+``<monotonic time at the end> <generation> <pause> <CPU time of the pause>``
+lines (seconds; a pause longer than its CPU time is the machine's other work) to
 ``$SKYJO_BENCH_GC_DIR/<pid>.gc`` (flushed every 0.2 s by a daemon thread, and
 at exit).  ``time.monotonic`` is one clock for every process on Linux, so the
 benchmark can tell which pauses fell in which phase.  On SIGUSR1 a process
@@ -26,16 +27,16 @@ from typing import Any
 
 def _install(directory: str) -> None:
     path = os.path.join(directory, f"{os.getpid()}.gc")
-    pending: list[tuple[float, int, float]] = []
-    started = [0.0]
-    clock = time.monotonic
+    pending: list[tuple[float, int, float, float]] = []
+    started = [0.0, 0.0]
+    clock, cpu_clock = time.monotonic, time.thread_time
 
     def on_collection(phase: str, info: dict[str, Any]) -> None:
-        now = clock()
+        now, cpu = clock(), cpu_clock()
         if phase == "start":
-            started[0] = now
+            started[:] = now, cpu
         else:
-            pending.append((now, info["generation"], now - started[0]))
+            pending.append((now, info["generation"], now - started[0], cpu - started[1]))
 
     def flush() -> None:
         if not pending:
@@ -43,7 +44,8 @@ def _install(directory: str) -> None:
         batch = pending[:]
         del pending[: len(batch)]
         with open(path, "a") as file:
-            file.writelines(f"{t:.6f} {gen} {pause:.6f}\n" for t, gen, pause in batch)
+            file.writelines(f"{t:.6f} {gen} {pause:.6f} {cpu:.6f}\n"
+                            for t, gen, pause, cpu in batch)
 
     def flusher() -> None:
         while True:
