@@ -213,7 +213,8 @@ class SSHTerminal:
 class WebTerminal:
     """A browser tab as the page's script drives it, without the browser."""
 
-    def __init__(self, url: str, origin: str, name: str) -> None:
+    def __init__(self, page: str, url: str, origin: str, name: str) -> None:
+        self.page = page
         self.url = url
         self.origin = origin
         self.name = name
@@ -226,6 +227,8 @@ class WebTerminal:
         import aiohttp
 
         self._session = aiohttp.ClientSession()
+        async with self._session.get(self.page) as page:  # as a browser: the page sets the cookie
+            await page.read()
         self._ws = await self._session.ws_connect(
             self.url, origin=self.origin, timeout=aiohttp.ClientWSTimeout(ws_close=5.0))
         self._reader = asyncio.create_task(self._read())
@@ -501,8 +504,8 @@ class Run:
 def make_terminal(door: str, server: Server, name: str, origin: str, path: str) -> Terminal:
     if door == "ssh":
         return SSHTerminal(server.ports["ssh"], name)
-    return WebTerminal(server.url() + path, origin or f"http://127.0.0.1:{server.ports['web']}",
-                       name)
+    page = f"http://127.0.0.1:{server.ports['web']}/"
+    return WebTerminal(page, server.url() + path, origin or page.rstrip("/"), name)
 
 
 async def one_run(args: argparse.Namespace, number: int) -> Run:
