@@ -669,8 +669,10 @@ def overall(runs: list[Run]) -> None:
 
 async def idle_memory(settle: float) -> None:
     """RSS of an idle skyjo-server: its TCP lobby alone, and with every door on."""
-    doors_on = ["ssh"] + (["web"] if "--web-port" in server_options() else [])
-    for label, doors in (("TCP lobby only (--no-ssh --no-web)", []),
+    options = server_options()
+    doors_on = ["ssh"] + (["web"] if "--web-port" in options else [])
+    alone = "--no-ssh --no-web" if "--no-web" in options else "--no-ssh"
+    for label, doors in ((f"TCP lobby only ({alone})", []),
                          (f"every door ({', '.join(['tcp', *doors_on])})", doors_on)):
         async with server_process(doors, 10, 2, []) as server:
             await asyncio.sleep(settle)
