@@ -724,6 +724,8 @@ def parse(argv: list[str] | None = None, doors: str = "ssh,web") -> argparse.Nam
     parser.add_argument("--settle", type=float, default=3.0,
                         help="seconds an idle server runs before its RSS is read")
     args = parser.parse_args(argv)
+    if args.doors == "ssh,web" and "--web-port" not in server_options():
+        args.doors = "ssh"  # a server without the browser door (yet)
     args.doors = [d for d in args.doors.split(",") if d]
     unknown = set(args.doors) - {"ssh", "web"}
     if unknown:
