@@ -222,6 +222,7 @@ class WebTerminal:
         self._session: Any = None
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
+        self._sending: set[asyncio.Future[None]] = set()
 
     async def open(self) -> None:
         import aiohttp
@@ -249,7 +250,9 @@ class WebTerminal:
 
     def send(self, text: str) -> None:
         # send_str is a coroutine only for its flow control; one small frame never waits.
-        asyncio.ensure_future(self._ws.send_str(json.dumps(["stdin", text])))
+        sending = asyncio.ensure_future(self._ws.send_str(json.dumps(["stdin", text])))
+        self._sending.add(sending)  # the loop keeps only a weak reference
+        sending.add_done_callback(self._sending.discard)
 
     async def close(self) -> None:
         if self._ws is not None:
@@ -565,7 +568,7 @@ async def one_run(args: argparse.Namespace, number: int) -> Run:
                 order = leaving[:]
                 rng.shuffle(order)
                 for each in order:  # one after another, over the phase
-                    await asyncio.sleep(span / len(order))
+                    await asyncio.sleep(span / max(len(order), 1))
                     await each.terminal.close()
 
             phase = Phase(f"as {len(leaving)} players leave", time.monotonic())
