@@ -455,10 +455,14 @@ class Pauses:
 
     wall: list[float] = field(default_factory=list)
     cpu: list[float] = field(default_factory=list)
+    freed: list[int] = field(default_factory=list)
 
     def describe(self) -> str:
-        return (f"x{len(self.wall)}, longest {max(self.wall, default=0) * 1000:.1f} ms "
-                f"(CPU {max(self.cpu, default=0) * 1000:.1f})")
+        if not self.cpu:
+            return "x0"
+        costly = max(range(len(self.cpu)), key=self.cpu.__getitem__)
+        return (f"x{len(self.wall)}, longest {max(self.wall) * 1000:.1f} ms; most CPU "
+                f"{self.cpu[costly] * 1000:.1f} ms (freeing {self.freed[costly]} objects)")
 
 
 def gc_pauses(server: Server, since: float, until: float) -> dict[str, dict[int, Pauses]]:
@@ -468,10 +472,12 @@ def gc_pauses(server: Server, since: float, until: float) -> dict[str, dict[int,
     for path in server.gc_dir.glob("*.gc"):
         role = "server" if int(path.stem) == server.pid else "workers"
         for line in path.read_text().splitlines():
-            at, gen, pause, cpu = line.split()
+            at, gen, pause, cpu, freed = line.split()
             if since <= float(at) <= until:
-                found[role][int(gen)].wall.append(float(pause))
-                found[role][int(gen)].cpu.append(float(cpu))
+                pauses = found[role][int(gen)]
+                pauses.wall.append(float(pause))
+                pauses.cpu.append(float(cpu))
+                pauses.freed.append(int(freed))
     return found
 
 

@@ -3,8 +3,9 @@ with this directory on ``PYTHONPATH`` and ``SKYJO_BENCH_GC_DIR`` set.
 
 ``benchmarks/doors.py`` starts ``skyjo-server`` so; the server passes its
 environment on to its worker processes, so the server and every worker append
-``<monotonic time at the end> <generation> <pause> <CPU time of the pause>``
-lines (seconds; a pause longer than its CPU time is the machine's other work) to
+``<monotonic time at the end> <generation> <pause> <CPU time of the pause>
+<objects freed>`` lines (seconds; a pause longer than its CPU time is the
+machine's other work) to
 ``$SKYJO_BENCH_GC_DIR/<pid>.gc`` (flushed every 0.2 s by a daemon thread, and
 at exit).  ``time.monotonic`` is one clock for every process on Linux, so the
 benchmark can tell which pauses fell in which phase.  On SIGUSR1 a process
@@ -27,7 +28,7 @@ from typing import Any
 
 def _install(directory: str) -> None:
     path = os.path.join(directory, f"{os.getpid()}.gc")
-    pending: list[tuple[float, int, float, float]] = []
+    pending: list[tuple[float, int, float, float, int]] = []
     started = [0.0, 0.0]
     clock, cpu_clock = time.monotonic, time.thread_time
 
@@ -36,7 +37,8 @@ def _install(directory: str) -> None:
         if phase == "start":
             started[:] = now, cpu
         else:
-            pending.append((now, info["generation"], now - started[0], cpu - started[1]))
+            pending.append((now, info["generation"], now - started[0], cpu - started[1],
+                            info["collected"]))
 
     def flush() -> None:
         if not pending:
@@ -44,8 +46,8 @@ def _install(directory: str) -> None:
         batch = pending[:]
         del pending[: len(batch)]
         with open(path, "a") as file:
-            file.writelines(f"{t:.6f} {gen} {pause:.6f} {cpu:.6f}\n"
-                            for t, gen, pause, cpu in batch)
+            file.writelines(f"{t:.6f} {gen} {pause:.6f} {cpu:.6f} {collected}\n"
+                            for t, gen, pause, cpu, collected in batch)
 
     def flusher() -> None:
         while True:
