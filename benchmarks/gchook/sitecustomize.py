@@ -10,8 +10,9 @@ machine's other work) to
 at exit).  ``time.monotonic`` is one clock for every process on Linux, so the
 benchmark can tell which pauses fell in which phase.  On SIGUSR1 a process
 writes its collector's state to ``<pid>.state`` (JSON: thresholds, counts,
-frozen objects, objects per generation).  Nothing is installed without the
-variable.
+frozen objects, objects per generation); SIGUSR2 twice writes the types of
+the cyclic garbage made in between to ``<pid>.garbage``.  Nothing is
+installed without the variable.
 """
 
 from __future__ import annotations
@@ -61,8 +62,26 @@ def _install(directory: str) -> None:
         with open(os.path.join(directory, f"{os.getpid()}.state"), "w") as file:
             json.dump(state, file)
 
+    def census(signum: int, frame: Any) -> None:
+        """First SIGUSR2: collect, then keep what later collections find (DEBUG_SAVEALL);
+        second: collect, write the kept garbage's types to ``<pid>.garbage``, stop."""
+        if not gc.get_debug() & gc.DEBUG_SAVEALL:
+            gc.collect()
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            return
+        gc.collect()
+        gc.set_debug(0)
+        counts: dict[str, int] = {}
+        for item in gc.garbage:
+            name = f"{type(item).__module__}.{type(item).__qualname__}"
+            counts[name] = counts.get(name, 0) + 1
+        gc.garbage.clear()
+        with open(os.path.join(directory, f"{os.getpid()}.garbage"), "w") as file:
+            json.dump(sorted(counts.items(), key=lambda kv: -kv[1]), file)
+
     gc.callbacks.insert(0, on_collection)
     signal.signal(signal.SIGUSR1, dump_state)
+    signal.signal(signal.SIGUSR2, census)
     threading.Thread(target=flusher, name="bench-gc-flush", daemon=True).start()
     atexit.register(flush)
 
