@@ -169,6 +169,26 @@ def _cache_on_first_use(method: Any, slot: str, size: int) -> Any:
     return with_cache
 
 
+def _whole_strip_without_cycle(divide: Any) -> Any:
+    """``Strip.divide`` that hands back ``[self]`` for a cut at the strip's own end
+    without caching it: Textual keeps that list in the strip's own cache, a
+    reference cycle made for every line of every frame, which only the cyclic
+    collector could free (about 160 objects a key press, freed 30,000 at a
+    time in 120-140 ms pauses of a worker with 60 players)."""
+
+    def divide_strip(self: Any, cuts: Any) -> Any:
+        cell_length = self.cell_length
+        kept = [cut for cut in cuts if cut <= cell_length]
+        if kept == [cell_length]:
+            return [self]
+        return divide(self, kept)
+
+    divide_strip.__wrapped__ = divide  # type: ignore[attr-defined]
+    divide_strip.__name__ = divide.__name__
+    divide_strip.__doc__ = divide.__doc__
+    return divide_strip
+
+
 _lazy_caches_installed = False
 
 
@@ -194,6 +214,7 @@ def use_lazy_render_caches() -> None:
     ):
         for name, (slot, size) in _STRIP_CACHES_IN_USE.items():
             setattr(strip_class, name, _cache_on_first_use(getattr(strip_class, name), slot, size))
+        strip_class.divide = _whole_strip_without_cycle(strip_class.divide)  # type: ignore[method-assign]
     _lazy_caches_installed = True
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
 
 import asyncssh
@@ -52,6 +53,27 @@ def test_strips_render_the_same_with_lazy_caches() -> None:
         assert filtered.text == "hello world"
     assert strip._divide_cache is not NO_CACHE and len(strip._divide_cache) == 1
     assert strip._style_cache is NO_CACHE  # never pays off: not kept
+
+
+def test_a_strip_divided_at_its_end_is_freed_without_the_cyclic_collector() -> None:
+    """Textual caches ``[self]`` in the strip's own cache: a cycle for every line of every
+    frame, freed only by collections that then pause a worker for 100+ ms (issue 11)."""
+    use_lazy_render_caches()
+    strip = Strip([Segment("hello", Style(bold=True)), Segment(" world")])
+    assert strip.divide([strip.cell_length]) == [strip]
+    assert [part.text for part in strip.divide([3, 11, 99])] == ["hel", "lo world"]
+    gc.collect()
+    debug = gc.get_debug()
+    gc.set_debug(debug | gc.DEBUG_SAVEALL)
+    try:
+        whole = Strip([Segment("hello", Style(bold=True)), Segment(" world")])
+        assert whole.divide([whole.cell_length]) == [whole]
+        del whole
+        gc.collect()
+        assert not [item for item in gc.garbage if isinstance(item, Strip)]
+    finally:
+        gc.set_debug(debug)
+        gc.garbage.clear()
 
 
 async def test_sessions_share_parsed_css(tmp_path: Path) -> None:
