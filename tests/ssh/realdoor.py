@@ -118,8 +118,9 @@ async def create_table(host: Term) -> None:
 
 
 async def join_first_table(guest: Term, table: str) -> None:
-    """From the lobby: join the first listed table once ``table`` is listed."""
-    await guest.shows(table)
+    """From the lobby: join the first listed table once ``table`` is listed (its row:
+    the name then the seats column; the who-is-here line names it too, with no gap)."""
+    await guest.shows(f"{table}  ")
     guest.press(DOWN + ENTER)
     await guest.shows("Press r when you are ready")
 
