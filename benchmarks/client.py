@@ -48,7 +48,13 @@ class Terminal:
         self.started = time.perf_counter()
         pid, fd = pty.fork()
         if pid == 0:  # the child: become skyjo
-            env = {**os.environ, "TERM": "xterm-256color", "LANG": "en_US.UTF-8", "COLUMNS": "80", "LINES": "24"}
+            env = {
+                **os.environ,
+                "TERM": "xterm-256color",
+                "LANG": "en_US.UTF-8",
+                "COLUMNS": "80",
+                "LINES": "24",
+            }
             os.execve(str(SKYJO), [str(SKYJO), "--data-dir", data_dir, "--lang", "en"], env)
         self.pid, self.fd = pid, fd
         fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", *SIZE, 0, 0))
@@ -151,7 +157,9 @@ def report(name: str, seconds: list[float], unit: float, label: str) -> None:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--runs", type=int, default=5, help="starts of skyjo to time")
     parser.add_argument("--keys", type=int, default=60, help="key presses to time")
     args = parser.parse_args()

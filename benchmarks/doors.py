@@ -177,12 +177,17 @@ class SSHTerminal:
         import asyncssh
 
         self._conn = await asyncssh.connect(
-            "127.0.0.1", self.port, username=self.name,
+            "127.0.0.1",
+            self.port,
+            username=self.name,
             client_keys=[asyncssh.generate_private_key("ssh-ed25519")],
-            known_hosts=None, agent_path=None, config=None,
+            known_hosts=None,
+            agent_path=None,
+            config=None,
         )
         self._proc = await self._conn.create_process(
-            term_type="xterm-256color", term_size=SIZE, encoding=None)
+            term_type="xterm-256color", term_size=SIZE, encoding=None
+        )
         self._reader = asyncio.create_task(self._read())
 
     async def _read(self) -> None:
@@ -230,7 +235,8 @@ class WebTerminal:
         async with self._session.get(self.page) as page:  # as a browser: the page sets the cookie
             await page.read()
         self._ws = await self._session.ws_connect(
-            self.url, origin=self.origin, timeout=aiohttp.ClientWSTimeout(ws_close=5.0))
+            self.url, origin=self.origin, timeout=aiohttp.ClientWSTimeout(ws_close=5.0)
+        )
         self._reader = asyncio.create_task(self._read())
         columns, rows = SIZE
         await self._ws.send_str(json.dumps(["resize", {"width": columns, "height": rows}]))
@@ -391,32 +397,59 @@ async def wait_listening(port: int, proc: asyncio.subprocess.Process) -> None:
 
 
 @contextlib.asynccontextmanager
-async def server_process(doors: list[str], capacity: int, workers: int,
-                         extra: list[str]) -> AsyncIterator[Server]:
+async def server_process(
+    doors: list[str], capacity: int, workers: int, extra: list[str]
+) -> AsyncIterator[Server]:
     """``skyjo-server`` on 127.0.0.1 with the doors asked for, the probe in every process."""
     ports = {"tcp": free_port(), **{door: free_port() for door in doors}}
     with tempfile.TemporaryDirectory(prefix="skyjo-doors-bench-") as data_dir:
         gc_dir = Path(data_dir, "gc")
         gc_dir.mkdir()
-        args = [str(SERVER), "--host", "127.0.0.1", "--port", str(ports["tcp"]),
-                "--data-dir", str(Path(data_dir, "data")), "--log-level", "WARNING",
-                "--max-connections", str(capacity * 4), "--max-per-address", str(capacity * 4),
-                "--max-tables", str(capacity * 4), "--tables-per-address", str(capacity * 4)]
+        args = [
+            str(SERVER),
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(ports["tcp"]),
+            "--data-dir",
+            str(Path(data_dir, "data")),
+            "--log-level",
+            "WARNING",
+            "--max-connections",
+            str(capacity * 4),
+            "--max-per-address",
+            str(capacity * 4),
+            "--max-tables",
+            str(capacity * 4),
+            "--tables-per-address",
+            str(capacity * 4),
+        ]
         options = server_options()
         args += ["--workers" if "--workers" in options else "--ssh-workers", str(workers)]
         if "--max-screens" in options:
             args += ["--max-screens", str(capacity)]
         if "ssh" in doors:
-            args += ["--ssh-port", str(ports["ssh"]), "--ssh-max-connections", str(capacity),
-                     "--ssh-max-per-address", str(capacity)]
+            args += [
+                "--ssh-port",
+                str(ports["ssh"]),
+                "--ssh-max-connections",
+                str(capacity),
+                "--ssh-max-per-address",
+                str(capacity),
+            ]
         else:
             args += ["--no-ssh"]
         if "web" in doors:
             args += ["--web-port", str(ports["web"])]
         elif "--no-web" in options:
             args += ["--no-web"]
-        env = {**os.environ, "SKYJO_BENCH_GC_DIR": str(gc_dir), "PYTHONPATH": os.pathsep.join(
-            p for p in (str(GC_HOOK), os.environ.get("PYTHONPATH", "")) if p)}
+        env = {
+            **os.environ,
+            "SKYJO_BENCH_GC_DIR": str(gc_dir),
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(GC_HOOK), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        }
         proc = await asyncio.create_subprocess_exec(*args, *extra, env=env)
         try:
             for door in ("tcp", *doors):
@@ -460,8 +493,10 @@ class Pauses:
         if not self.cpu:
             return "x0"
         costly = max(range(len(self.cpu)), key=self.cpu.__getitem__)
-        return (f"x{len(self.wall)}, longest {max(self.wall) * 1000:.1f} ms; most CPU "
-                f"{self.cpu[costly] * 1000:.1f} ms (freeing {self.freed[costly]} objects)")
+        return (
+            f"x{len(self.wall)}, longest {max(self.wall) * 1000:.1f} ms; most CPU "
+            f"{self.cpu[costly] * 1000:.1f} ms (freeing {self.freed[costly]} objects)"
+        )
 
 
 def gc_pauses(server: Server, since: float, until: float) -> dict[str, dict[int, Pauses]]:
@@ -520,8 +555,9 @@ async def one_run(args: argparse.Namespace, number: int) -> Run:
     doors: list[str] = args.doors
     run = Run(doors, args.sessions)
     rng = random.Random(number)
-    async with server_process(doors, (args.sessions + 1) * 2, args.workers, args.server_arg) \
-            as server:
+    async with server_process(
+        doors, (args.sessions + 1) * 2, args.workers, args.server_arg
+    ) as server:
 
         def player(door: str, index: int) -> Player:
             name = f"{door[0]}{number}x{index}"
@@ -558,8 +594,9 @@ async def one_run(args: argparse.Namespace, number: int) -> Run:
 
             phase = Phase("while typing", time.monotonic())
             cpu, started = cpu_seconds(server.pid), time.perf_counter()
-            await asyncio.gather(*(p.press_keys("typing", args.keys, args.gap, rng)
-                                   for p in everyone))
+            await asyncio.gather(
+                *(p.press_keys("typing", args.keys, args.gap, rng) for p in everyone)
+            )
             run.typing_time = time.perf_counter() - started
             run.typing_cpu = cpu_seconds(server.pid) - cpu
             phase.until = time.monotonic()
@@ -577,8 +614,9 @@ async def one_run(args: argparse.Namespace, number: int) -> Run:
                     await each.terminal.close()
 
             phase = Phase(f"as {len(leaving)} players leave", time.monotonic())
-            await asyncio.gather(leave(), *(p.press_keys("leaving", args.leave_keys, args.gap, rng)
-                                            for p in staying))
+            await asyncio.gather(
+                leave(), *(p.press_keys("leaving", args.leave_keys, args.gap, rng) for p in staying)
+            )
             await asyncio.sleep(3.0)
             phase.until = time.monotonic()
             run.phases.append(phase)
@@ -604,16 +642,24 @@ def percentile(values: list[float], fraction: float) -> float:
 def spread(values: list[float]) -> str:
     if not values:
         return "no samples"
-    return (f"p50 {percentile(values, .5) * 1000:.1f} ms, p90 {percentile(values, .9) * 1000:.1f}, "
-            f"p99 {percentile(values, .99) * 1000:.1f}, max {max(values) * 1000:.1f} "
-            f"(n={len(values)})")
+    return (
+        f"p50 {percentile(values, 0.5) * 1000:.1f} ms, p90 {percentile(values, 0.9) * 1000:.1f}, "
+        f"p99 {percentile(values, 0.99) * 1000:.1f}, max {max(values) * 1000:.1f} "
+        f"(n={len(values)})"
+    )
 
 
 def summary(run: Run, door: str) -> dict[str, Any]:
     players = run.players[door]
-    before = run.rss_before if door == run.doors[0] else run.rss_playing[run.doors[run.doors.index(door) - 1]]
-    keys = {phase: [t for p in players for t in p.keys.get(phase, [])]
-            for phase in ("typing", "leaving")}
+    before = (
+        run.rss_before
+        if door == run.doors[0]
+        else run.rss_playing[run.doors[run.doors.index(door) - 1]]
+    )
+    keys = {
+        phase: [t for p in players for t in p.keys.get(phase, [])]
+        for phase in ("typing", "leaving")
+    }
     return {
         "per_session": (run.rss_playing[door] - before) / run.sessions,
         "first_output": [p.first_output for p in players],
@@ -625,36 +671,52 @@ def summary(run: Run, door: str) -> dict[str, Any]:
 
 def report(run: Run, args: argparse.Namespace) -> None:
     where = f"{args.workers} worker processes" if args.workers else "the server process"
-    print(f"{run.sessions} sessions per door ({', '.join(run.doors)}) at 80x24, apps in {where}; "
-          f"{args.keys} keys each, then {args.leave_keys} each while a third leave; "
-          f"a key every {args.gap / 2:.1f}-{args.gap * 1.5:.1f} s")
-    print(f"server RSS with no session (after a warm-up one per door): {run.rss_before / MiB:.1f} MiB")
+    print(
+        f"{run.sessions} sessions per door ({', '.join(run.doors)}) at 80x24, apps in {where}; "
+        f"{args.keys} keys each, then {args.leave_keys} each while a third leave; "
+        f"a key every {args.gap / 2:.1f}-{args.gap * 1.5:.1f} s"
+    )
+    print(
+        f"server RSS with no session (after a warm-up one per door): {run.rss_before / MiB:.1f} MiB"
+    )
     for door in run.doors:
         figures = summary(run, door)
-        print(f"[{door}] RSS with its {run.sessions} players at a game: "
-              f"{run.rss_playing[door] / MiB:.1f} MiB, "
-              f"{figures['per_session'] / MiB:.2f} MiB per extra session")
+        print(
+            f"[{door}] RSS with its {run.sessions} players at a game: "
+            f"{run.rss_playing[door] / MiB:.1f} MiB, "
+            f"{figures['per_session'] / MiB:.2f} MiB per extra session"
+        )
         print(f"[{door}] first bytes (the connecting screen): {spread(figures['first_output'])}")
-        print(f"[{door}] first useful frame ({'name prompt' if door == 'web' else 'lobby'}, "
-              f"drawn): {spread(figures['first_frame'])}")
+        print(
+            f"[{door}] first useful frame ({'name prompt' if door == 'web' else 'lobby'}, "
+            f"drawn): {spread(figures['first_frame'])}"
+        )
         if door == "web":
             print(f"[{door}] connect to the lobby drawn (name typed): {spread(figures['lobby'])}")
         print(f"[{door}] key to end of frame: {spread(figures['typing'])}")
         print(f"[{door}] key to end of frame while a third leave: {spread(figures['leaving'])}")
     keys = sum(len(p.keys.get("typing", [])) for door in run.doors for p in run.players[door])
-    print(f"server CPU while typing: {run.typing_cpu / run.typing_time * 100:.0f} % of one core, "
-          f"{run.typing_cpu / max(keys, 1) * 1000:.1f} ms per key")
-    print(f"idle CPU over {args.idle:.0f} s: {run.idle_cpu * 100:.2f} % of one core; "
-          f"frames nobody asked for: {run.idle_frames}")
+    print(
+        f"server CPU while typing: {run.typing_cpu / run.typing_time * 100:.0f} % of one core, "
+        f"{run.typing_cpu / max(keys, 1) * 1000:.1f} ms per key"
+    )
+    print(
+        f"idle CPU over {args.idle:.0f} s: {run.idle_cpu * 100:.2f} % of one core; "
+        f"frames nobody asked for: {run.idle_frames}"
+    )
     print(f"RSS after a third left: {run.rss_left / MiB:.1f} MiB")
     for role, state in run.gc_state.items():
-        print(f"GC state with everyone playing, {role}: thresholds {tuple(state['threshold'])}, "
-              f"{state['frozen']} objects frozen, {sum(state['objects'])} not "
-              f"(per generation {state['objects']})")
+        print(
+            f"GC state with everyone playing, {role}: thresholds {tuple(state['threshold'])}, "
+            f"{state['frozen']} objects frozen, {sum(state['objects'])} not "
+            f"(per generation {state['objects']})"
+        )
     for phase, roles in run.gc.items():
         for role, gens in roles.items():
-            print(f"GC {phase}, {role}: " + "; ".join(
-                f"gen {gen} {pauses.describe()}" for gen, pauses in gens.items()))
+            print(
+                f"GC {phase}, {role}: "
+                + "; ".join(f"gen {gen} {pauses.describe()}" for gen, pauses in gens.items())
+            )
 
 
 def overall(runs: list[Run]) -> None:
@@ -665,10 +727,12 @@ def overall(runs: list[Run]) -> None:
     for door in runs[0].doors:
         figures = [summary(run, door) for run in runs]
         per_session = [f["per_session"] / MiB for f in figures]
-        print(f"[{door}] MiB per extra session: "
-              + ", ".join(f"{v:.2f}" for v in per_session))
-        for key, label in (("first_frame", "first useful frame"), ("typing", "key to frame"),
-                           ("leaving", "key to frame while a third leave")):
+        print(f"[{door}] MiB per extra session: " + ", ".join(f"{v:.2f}" for v in per_session))
+        for key, label in (
+            ("first_frame", "first useful frame"),
+            ("typing", "key to frame"),
+            ("leaving", "key to frame while a third leave"),
+        ):
             for f in figures:
                 print(f"[{door}] {label}: {spread(f[key])}")
             pooled = [t for f in figures for t in f[key]]
@@ -680,14 +744,18 @@ async def idle_memory(settle: float) -> None:
     options = server_options()
     doors_on = ["ssh"] + (["web"] if "--web-port" in options else [])
     alone = "--no-ssh --no-web" if "--no-web" in options else "--no-ssh"
-    for label, doors in ((f"TCP lobby only ({alone})", []),
-                         (f"every door ({', '.join(['tcp', *doors_on])})", doors_on)):
+    for label, doors in (
+        (f"TCP lobby only ({alone})", []),
+        (f"every door ({', '.join(['tcp', *doors_on])})", doors_on),
+    ):
         async with server_process(doors, 10, 2, []) as server:
             await asyncio.sleep(settle)
             members = descendants(server.pid)
             own = rss_bytes_of(server.pid)
-            print(f"idle skyjo-server, {label}: {rss_bytes(server.pid) / MiB:.1f} MiB "
-                  f"({len(members)} processes; the server process alone {own / MiB:.1f} MiB)")
+            print(
+                f"idle skyjo-server, {label}: {rss_bytes(server.pid) / MiB:.1f} MiB "
+                f"({len(members)} processes; the server process alone {own / MiB:.1f} MiB)"
+            )
 
 
 def rss_bytes_of(pid: int) -> int:
@@ -715,22 +783,43 @@ def parse(argv: list[str] | None = None, doors: str = "ssh,web") -> argparse.Nam
     parser.add_argument("--doors", default=doors, help="comma-separated: ssh, web")
     parser.add_argument("--sessions", type=int, default=200, help="sessions per door")
     parser.add_argument("--keys", type=int, default=10, help="keys each session presses")
-    parser.add_argument("--leave-keys", type=int, default=8,
-                        help="keys each staying session presses while a third leave")
-    parser.add_argument("--gap", type=float, default=3.0,
-                        help="mean seconds between one player's keys (a card game's pace)")
+    parser.add_argument(
+        "--leave-keys",
+        type=int,
+        default=8,
+        help="keys each staying session presses while a third leave",
+    )
+    parser.add_argument(
+        "--gap",
+        type=float,
+        default=3.0,
+        help="mean seconds between one player's keys (a card game's pace)",
+    )
     parser.add_argument("--idle", type=float, default=5.0, help="seconds to measure idle CPU")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="--ssh-workers of the server (0: apps in the server process)")
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=2,
+        help="--ssh-workers of the server (0: apps in the server process)",
+    )
     parser.add_argument("--runs", type=int, default=1)
     parser.add_argument("--web-path", default="/ws", help="the WebSocket's path on the web door")
     parser.add_argument("--origin", default="", help="Origin header (default: the page's own)")
-    parser.add_argument("--server-arg", action="append", default=[],
-                        help="one more skyjo-server argument (repeat for several)")
-    parser.add_argument("--idle-memory", action="store_true",
-                        help="measure an idle server's RSS instead")
-    parser.add_argument("--settle", type=float, default=3.0,
-                        help="seconds an idle server runs before its RSS is read")
+    parser.add_argument(
+        "--server-arg",
+        action="append",
+        default=[],
+        help="one more skyjo-server argument (repeat for several)",
+    )
+    parser.add_argument(
+        "--idle-memory", action="store_true", help="measure an idle server's RSS instead"
+    )
+    parser.add_argument(
+        "--settle",
+        type=float,
+        default=3.0,
+        help="seconds an idle server runs before its RSS is read",
+    )
     args = parser.parse_args(argv)
     if args.doors == "ssh,web" and "--web-port" not in server_options():
         args.doors = "ssh"  # a server without the browser door (yet)

@@ -59,7 +59,9 @@ class Tally:
 class Seat:
     """One simulated person: acts on their turn after ``think`` seconds."""
 
-    def __init__(self, conn: ServerConnection, table: Table, think: float, rng: random.Random) -> None:
+    def __init__(
+        self, conn: ServerConnection, table: Table, think: float, rng: random.Random
+    ) -> None:
         self.conn, self.table, self.think, self.rng = conn, table, think, rng
         self.latest: dict[str, Any] | None = None
         self.acting = False
@@ -143,7 +145,9 @@ class Table:
         self.sent: dict[int, tuple[float, Seat]] = {}
 
 
-async def open_table(port: int, number: int, think: float, tally: Tally, bots: bool = False) -> list[Seat]:
+async def open_table(
+    port: int, number: int, think: float, tally: Tally, bots: bool = False
+) -> list[Seat]:
     """A table of SEATS people, or (``bots``) of one person and expert bots."""
     table, rng = Table(tally), random.Random(number)
     conns = []
@@ -152,9 +156,13 @@ async def open_table(port: int, number: int, think: float, tally: Tally, bots: b
         await conn.hello(name=f"{'b' if bots else 't'}{number}p{seat}", timeout=60)
         conns.append(conn)
     host = conns[0]
-    reply = await host.request({"type": "create_table", "name": f"load {number}", "seats": SEATS}, timeout=60)
+    reply = await host.request(
+        {"type": "create_table", "name": f"load {number}", "seats": SEATS}, timeout=60
+    )
     for conn in conns[1:]:
-        await conn.request({"type": "join_table", "table_id": reply["table"]["table_id"]}, timeout=60)
+        await conn.request(
+            {"type": "join_table", "table_id": reply["table"]["table_id"]}, timeout=60
+        )
         await conn.request({"type": "ready"}, timeout=60)
     for _ in range(SEATS - len(conns)):
         await host.request({"type": "add_bot", "level": "expert"}, timeout=60)
@@ -200,15 +208,21 @@ def run_clients(args: tuple[int, range, range, float, float, float]) -> Tally:
 # -- the server process ---------------------------------------------------------------
 
 
-def start_server(data_dir: Path, log: Path, extra: list[str]) -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    data_dir: Path, log: Path, extra: list[str]
+) -> tuple[subprocess.Popen[bytes], int]:
     command = [
         shutil.which("skyjo-server") or str(Path(sys.executable).with_name("skyjo-server")),
         "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--no-web", "--data-dir", str(data_dir),
         "--max-per-address", "5000", "--max-connections", "5000", "--max-tables", "2000",
         "--between-rounds", "0", *extra,
     ]  # fmt: skip
-    process = subprocess.Popen(command, stderr=log.open("w"), stdout=subprocess.DEVNULL,
-                               env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    process = subprocess.Popen(
+        command,
+        stderr=log.open("w"),
+        stdout=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         text = log.read_text()
@@ -242,24 +256,39 @@ def percentile(values: list[float], fraction: float) -> float:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--clients", type=int, default=200, help="connected clients (4 per table)")
-    parser.add_argument("--think", type=float, default=2.0, help="mean seconds before a move (0: at once)")
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="mean seconds before a move (0: at once)"
+    )
     parser.add_argument("--duration", type=float, default=30.0, help="seconds measured")
     parser.add_argument("--warmup", type=float, default=5.0, help="seconds played before measuring")
     parser.add_argument("--processes", type=int, default=2, help="client processes")
-    parser.add_argument("--bot-tables", type=int, default=0,
-                        help="extra tables of one person and three expert bots (not measured)")
+    parser.add_argument(
+        "--bot-tables",
+        type=int,
+        default=0,
+        help="extra tables of one person and three expert bots (not measured)",
+    )
     parser.add_argument("--sync", choices=("full", "normal"), default="full")
-    parser.add_argument("--messages-per-second", type=float, default=None,
-                        help="server's per-client message rate (default: raised to 1000 when --think 0)")
+    parser.add_argument(
+        "--messages-per-second",
+        type=float,
+        default=None,
+        help="server's per-client message rate (default: raised to 1000 when --think 0)",
+    )
     args = parser.parse_args()
 
     tables = max(1, args.clients // SEATS)
     rate = args.messages_per_second or (1000.0 if args.think == 0 else 20.0)
     with tempfile.TemporaryDirectory() as tmp:
-        process, port = start_server(Path(tmp) / "data", Path(tmp) / "server.log",
-                                     ["--sync", args.sync, "--messages-per-second", str(rate)])
+        process, port = start_server(
+            Path(tmp) / "data",
+            Path(tmp) / "server.log",
+            ["--sync", args.sync, "--messages-per-second", str(rate)],
+        )
         try:
             samples, tallies = run_and_sample(process.pid, port, tables, args)
         finally:
@@ -271,7 +300,9 @@ def main() -> None:
 Sample = tuple[float, float, dict[str, int]]  # wall time, server CPU seconds, memory
 
 
-def run_and_sample(pid: int, port: int, tables: int, args: argparse.Namespace) -> tuple[list[Sample], list[Tally]]:
+def run_and_sample(
+    pid: int, port: int, tables: int, args: argparse.Namespace
+) -> tuple[list[Sample], list[Tally]]:
     """Run the client processes while sampling the server's CPU and memory."""
     chunks = [range(i, tables, args.processes) for i in range(args.processes)]
     bot_end = tables + args.bot_tables
@@ -289,7 +320,9 @@ def run_and_sample(pid: int, port: int, tables: int, args: argparse.Namespace) -
         return samples, pending.get()
 
 
-def report(samples: list[Sample], tallies: list[Tally], tables: int, args: argparse.Namespace) -> None:
+def report(
+    samples: list[Sample], tallies: list[Tally], tables: int, args: argparse.Namespace
+) -> None:
     start = max(t.window[0] for t in tallies)
     end = min(t.window[1] for t in tallies)
     inside = [s for s in samples if start <= s[0] <= end] or samples[-2:]
@@ -297,19 +330,29 @@ def report(samples: list[Sample], tallies: list[Tally], tables: int, args: argpa
     acks = sum(t.acks for t in tallies)
     latencies = [x for t in tallies for x in t.latencies]
     errors = [e for t in tallies for e in t.errors]
-    print(f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
-          f"{args.processes} client processes, {args.duration:.0f} s measured")
+    print(
+        f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
+        f"{args.processes} client processes, {args.duration:.0f} s measured"
+    )
     if args.bot_tables:
-        print(f"and {args.bot_tables} tables of one person and {SEATS - 1} expert bots (not measured)")
-    print(f"actions acknowledged: {acks} ({acks / args.duration:.0f}/s), games finished: "
-          f"{sum(t.games for t in tallies)}")
+        print(
+            f"and {args.bot_tables} tables of one person and {SEATS - 1} expert bots (not measured)"
+        )
+    print(
+        f"actions acknowledged: {acks} ({acks / args.duration:.0f}/s), games finished: "
+        f"{sum(t.games for t in tallies)}"
+    )
     if latencies:
-        print(f"action -> other players' push: p50 {percentile(latencies, 0.5) * 1e3:.1f} ms, "
-              f"p99 {percentile(latencies, 0.99) * 1e3:.1f} ms, max {max(latencies) * 1e3:.1f} ms "
-              f"({len(latencies)} samples, mean {statistics.mean(latencies) * 1e3:.1f} ms)")
-    print(f"server memory: RSS {inside[0][2]['VmRSS'] / 1024:.0f} MiB at the start of the "
-          f"measurement, {inside[-1][2]['VmRSS'] / 1024:.0f} MiB at its end, "
-          f"peak {samples[-1][2]['VmHWM'] / 1024:.0f} MiB")
+        print(
+            f"action -> other players' push: p50 {percentile(latencies, 0.5) * 1e3:.1f} ms, "
+            f"p99 {percentile(latencies, 0.99) * 1e3:.1f} ms, max {max(latencies) * 1e3:.1f} ms "
+            f"({len(latencies)} samples, mean {statistics.mean(latencies) * 1e3:.1f} ms)"
+        )
+    print(
+        f"server memory: RSS {inside[0][2]['VmRSS'] / 1024:.0f} MiB at the start of the "
+        f"measurement, {inside[-1][2]['VmRSS'] / 1024:.0f} MiB at its end, "
+        f"peak {samples[-1][2]['VmHWM'] / 1024:.0f} MiB"
+    )
     print(f"server CPU: {cpu * 100:.0f}% of one core during the measurement")
     print(f"errors: {len(errors)}" + (f" (first: {errors[:3]})" if errors else ""))
 

@@ -76,8 +76,14 @@ async def run(args: argparse.Namespace) -> None:
         message_burst=5000,
     )
     with tempfile.TemporaryDirectory() as data:
-        config = ServerConfig(host="127.0.0.1", port=0, data_dir=Path(data), limits=limits,
-                              pace=replace(Pace(), empty_table=3600.0), sync="normal")
+        config = ServerConfig(
+            host="127.0.0.1",
+            port=0,
+            data_dir=Path(data),
+            limits=limits,
+            pace=replace(Pace(), empty_table=3600.0),
+            sync="normal",
+        )
         server = SkyjoServer(config)
         await server.start()
         try:

@@ -44,7 +44,10 @@ from .store import Store
 logger = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
-REFUSAL_CODES = {Refusal.FULL: ErrorCode.SERVER_FULL, Refusal.PER_ADDRESS: ErrorCode.TOO_MANY_FROM_ADDRESS}
+REFUSAL_CODES = {
+    Refusal.FULL: ErrorCode.SERVER_FULL,
+    Refusal.PER_ADDRESS: ErrorCode.TOO_MANY_FROM_ADDRESS,
+}
 STOP_GRACE = 2.0  # seconds connections get to finish when the server stops
 
 

@@ -64,26 +64,47 @@ def build_parser() -> argparse.ArgumentParser:
         default="full",
         help="full: every move survives a power cut; normal: survives a crash, faster",
     )
-    parser.add_argument("--log-level", type=_log_level, default="INFO",
-                        help="DEBUG, INFO, WARNING, ERROR")
-    parser.add_argument("--log-format", choices=LOG_FORMATS, default="text",
-                        help="text (default), or json: one JSON object per line")
-    parser.add_argument("--config", type=Path, metavar="FILE",
-                        help="read options from this TOML file (command-line options win; "
-                        "see docs/skyjo-server.example.toml)")
+    parser.add_argument(
+        "--log-level", type=_log_level, default="INFO", help="DEBUG, INFO, WARNING, ERROR"
+    )
+    parser.add_argument(
+        "--log-format",
+        choices=LOG_FORMATS,
+        default="text",
+        help="text (default), or json: one JSON object per line",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="read options from this TOML file (command-line options win; "
+        "see docs/skyjo-server.example.toml)",
+    )
     parser.add_argument("--version", action="version", version=version_text("skyjo-server"))
-    parser.add_argument("--no-admin", action="store_true",
-                        help="no admin socket (for `skyjo-server admin ...`) in the data directory")
+    parser.add_argument(
+        "--no-admin",
+        action="store_true",
+        help="no admin socket (for `skyjo-server admin ...`) in the data directory",
+    )
     _add_limits(parser, Limits())
     _add_pace(parser, Pace())
     add_host_arguments(parser)
     for door in DOORS:
         door.add_arguments(parser)
     metrics = parser.add_argument_group("metrics (server/metrics.py; needs prometheus-client)")
-    metrics.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
-                         help="serve Prometheus metrics on this port at /metrics (default: off)")
-    metrics.add_argument("--metrics-host", default="127.0.0.1", metavar="ADDRESS",
-                         help="the address metrics are served on (default 127.0.0.1: this machine)")
+    metrics.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="PORT",
+        help="serve Prometheus metrics on this port at /metrics (default: off)",
+    )
+    metrics.add_argument(
+        "--metrics-host",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="the address metrics are served on (default 127.0.0.1: this machine)",
+    )
     return parser
 
 
@@ -102,7 +123,11 @@ def _host(text: str) -> str | None:
 #: Limits of tables and names set from the command line, by field name: (flag, type, help).
 TABLE_LIMITS: tuple[tuple[str, type, str], ...] = (
     ("--tables-per-player", int, "open tables one player may have created"),
-    ("--tables-per-address", int, "open tables created from one address (raise it when many share one)"),
+    (
+        "--tables-per-address",
+        int,
+        "open tables created from one address (raise it when many share one)",
+    ),
     ("--tables-page", int, "tables in one page of the lobby's list"),
     (
         "--forget-guests-after",
@@ -245,7 +270,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             from .metrics import attach_metrics  # prometheus-client: only with the endpoint on
         except ImportError as exc:
-            logger.error("--metrics-port needs prometheus-client (pip install 'skyjo-tui[metrics]'): %s", exc)
+            logger.error(
+                "--metrics-port needs prometheus-client (pip install 'skyjo-tui[metrics]'): %s", exc
+            )
             return 1
         attach_metrics(server, args, game_host)
     try:

@@ -102,4 +102,3 @@ class ServerConfig:
     @property
     def database_path(self) -> Path:
         return self.data_path / DATABASE_NAME
-

@@ -120,7 +120,9 @@ def _convert_one(action: argparse.Action, value: Any, where: str) -> Any:
         raise ConfigError(f"{where}: {exc}") from None
     except (TypeError, ValueError):
         kind = getattr(action.type, "__name__", "")
-        raise ConfigError(f"{where}: {value!r} is not a valid {kind} value".replace("  ", " ")) from None
+        raise ConfigError(
+            f"{where}: {value!r} is not a valid {kind} value".replace("  ", " ")
+        ) from None
     if action.choices is not None and converted not in action.choices:
         choices = ", ".join(repr(choice) for choice in action.choices)
         raise ConfigError(f"{where}: {value!r} is not one of {choices}")

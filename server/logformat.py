@@ -56,7 +56,9 @@ def configure_worker_logging(level: int, log_format: str, label: str) -> None:
     if log_format == "json":
         handler.setFormatter(JsonLineFormatter(prefix=f"{label}: "))
     else:
-        handler.setFormatter(logging.Formatter(f"%(asctime)s {label} %(levelname)s %(name)s: %(message)s"))
+        handler.setFormatter(
+            logging.Formatter(f"%(asctime)s {label} %(levelname)s %(name)s: %(message)s")
+        )
     logging.basicConfig(level=level, handlers=[handler])
 
 

@@ -151,8 +151,12 @@ _CATALOGUE: Final = (
     _request("hello", version=Field(INT), name=opt(STR), token=opt(STR), client=opt(STR)),
     _request("set_name", name=Field(STR)),
     _request("ping"),
-    _request("list_tables", offset=opt(INT, nullable=False), limit=opt(INT, nullable=False),
-             follow=opt(BOOL, nullable=False)),
+    _request(
+        "list_tables",
+        offset=opt(INT, nullable=False),
+        limit=opt(INT, nullable=False),
+        follow=opt(BOOL, nullable=False),
+    ),
     _request(
         "create_table",
         name=Field(STR),

@@ -56,9 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--record", metavar="FILE", help="write each game's record (JSON lines)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    parser.add_argument(
-        "--workers", type=_positive, default=1, help="worker processes (default 1)"
-    )
+    parser.add_argument("--workers", type=_positive, default=1, help="worker processes (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 

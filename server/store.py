@@ -120,9 +120,7 @@ ADDED_COLUMNS = (
 #: whatever does passes ``seeded=True`` to ``finish_game``.
 RATED = "private = 0 AND seeded = 0"
 #: Who may see a game: any public one, and the private ones they sat or watched at.
-VISIBLE_TO = (
-    "(private = 0 OR id IN (SELECT game_id FROM game_viewers WHERE player_id = :viewer))"
-)
+VISIBLE_TO = "(private = 0 OR id IN (SELECT game_id FROM game_viewers WHERE player_id = :viewer))"
 
 
 @dataclass(frozen=True, slots=True)

@@ -114,7 +114,9 @@ class SkyjoApp(App[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+q", "quit", "keys.quit", show=False, priority=True, id="app.quit"),
         Binding("f1", "help", "keys.help", show=False, id="app.help"),
-        Binding("ctrl+p", "command_palette", "keys.palette", show=False, priority=True, id="app.palette"),
+        Binding(
+            "ctrl+p", "command_palette", "keys.palette", show=False, priority=True, id="app.palette"
+        ),
     ]
 
     def __init__(self, options: ClientOptions) -> None:
@@ -338,8 +340,13 @@ class SkyjoApp(App[None]):
 
         name = self.prefs.name or default_name(self.options.environ, self.tr)
         session = self.session
-        if (session is not None and session.link is Link.ONLINE and self._quick_game
-                and session.welcome is not None and session.welcome.name == name):
+        if (
+            session is not None
+            and session.link is Link.ONLINE
+            and self._quick_game
+            and session.welcome is not None
+            and session.welcome.name == name
+        ):
             return True
         await self._close_session()
         self.session = Session(self.local_server().connect, self._session_news)
@@ -348,7 +355,9 @@ class SkyjoApp(App[None]):
             welcome = await self.session.login(name=name, token=self.prefs.tokens.get(LOCAL_LABEL))
             if welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
-            if welcome.name != name:  # the saved token is the player of another name (Settings changed it)
+            if (
+                welcome.name != name
+            ):  # the saved token is the player of another name (Settings changed it)
                 welcome = await self.session.choose_name(name)
             self._quick_game = True
             self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
@@ -470,7 +479,11 @@ class SkyjoApp(App[None]):
         elif change.link is Link.OFFLINE:
             self._reconnecting = False
             self.clear_notifications()
-            reason = self.describe_error(ServerError(change.code, change.reason)) if change.code else change.reason
+            reason = (
+                self.describe_error(ServerError(change.code, change.reason))
+                if change.code
+                else change.reason
+            )
             self.notify(self.tr("link.lost", reason=reason), severity="error", timeout=20)
         for screen in self.screen_stack:
             handler = getattr(screen, "link_changed", None)
@@ -487,7 +500,9 @@ class SkyjoApp(App[None]):
     def action_command_palette(self) -> None:
         """Textual's command palette, in the player's language, with the app's commands."""
         if self.use_command_palette and not CommandPalette.is_open(self):  # type: ignore[arg-type]  # App[object] is App[None] at run time
-            self.push_screen(CommandPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette"))
+            self.push_screen(
+                CommandPalette(placeholder=self.tr("palette.placeholder"), id="--command-palette")
+            )
 
     def action_help(self) -> None:
         from .screens.help import HelpScreen

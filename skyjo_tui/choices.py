@@ -101,4 +101,3 @@ def prompt_key(choices: Choices, mode: Mode) -> str:
     if choices.holding_drawn:
         return "prompt.drawn" if choices.discard_flip else "prompt.drawn_no_flip"
     return ""
-

@@ -26,11 +26,19 @@ def parser() -> argparse.ArgumentParser:
         prog="skyjo", description=DESCRIPTION, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     where = p.add_mutually_exclusive_group()
-    where.add_argument("--connect", metavar="HOST[:PORT]", help="join the server at HOST (port 7777 by default)")
-    where.add_argument("--replay", metavar="FILE", type=Path, help="step through the games recorded in FILE")
+    where.add_argument(
+        "--connect", metavar="HOST[:PORT]", help="join the server at HOST (port 7777 by default)"
+    )
+    where.add_argument(
+        "--replay", metavar="FILE", type=Path, help="step through the games recorded in FILE"
+    )
     p.add_argument("--name", help="your player name (asked for when needed)")
     p.add_argument("--lang", choices=LANGUAGES, help="language (default: from the locale)")
-    p.add_argument("--pace", choices=list(PACES), help="how long others' moves are shown (default: your setting)")
+    p.add_argument(
+        "--pace",
+        choices=list(PACES),
+        help="how long others' moves are shown (default: your setting)",
+    )
     p.add_argument("--data-dir", type=Path, help="where settings and local games are kept")
     p.add_argument("--version", action="version", version=version_text("skyjo"))
     return p

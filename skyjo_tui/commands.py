@@ -83,23 +83,36 @@ class SkyjoCommands(Provider):
     def _theme_commands(self) -> list[Command]:
         tr = self.skyjo.tr
         return [
-            Command(tr("palette.theme", theme=tr(f"theme.{theme}")), tr("palette.theme_help"),
-                    functools.partial(self.skyjo.set_theme, theme))
+            Command(
+                tr("palette.theme", theme=tr(f"theme.{theme}")),
+                tr("palette.theme_help"),
+                functools.partial(self.skyjo.set_theme, theme),
+            )
             for theme in THEMES
             if theme != self.app.theme
         ]
 
     async def discover(self) -> Hits:
         for command in self.commands():
-            yield DiscoveryHit(command.shown(), command.run, text=command.name, help=command.help_shown())  # type: ignore[arg-type]
+            yield DiscoveryHit(
+                command.shown(),
+                command.run,
+                text=command.name,
+                help=command.help_shown(),  # type: ignore[arg-type]
+            )
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
         for command in self.commands():
             score = matcher.match(command.name)
             if score > 0:
-                yield Hit(score, _highlight(matcher, command.name), command.run, text=command.name,
-                          help=command.help_shown())  # type: ignore[arg-type]
+                yield Hit(
+                    score,
+                    _highlight(matcher, command.name),
+                    command.run,
+                    text=command.name,
+                    help=command.help_shown(),  # type: ignore[arg-type]
+                )
 
 
 def _highlight(matcher: Matcher, name: str) -> Content:

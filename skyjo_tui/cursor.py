@@ -40,7 +40,9 @@ def move(target: Target, direction: str, removed_columns: tuple[int, ...] = ()) 
     return next_column * ROWS + row
 
 
-def _from_pile(pile: Literal["draw", "discard"], dx: int, removed_columns: tuple[int, ...]) -> Target:
+def _from_pile(
+    pile: Literal["draw", "discard"], dx: int, removed_columns: tuple[int, ...]
+) -> Target:
     if dx < 0:
         return "draw"
     if dx > 0:

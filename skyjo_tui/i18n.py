@@ -32,7 +32,9 @@ def detect_language(explicit: str | None, environ: Mapping[str, str]) -> str:
     if explicit:
         lang = explicit.strip().lower()[:2]
         if lang not in LANGUAGES:
-            raise ValueError(f"unsupported language {explicit!r}; choose one of {', '.join(LANGUAGES)}")
+            raise ValueError(
+                f"unsupported language {explicit!r}; choose one of {', '.join(LANGUAGES)}"
+            )
         return lang
     for variable in _LOCALE_VARIABLES:
         for part in environ.get(variable, "").split(":"):
@@ -77,7 +79,7 @@ class Translator:
         return f"{self('word.an' if spoken_with_vowel else 'word.a')} {value}"
 
     def join_names(self, names: list[str]) -> str:
-        """"Alice", "Alice and Bob", "Alice, Bob and Carol"."""
+        """ "Alice", "Alice and Bob", "Alice, Bob and Carol"."""
         if len(names) <= 1:
             return "".join(names)
         return f"{', '.join(names[:-1])} {self('word.and')} {names[-1]}"

@@ -45,12 +45,20 @@ def places() -> tuple[Place, ...]:
 
     # A place's widgets whose keys work whenever the screen shows (the lobby's list of tables).
     screens: tuple[tuple[str, tuple[type[DOMNode], ...]], ...] = (
-        ("everywhere", (SkyjoApp,)), ("home", (HomeScreen,)), ("lobby", (LobbyScreen, TableList)),
-        ("room", (RoomScreen,)), ("table", (TableScreen,)), ("summary", (RoundSummaryScreen,)),
-        ("over", (GameOverScreen,)), ("replay", (ReplayScreen,)),
+        ("everywhere", (SkyjoApp,)),
+        ("home", (HomeScreen,)),
+        ("lobby", (LobbyScreen, TableList)),
+        ("room", (RoomScreen,)),
+        ("table", (TableScreen,)),
+        ("summary", (RoundSummaryScreen,)),
+        ("over", (GameOverScreen,)),
+        ("replay", (ReplayScreen,)),
     )
     return tuple(
-        Place(name, tuple(b for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id))
+        Place(
+            name,
+            tuple(b for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id),
+        )
         for name, owners in screens
     )
 

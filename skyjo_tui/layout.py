@@ -71,7 +71,9 @@ class TablePlan:
         return max(tableau_height(self.own) if self.own else 0, piles_height(self.piles))
 
 
-def plan_table(width: int, height: int, opponents: int, spectator: bool = False) -> TablePlan | None:
+def plan_table(
+    width: int, height: int, opponents: int, spectator: bool = False
+) -> TablePlan | None:
     """The largest cards that fit ``width`` x ``height``, or None when nothing fits.
 
     Bigger is better for every tableau, and the sizes stay balanced: an 11x7

@@ -44,7 +44,7 @@ def bot_number(name: str, level: str | None) -> int | None:
     if level is None:
         return None
     prefix = f"{level.capitalize()} bot "
-    number = name[len(prefix):] if name.startswith(prefix) else ""
+    number = name[len(prefix) :] if name.startswith(prefix) else ""
     return int(number) if number.isdigit() and number.isascii() else None
 
 
@@ -55,7 +55,9 @@ def level_name(level: str, tr: Translator) -> str:
     return level if text == key else text
 
 
-def seat_names(seats: Sequence[SeatInfo], count: int, tr: Translator, own: int | None = None) -> list[str]:
+def seat_names(
+    seats: Sequence[SeatInfo], count: int, tr: Translator, own: int | None = None
+) -> list[str]:
     """The shown name of seats ``0..count-1`` ("#3" for a seat not described).
 
     ``own`` is the viewer's seat: it reads "You" (sentences about it use their ``.you`` form,

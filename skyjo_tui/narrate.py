@@ -29,7 +29,9 @@ from server.engine.events import (
 from .i18n import Translator
 
 
-def describe(events: Sequence[Event], names: Sequence[str], tr: Translator, own: int | None = None) -> list[str]:
+def describe(
+    events: Sequence[Event], names: Sequence[str], tr: Translator, own: int | None = None
+) -> list[str]:
     """The log lines for events in order: one action's, or a whole round's so far.
 
     ``own`` is the viewer's seat: lines about it are in the second person ("You drew a 5").
@@ -59,7 +61,9 @@ def _name(names: Sequence[str], seat: int) -> str:
     return names[seat] if 0 <= seat < len(names) else f"#{seat + 1}"
 
 
-def _describe_one(event: Event, names: Sequence[str], tr: Translator, took: set[int], own: int | None) -> str:
+def _describe_one(
+    event: Event, names: Sequence[str], tr: Translator, took: set[int], own: int | None
+) -> str:
     """One event's line, or "" for events the log leaves to the rest of the screen."""
 
     def about(key: str, seat: int, **values: object) -> str:
@@ -91,7 +95,9 @@ def _describe_one(event: Event, names: Sequence[str], tr: Translator, took: set[
         case RoundScored():
             return tr("log.round_over")
         case TotalsUpdated(game_over=True, winners=winners):
-            return winners_sentence(tr, "log.game_won", [_name(names, w) for w in winners if w != own], own in winners)
+            return winners_sentence(
+                tr, "log.game_won", [_name(names, w) for w in winners if w != own], own in winners
+            )
     return ""
 
 
@@ -107,7 +113,9 @@ def _reveal_lines(
     reveals: dict[int, list[int]], names: Sequence[str], tr: Translator, own: int | None
 ) -> list[str]:
     return [
-        tr.about("log.revealed", p == own, who=_name(names, p), values=", ".join(str(v) for v in values))
+        tr.about(
+            "log.revealed", p == own, who=_name(names, p), values=", ".join(str(v) for v in values)
+        )
         for p, values in reveals.items()
     ]
 

@@ -39,7 +39,9 @@ class Step:
     seq: int | None = None
 
     @classmethod
-    def of(cls, events: list[Event] | tuple[Event, ...], view: PlayerView, seq: int | None = None) -> Step:
+    def of(
+        cls, events: list[Event] | tuple[Event, ...], view: PlayerView, seq: int | None = None
+    ) -> Step:
         return cls(tuple(events), view, touched(events), seq)
 
 

@@ -32,7 +32,9 @@ class Preferences:
     bot_level: str = ""
     last_server: str = ""  # host:port of the last server joined
     tokens: dict[str, str] = field(default_factory=dict)  # server address -> resume token
-    keys: dict[str, str] = field(default_factory=dict)  # binding id -> key(s), e.g. "table.draw": "p"
+    keys: dict[str, str] = field(
+        default_factory=dict
+    )  # binding id -> key(s), e.g. "table.draw": "p"
     theme: str = ""  # one of theme.THEMES; "" is the first (Skyjo's dark one)
     turn_title: bool = True  # the terminal's title says when it becomes your turn
     turn_bell: bool = False  # and the terminal's bell rings

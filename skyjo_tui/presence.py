@@ -22,7 +22,7 @@ def watchers(table: Table) -> list[str]:
 
 
 def watchers_line(table: Table, tr: Translator) -> str:
-    """"Watching: Carol and Dan", or "" when nobody watches."""
+    """ "Watching: Carol and Dan", or "" when nobody watches."""
     names = watchers(table)
     return tr("presence.watching", names=tr.join_names(names)) if names else ""
 

@@ -57,7 +57,9 @@ class BoardModel:
     prompt: str
     your_move: bool = False
     empty: frozenset[int] = field(default_factory=frozenset)
-    revealed: Mapping[int, frozenset[int]] = field(default_factory=dict)  # seat -> face-down cards shown
+    revealed: Mapping[int, frozenset[int]] = field(
+        default_factory=dict
+    )  # seat -> face-down cards shown
 
 
 def present(
@@ -89,7 +91,9 @@ def present(
         piles_active=_active_piles(choices, mode),
         piles_highlight=_pile_highlight(changed),
         status=_status(view, names, tr, timer),
-        prompt=prompt if prompt is not None else _prompt(view, choices, mode, names, tr, keys or {}),
+        prompt=prompt
+        if prompt is not None
+        else _prompt(view, choices, mode, names, tr, keys or {}),
         your_move=choices.any,
     )
 
@@ -110,16 +114,23 @@ def _own_targets(choices: Choices, mode: Mode) -> frozenset[int] | None:
     return choices.targets(mode)
 
 
-def _seat_lines(view: PlayerView, seats: Sequence[SeatInfo], tr: Translator) -> tuple[SeatLine, ...]:
+def _seat_lines(
+    view: PlayerView, seats: Sequence[SeatInfo], tr: Translator
+) -> tuple[SeatLine, ...]:
     """Every seat's name line, each saying its scores in the same form for a given width."""
     lines = [_seat_line(view, seats, s, tr) for s in range(len(view.tableaux))]
+
     def room(name: int) -> int:  # 0: the whole names; -1: the short ones
-        return max(len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0) for line in lines)
+        return max(
+            len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0) for line in lines
+        )
 
     forms = zip(*(line.score_texts() for line in lines), strict=True)
     widths = tuple(max(len(text) for text in form) for form in forms)
     return tuple(
-        replace(line, score_widths=widths, name_room=min(NAME_ROOM, room(-1)), whole_names_room=room(0))
+        replace(
+            line, score_widths=widths, name_room=min(NAME_ROOM, room(-1)), whole_names_room=room(0)
+        )
         for line in lines
     )
 
@@ -141,7 +152,10 @@ def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Trans
         current=view.current_player == seat,
         closer=view.closer == seat,
         you=view.seat == seat,
-        scores=(tr("seat.scores_long", points=points, total=total), tr("seat.scores", points=points, total=total)),
+        scores=(
+            tr("seat.scores_long", points=points, total=total),
+            tr("seat.scores", points=points, total=total),
+        ),
     )
 
 
@@ -153,7 +167,12 @@ def _highlights(changed: Touched) -> dict[int, frozenset[int]]:
 
 
 def _piles(
-    view: PlayerView, seats: Sequence[SeatInfo], names: list[str], tr: Translator, *, taking: bool = False
+    view: PlayerView,
+    seats: Sequence[SeatInfo],
+    names: list[str],
+    tr: Translator,
+    *,
+    taking: bool = False,
 ) -> PilesState:
     return PilesState(
         pile_size=view.pile_size,
@@ -163,7 +182,8 @@ def _piles(
         discard_label=tr("piles.discard"),
         # While we take the discard (t, then a card), the slot says so, not "nothing drawn".
         drawn_labels=(tr("piles.taking", value=view.discard_top), tr("piles.taking_short"))
-        if taking else _drawn_labels(view, seats, names, tr),
+        if taking
+        else _drawn_labels(view, seats, names, tr),
         draw_word=tr("piles.draw_word"),
     )
 
@@ -178,7 +198,11 @@ def _drawn_labels(
     if drawer == view.seat:
         return (tr("piles.you_drew"), tr("piles.drawn"))
     short = seats[drawer].short(tr) if drawer < len(seats) else names[drawer]
-    return (tr("piles.drawn_by", who=names[drawer]), tr("piles.drawn_by", who=short), tr("piles.drawn"))
+    return (
+        tr("piles.drawn_by", who=names[drawer]),
+        tr("piles.drawn_by", who=short),
+        tr("piles.drawn"),
+    )
 
 
 def _active_piles(choices: Choices, mode: Mode) -> frozenset[str] | None:
@@ -211,7 +235,9 @@ def _status(view: PlayerView, names: list[str], tr: Translator, timer: str) -> s
         )
         parts.append(whose)
         if view.closer is not None:
-            parts.append(tr.about("status.last_turns", view.closer == view.seat, who=names[view.closer]))
+            parts.append(
+                tr.about("status.last_turns", view.closer == view.seat, who=names[view.closer])
+            )
     elif view.phase == "round_over":
         parts.append(tr("status.round_over"))
     elif view.phase == "game_over":

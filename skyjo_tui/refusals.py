@@ -45,7 +45,9 @@ def refusal_key(
     return None
 
 
-def target_refusal_key(target: Target, mode: Mode, view: PlayerView, link: str = "online") -> str | None:
+def target_refusal_key(
+    target: Target, mode: Mode, view: PlayerView, link: str = "online"
+) -> str | None:
     """Why choosing ``target`` (one of our cards, or a pile) does nothing in ``mode``."""
     choices = Choices.from_view(view)
     general = refusal_key("choose", choices, view.phase, view.seat is None, link)

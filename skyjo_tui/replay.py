@@ -89,8 +89,11 @@ def recording(record: Mapping[str, Any]) -> Recording:
     try:
         frames = tuple(
             Frame(
-                step.round, step.move, tuple(public_event(e) for e in step.events),
-                view_for(step.game, None), face_down(step.game),
+                step.round,
+                step.move,
+                tuple(public_event(e) for e in step.events),
+                view_for(step.game, None),
+                face_down(step.game),
             )
             for step in replay_steps(record)
         )
@@ -105,7 +108,9 @@ def face_down(game: Game) -> tuple[tuple[int | None, ...], ...]:
     round_ = game.round
     return tuple(
         tuple(
-            round_.cards[seat][pos] if not round_.face_up[seat][pos] and not round_.removed[seat][pos // ROWS] else None
+            round_.cards[seat][pos]
+            if not round_.face_up[seat][pos] and not round_.removed[seat][pos // ROWS]
+            else None
             for pos in range(TABLEAU_SIZE)
         )
         for seat in range(game.players)

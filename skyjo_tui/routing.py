@@ -144,7 +144,11 @@ def _chat(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 
 def _chat_line(message: dict[str, Any]) -> tuple[str, str, str]:
-    return (str(message.get("scope", "")), str(message.get("from_name", "")), str(message.get("text", "")))
+    return (
+        str(message.get("scope", "")),
+        str(message.get("from_name", "")),
+        str(message.get("text", "")),
+    )
 
 
 def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
@@ -161,8 +165,12 @@ def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 def _notice(app: SkyjoApp, message: dict[str, Any]) -> None:
     """The server's admin speaks to everyone: shown on whatever screen is up, for a while."""
-    app.notify(str(message.get("text", "")), title=app.tr("notice.title"), severity="warning",
-               timeout=NOTICE_SECONDS)
+    app.notify(
+        str(message.get("text", "")),
+        title=app.tr("notice.title"),
+        severity="warning",
+        timeout=NOTICE_SECONDS,
+    )
 
 
 def _left_table(app: SkyjoApp, message: dict[str, Any]) -> None:

@@ -11,7 +11,7 @@ DEFAULTS = {"starter": "highest-pair", "clear-columns": "on", "closer-penalty": 
 
 
 def rules_brief(settings: Mapping[str, Any], tr: Translator) -> str:
-    """"to 100", then only the variants that differ from the defaults."""
+    """ "to 100", then only the variants that differ from the defaults."""
     parts = [tr("rules.end_score", score=settings.get("end-score", 100))]
     for name, default in DEFAULTS.items():
         value = settings.get(name, default)

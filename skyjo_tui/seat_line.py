@@ -58,7 +58,9 @@ def score_digits(points: int, total: int) -> str:
     return f"{points} Σ{total}"
 
 
-def fit_name_line(line: SeatLine, room: int, closer: str = "", tag: str = "") -> tuple[str, str, str]:
+def fit_name_line(
+    line: SeatLine, room: int, closer: str = "", tag: str = ""
+) -> tuple[str, str, str]:
     """(name, tag, scores) for ``room`` cells: the scores in the table's form for that
     room, then the fullest name that fits (with the closer's mark), the tag if it fits too."""
     scores = line.score_texts()

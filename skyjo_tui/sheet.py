@@ -48,14 +48,17 @@ class ScoreSheet:
                 scored, self._scored = self._scored, None
                 # Keyed by round: a catch-up may repeat a round already seen live.
                 self.rounds[event.round] = SheetRound(
-                    event.round, scored.final_scores, scored.raw_scores, scored.closer,
-                    scored.closer_doubled, event.totals,
+                    event.round,
+                    scored.final_scores,
+                    scored.raw_scores,
+                    scored.closer,
+                    scored.closer_doubled,
+                    event.totals,
                 )
 
     @property
     def lines(self) -> list[SheetRound]:
         return [self.rounds[number] for number in sorted(self.rounds)]
-
 
 
 @dataclass(frozen=True, slots=True)

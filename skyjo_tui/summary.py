@@ -78,7 +78,10 @@ def summarize(
         return None
     scored = tracker.scored if tracker.round in (0, view.round) else None
     players = tuple(
-        replace(_result(view, names, tracker, scored, seat), short=shorts[seat] if seat < len(shorts) else "")
+        replace(
+            _result(view, names, tracker, scored, seat),
+            short=shorts[seat] if seat < len(shorts) else "",
+        )
         for seat in range(len(view.tableaux))
     )
     return RoundSummary(

@@ -82,7 +82,11 @@ SKYJO_LIGHT_THEME: Final = Theme(
 #: The themes a player may choose (Settings, the command palette), the default first: ours,
 #: and Textual's own that keep every text readable (tests/client/test_themes.py checks each).
 THEMES: Final[tuple[str, ...]] = (
-    SKYJO_THEME.name, SKYJO_LIGHT_THEME.name, "catppuccin-mocha", "dracula", "monokai",
+    SKYJO_THEME.name,
+    SKYJO_LIGHT_THEME.name,
+    "catppuccin-mocha",
+    "dracula",
+    "monokai",
 )
 OWN_THEMES: Final = (SKYJO_THEME, SKYJO_LIGHT_THEME)
 

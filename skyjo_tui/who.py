@@ -21,7 +21,7 @@ def where_text(entry: Mapping[str, Any], tr: Translator) -> str:
 
 
 def who_line(page: Mapping[str, Any], tr: Translator) -> str:
-    """"Here (3): Alice (in the lobby) · Bob (at Friday) · …"; names shown as they are."""
+    """ "Here (3): Alice (in the lobby) · Bob (at Friday) · …"; names shown as they are."""
     players = [p for p in page.get("players") or [] if isinstance(p, Mapping)]
     given = page.get("total")
     total = given if isinstance(given, int) else len(players)

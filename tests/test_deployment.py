@@ -52,8 +52,12 @@ def test_the_unit_runs_the_real_command_as_its_own_user_hardened() -> None:
     assert service["StateDirectoryMode"] == ["0700"]
     assert service["User"][0] not in ("", "root")
     assert service["Restart"] == ["on-failure"]
-    for key, value in (("NoNewPrivileges", "yes"), ("ProtectSystem", "strict"),
-                       ("ProtectHome", "yes"), ("PrivateTmp", "yes")):
+    for key, value in (
+        ("NoNewPrivileges", "yes"),
+        ("ProtectSystem", "strict"),
+        ("ProtectHome", "yes"),
+        ("PrivateTmp", "yes"),
+    ):
         assert service[key] == [value], key
     assert service["CapabilityBoundingSet"] == [""]
 
@@ -64,8 +68,13 @@ def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
     installed = Path(sys.executable).with_name("skyjo-server")
     unit = tmp_path / UNIT.name
     unit.write_text(UNIT.read_text().replace("/opt/skyjo/bin/skyjo-server", str(installed)))
-    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
-                          text=True, timeout=120, check=False)
+    done = subprocess.run(
+        ["systemd-analyze", "verify", str(unit)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0 and done.stderr.strip() == "", done.stderr
 
 

@@ -22,12 +22,25 @@ def test_building_the_package_warns_of_nothing(tmp_path: Path) -> None:
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     for package in ("server", "skyjo_tui"):
-        shutil.copytree(ROOT / package, source / package,
-                        ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+        shutil.copytree(
+            ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__", "*.pyc")
+        )
     done = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "-v", "--no-deps", "-w", str(tmp_path / "wheel"),
-         str(source)],
-        capture_output=True, text=True, timeout=600, check=False,
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "-v",
+            "--no-deps",
+            "-w",
+            str(tmp_path / "wheel"),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
     )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     output = done.stdout + done.stderr

@@ -38,8 +38,9 @@ def _install(directory: str) -> None:
         if phase == "start":
             started[:] = now, cpu
         else:
-            pending.append((now, info["generation"], now - started[0], cpu - started[1],
-                            info["collected"]))
+            pending.append(
+                (now, info["generation"], now - started[0], cpu - started[1], info["collected"])
+            )
 
     def flush() -> None:
         if not pending:
@@ -47,8 +48,10 @@ def _install(directory: str) -> None:
         batch = pending[:]
         del pending[: len(batch)]
         with open(path, "a") as file:
-            file.writelines(f"{t:.6f} {gen} {pause:.6f} {cpu:.6f} {collected}\n"
-                            for t, gen, pause, cpu, collected in batch)
+            file.writelines(
+                f"{t:.6f} {gen} {pause:.6f} {cpu:.6f} {collected}\n"
+                for t, gen, pause, cpu, collected in batch
+            )
 
     def flusher() -> None:
         while True:
@@ -56,9 +59,12 @@ def _install(directory: str) -> None:
             flush()
 
     def dump_state(signum: int, frame: Any) -> None:
-        state = {"threshold": gc.get_threshold(), "count": gc.get_count(),
-                 "frozen": gc.get_freeze_count(),
-                 "objects": [len(gc.get_objects(generation)) for generation in range(3)]}
+        state = {
+            "threshold": gc.get_threshold(),
+            "count": gc.get_count(),
+            "frozen": gc.get_freeze_count(),
+            "objects": [len(gc.get_objects(generation)) for generation in range(3)],
+        }
         with open(os.path.join(directory, f"{os.getpid()}.state"), "w") as file:
             json.dump(state, file)
 

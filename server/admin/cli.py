@@ -38,9 +38,15 @@ def build_parser() -> argparse.ArgumentParser:
         description="Talk to the running skyjo-server on this machine (as the user it runs as).",
     )
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--data-dir", type=Path, help=f"the server's data directory ({default_data_dir()})")
-    where.add_argument("--config", type=Path, metavar="FILE",
-                       help="the server's config file (its data_dir is used)")
+    where.add_argument(
+        "--data-dir", type=Path, help=f"the server's data directory ({default_data_dir()})"
+    )
+    where.add_argument(
+        "--config",
+        type=Path,
+        metavar="FILE",
+        help="the server's config file (its data_dir is used)",
+    )
     where.add_argument("--socket", type=Path, help="the admin socket itself")
     parser.add_argument("--json", action="store_true", help="print the server's answer as JSON")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
@@ -50,7 +56,10 @@ def build_parser() -> argparse.ArgumentParser:
     announce.add_argument("text")
     kick = commands.add_parser("kick", help="disconnect a player (their seat is kept)")
     kick.add_argument("name")
-    for name, text in (("ban", "ban an SSH key or a name (stored: it lasts)"), ("unban", "lift a ban")):
+    for name, text in (
+        ("ban", "ban an SSH key or a name (stored: it lasts)"),
+        ("unban", "lift a ban"),
+    ):
         command = commands.add_parser(name, help=text)
         command.add_argument("kind", choices=("key", "name"))
         command.add_argument("value", help="SHA256:... for a key, else the name")
@@ -61,7 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def request_of(args: argparse.Namespace) -> dict[str, Any]:
-    fields = {k: v for k, v in vars(args).items() if k not in ("data_dir", "config", "socket", "json")}
+    fields = {
+        k: v for k, v in vars(args).items() if k not in ("data_dir", "config", "socket", "json")
+    }
     return fields
 
 
@@ -137,19 +148,40 @@ def _columns(rows: list[list[str]]) -> str:
     if not rows:
         return ""
     widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
-    return "\n".join("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip() for row in rows)
+    return "\n".join(
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
 
 
 def describe(command: str, result: dict[str, Any]) -> str:
     """The answer to ``command`` for a person to read."""
     if command == "players":
-        rows = [[printable(str(p["name"])), p["where"], p["door"], p["identity"] or "-", p["address"]]
-                for p in result["players"]]
-        return _columns([["NAME", "WHERE", "DOOR", "IDENTITY", "ADDRESS"], *rows]) if rows else "nobody is online"
+        rows = [
+            [printable(str(p["name"])), p["where"], p["door"], p["identity"] or "-", p["address"]]
+            for p in result["players"]
+        ]
+        return (
+            _columns([["NAME", "WHERE", "DOOR", "IDENTITY", "ADDRESS"], *rows])
+            if rows
+            else "nobody is online"
+        )
     if command == "tables":
-        rows = [[t["table_id"], printable(t["name"]), t["status"], t["seats"],
-                 ", ".join(printable(n) for n in t["players"]) or "-"] for t in result["tables"]]
-        return _columns([["TABLE", "NAME", "STATUS", "SEATS", "PLAYERS"], *rows]) if rows else "no tables"
+        rows = [
+            [
+                t["table_id"],
+                printable(t["name"]),
+                t["status"],
+                t["seats"],
+                ", ".join(printable(n) for n in t["players"]) or "-",
+            ]
+            for t in result["tables"]
+        ]
+        return (
+            _columns([["TABLE", "NAME", "STATUS", "SEATS", "PLAYERS"], *rows])
+            if rows
+            else "no tables"
+        )
     if command == "bans":
         rows = [[b["kind"], printable(b["value"])] for b in result["bans"]]
         return _columns([["KIND", "VALUE"], *rows]) if rows else "nobody is banned"
@@ -159,7 +191,9 @@ def describe(command: str, result: dict[str, Any]) -> str:
         return "disconnected: " + ", ".join(printable(n) for n in result["kicked"])
     if command == "ban":
         gone = ", ".join(printable(n) for n in result["disconnected"])
-        text = f"banned {printable(result['banned'])}" + ("" if result["new"] else " (it already was)")
+        text = f"banned {printable(result['banned'])}" + (
+            "" if result["new"] else " (it already was)"
+        )
         return text + (f"; disconnected: {gone}" if gone else "")
     if command == "unban":
         return f"unbanned {printable(result['unbanned'])}"

@@ -46,7 +46,9 @@ def _text(request: dict[str, Any], field: str) -> str:
 def _online(server: SkyjoServer) -> list[Session]:
     """Every connection that is its player's, named, in the order they came."""
     places = server.lobby.places
-    sessions = [s for s in server.lobby.sessions if s.welcomed and not s.closed and places.current(s)]
+    sessions = [
+        s for s in server.lobby.sessions if s.welcomed and not s.closed and places.current(s)
+    ]
     return sorted(sessions, key=lambda s: s.id)
 
 
@@ -64,15 +66,21 @@ async def players(server: SkyjoServer, request: dict[str, Any]) -> Result:
     listed = []
     for session in _online(server):
         place = places.place_of(session)
-        where = "lobby" if place is None else ("watching " if place.watching else "at ") + place.table.id
-        listed.append({
-            "name": session.name,
-            "player_id": session.player_id,
-            "where": where,
-            "door": _door(session),
-            "identity": session.identity,
-            "address": session.address,
-        })
+        where = (
+            "lobby"
+            if place is None
+            else ("watching " if place.watching else "at ") + place.table.id
+        )
+        listed.append(
+            {
+                "name": session.name,
+                "player_id": session.player_id,
+                "where": where,
+                "door": _door(session),
+                "identity": session.identity,
+                "address": session.address,
+            }
+        )
     return {"players": listed}
 
 
@@ -80,15 +88,17 @@ async def tables(server: SkyjoServer, request: dict[str, Any]) -> Result:
     listed = []
     for table in sorted(server.lobby.tables.values(), key=lambda t: t.created):
         seats = table.filled()
-        listed.append({
-            "table_id": table.id,
-            "name": table.name,
-            "status": table.status,
-            "private": table.private,
-            "seats": f"{len(seats)}/{table.capacity}",
-            "players": [seat.name for _, seat in seats],
-            "watchers": len(table.watchers()),
-        })
+        listed.append(
+            {
+                "table_id": table.id,
+                "name": table.name,
+                "status": table.status,
+                "private": table.private,
+                "seats": f"{len(seats)}/{table.capacity}",
+                "players": [seat.name for _, seat in seats],
+                "watchers": len(table.watchers()),
+            }
+        )
     return {"tables": listed}
 
 
@@ -104,8 +114,9 @@ async def announce(server: SkyjoServer, request: dict[str, Any]) -> Result:
     return {"sent_to": len(audience)}
 
 
-def _disconnect(server: SkyjoServer, wanted: Callable[[Session], bool], code: ErrorCode,
-                message: str) -> list[str]:
+def _disconnect(
+    server: SkyjoServer, wanted: Callable[[Session], bool], code: ErrorCode, message: str
+) -> list[str]:
     """Close every open connection ``wanted`` picks (one still choosing its name too)."""
     gone = []
     for session in sorted(server.lobby.sessions, key=lambda s: s.id):
@@ -117,8 +128,12 @@ def _disconnect(server: SkyjoServer, wanted: Callable[[Session], bool], code: Er
 
 async def kick(server: SkyjoServer, request: dict[str, Any]) -> Result:
     key = name_key(_text(request, "name"))
-    gone = _disconnect(server, lambda s: s.name is not None and name_key(s.name) == key,
-                       ErrorCode.KICKED, KICKED_MESSAGE)
+    gone = _disconnect(
+        server,
+        lambda s: s.name is not None and name_key(s.name) == key,
+        ErrorCode.KICKED,
+        KICKED_MESSAGE,
+    )
     if not gone:
         raise AdminError(f"nobody called {request['name']!r} is online")
     return {"kicked": gone}
@@ -132,8 +147,10 @@ def _ban_target(request: dict[str, Any]) -> tuple[BanKind, str]:
     if kind == "key":
         fingerprint = value.removeprefix(IDENTITY_PREFIX)
         if not fingerprint.startswith("SHA256:") or len(fingerprint) <= len("SHA256:"):
-            raise AdminError(f"{value!r} is not a key fingerprint: give SHA256:... "
-                             "(as `ssh-keygen -lf KEY.pub` shows it, or `admin players` lists it)")
+            raise AdminError(
+                f"{value!r} is not a key fingerprint: give SHA256:... "
+                "(as `ssh-keygen -lf KEY.pub` shows it, or `admin players` lists it)"
+            )
         return BanKind.IDENTITY, IDENTITY_PREFIX + fingerprint
     raise AdminError(f"'kind' must be 'key' or 'name', not {kind!r}")
 
@@ -149,8 +166,12 @@ async def ban(server: SkyjoServer, request: dict[str, Any]) -> Result:
         gone = _disconnect(server, lambda s: s.identity == value, ErrorCode.BANNED, BANNED_MESSAGE)
     else:
         key = name_key(value)
-        gone = _disconnect(server, lambda s: s.name is not None and name_key(s.name) == key,
-                           ErrorCode.KICKED, BANNED_MESSAGE)
+        gone = _disconnect(
+            server,
+            lambda s: s.name is not None and name_key(s.name) == key,
+            ErrorCode.KICKED,
+            BANNED_MESSAGE,
+        )
     return {"banned": _shown(kind, value), "new": added, "disconnected": gone}
 
 
@@ -164,8 +185,12 @@ async def unban(server: SkyjoServer, request: dict[str, Any]) -> Result:
 async def bans(server: SkyjoServer, request: dict[str, Any]) -> Result:
     listed = server.lobby.bans.listing()
     kinds = {BanKind.IDENTITY.value: "key", BanKind.NAME.value: "name"}
-    return {"bans": [{"kind": kinds[b["kind"]], "value": b["value"].removeprefix(IDENTITY_PREFIX)}
-                     for b in listed]}
+    return {
+        "bans": [
+            {"kind": kinds[b["kind"]], "value": b["value"].removeprefix(IDENTITY_PREFIX)}
+            for b in listed
+        ]
+    }
 
 
 async def close(server: SkyjoServer, request: dict[str, Any]) -> Result:

@@ -131,6 +131,7 @@ def _same_user(writer: asyncio.StreamWriter) -> bool:
     peercred = getattr(socket, "SO_PEERCRED", None)
     if sock is None or peercred is None:
         return True  # not Linux: the socket's 0700 directory is the only guard
-    _pid, uid, _gid = struct.unpack("3i", sock.getsockopt(socket.SOL_SOCKET, peercred,
-                                                         struct.calcsize("3i")))
+    _pid, uid, _gid = struct.unpack(
+        "3i", sock.getsockopt(socket.SOL_SOCKET, peercred, struct.calcsize("3i"))
+    )
     return uid in (os.geteuid(), 0)

@@ -62,9 +62,7 @@ def bot_move(bot: Bot, game: Game) -> Action:
 
 def make_bots(levels: Sequence[str], seed: int | str, settings: Settings) -> list[Bot]:
     """One bot per seat, each with its own seed derived from the game's."""
-    return [
-        make_bot(level, seat, f"{seed}/{seat}", settings) for seat, level in enumerate(levels)
-    ]
+    return [make_bot(level, seat, f"{seed}/{seat}", settings) for seat, level in enumerate(levels)]
 
 
 def play_game(

@@ -61,8 +61,7 @@ def outlook(
     face_down = mean - share * max(0.0, mean - params.target)
     draw_total = sum(draws) or 1
     p_complete = tuple(
-        1.0 - (1.0 - min(0.9, params.offers_per_turn * d / draw_total)) ** turns_left
-        for d in draws
+        1.0 - (1.0 - min(0.9, params.offers_per_turn * d / draw_total)) ** turns_left for d in draws
     )
     return Outlook(cost, face_down, mean, p_face_down, p_complete, clear_columns)
 
@@ -115,9 +114,7 @@ def raw_score(columns: list[Column], clear_columns: bool) -> int:
 def turn_gains(columns: list[Column], mean: float, clear_columns: bool) -> list[float]:
     """Per value index: what a player with these columns saves by putting that card
     in the best place, as they see it (face-down cards at the mean)."""
-    worst = max(
-        (mean if v is None else v for column in columns for v in column), default=mean
-    )
+    worst = max((mean if v is None else v for column in columns for v in column), default=mean)
     gains = [worst - v for v in VALUES]
     if clear_columns:
         for column in columns:

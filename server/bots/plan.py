@@ -72,9 +72,10 @@ class Plan:
 
     def take_or_draw(self) -> Action:
         take_cost, pos = min(self.swap_costs(self.view.discard_top))
-        draw_cost = sum(
-            count * self.best_with(VALUES[i])[0] for i, count in enumerate(self.draws) if count
-        ) / self.draw_total
+        draw_cost = (
+            sum(count * self.best_with(VALUES[i])[0] for i, count in enumerate(self.draws) if count)
+            / self.draw_total
+        )
         if take_cost <= draw_cost:
             return Action.take_discard(self.seat, pos)
         return Action.draw(self.seat)
@@ -217,7 +218,10 @@ class Plan:
             finals = []
             for cols, p in others:
                 dealt = [
-                    tuple(rng.choices(VALUES, cum_weights=cumulative)[0] if v is None else v for v in col)
+                    tuple(
+                        rng.choices(VALUES, cum_weights=cumulative)[0] if v is None else v
+                        for v in col
+                    )
                     for col in cols
                 ]
                 finals.append(raw_score(dealt, clear) - last_gains[p])  # type: ignore[arg-type]

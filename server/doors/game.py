@@ -102,7 +102,9 @@ async def outside_the_app(opening: Coroutine[Any, Any, T]) -> T:
     return await task
 
 
-def describe_for_worker(build_options: Mapping[str, Any]) -> Callable[[SessionInfo], dict[str, Any]]:
+def describe_for_worker(
+    build_options: Mapping[str, Any],
+) -> Callable[[SessionInfo], dict[str, Any]]:
     """What a worker needs besides the session itself: the client's build options."""
 
     def describe(info: SessionInfo) -> dict[str, Any]:
@@ -111,12 +113,16 @@ def describe_for_worker(build_options: Mapping[str, Any]) -> Callable[[SessionIn
     return describe
 
 
-def lobby_for_worker(skyjo_server: InProcessServer) -> Callable[[SessionInfo], Awaitable[socket.socket]]:
+def lobby_for_worker(
+    skyjo_server: InProcessServer,
+) -> Callable[[SessionInfo], Awaitable[socket.socket]]:
     """Opens a session's lobby connection here, as its player, for its worker."""
 
     async def connect(info: SessionInfo) -> socket.socket:
         player = info.player
-        return await outside_the_app(skyjo_server.open_in_process_socket(player.identity, player.door))
+        return await outside_the_app(
+            skyjo_server.open_in_process_socket(player.identity, player.door)
+        )
 
     return connect
 

@@ -58,7 +58,10 @@ class GameHost:
     """A ``server.app.FrontDoor``-shaped part: ``start(server)``, ``stop()``."""
 
     def __init__(
-        self, options: HostOptions | None = None, *, game_app_factory: GameAppFactory = skyjo_app_factory
+        self,
+        options: HostOptions | None = None,
+        *,
+        game_app_factory: GameAppFactory = skyjo_app_factory,
     ) -> None:
         self.options = options or HostOptions()
         self._game_app_factory = game_app_factory
@@ -102,8 +105,10 @@ class GameHost:
             describe=describe_for_worker(options.worker_app_options),
             connect_lobby=lobby_for_worker(server),
             settings=HostSettings(
-                crashed=options.messages.crashed, stop_timeout=limits.stop_timeout,
-                pending_input_cap=limits.pending_input_cap, preload=("skyjo_tui.app",),
+                crashed=options.messages.crashed,
+                stop_timeout=limits.stop_timeout,
+                pending_input_cap=limits.pending_input_cap,
+                preload=("skyjo_tui.app",),
                 gc_policy=options.gc_policy,
             ),
         )
@@ -112,8 +117,11 @@ class GameHost:
         except BaseException:
             await pool.close()
             raise
-        logger.info("players' screens run in %d worker processes (recycled after %d sessions)",
-                    options.workers.processes, options.workers.recycle_after)
+        logger.info(
+            "players' screens run in %d worker processes (recycled after %d sessions)",
+            options.workers.processes,
+            options.workers.recycle_after,
+        )
         return pool
 
     async def stop(self, timeout: float = 5.0) -> None:

@@ -39,24 +39,47 @@ def add_host_arguments(parser: argparse.ArgumentParser) -> None:
     players' screens run.  The ``--ssh-...`` spellings of earlier versions still work."""
     group = parser.add_argument_group("players' screens (SSH and browser players)")
     workers = WorkerOptions()
-    group.add_argument("--workers", "--ssh-workers", dest="workers", type=non_negative,
-                       metavar="N", default=workers.processes,
-                       help="worker processes running the players' screens (default %(default)s; "
-                            "0: inside the server process, one process for a few friends, but a "
-                            "large server pauses for seconds to free memory)")
-    group.add_argument("--recycle-after", "--ssh-recycle-after", dest="recycle_after",
-                       type=positive, metavar="N", default=workers.recycle_after,
-                       help="replace a worker once this many of its sessions have ended "
-                            "(default %(default)s); it exits when its last player leaves")
-    group.add_argument("--max-screens", dest="max_screens", type=positive, metavar="N",
-                       default=HostLimits().max_sessions,
-                       help="players' screens at once, every door together (default "
-                            "%(default)s; each takes a few MiB); past it a player is told the "
-                            "server is full")
-    group.add_argument("--idle-minutes", "--ssh-idle-minutes", dest="idle_minutes", type=float,
-                       metavar="MIN", default=(HostLimits().idle_timeout or 0) / 60,
-                       help="close a screen after this long without a key press "
-                            "(default %(default)g; 0: never); the seat is kept")
+    group.add_argument(
+        "--workers",
+        "--ssh-workers",
+        dest="workers",
+        type=non_negative,
+        metavar="N",
+        default=workers.processes,
+        help="worker processes running the players' screens (default %(default)s; "
+        "0: inside the server process, one process for a few friends, but a "
+        "large server pauses for seconds to free memory)",
+    )
+    group.add_argument(
+        "--recycle-after",
+        "--ssh-recycle-after",
+        dest="recycle_after",
+        type=positive,
+        metavar="N",
+        default=workers.recycle_after,
+        help="replace a worker once this many of its sessions have ended "
+        "(default %(default)s); it exits when its last player leaves",
+    )
+    group.add_argument(
+        "--max-screens",
+        dest="max_screens",
+        type=positive,
+        metavar="N",
+        default=HostLimits().max_sessions,
+        help="players' screens at once, every door together (default "
+        "%(default)s; each takes a few MiB); past it a player is told the "
+        "server is full",
+    )
+    group.add_argument(
+        "--idle-minutes",
+        "--ssh-idle-minutes",
+        dest="idle_minutes",
+        type=float,
+        metavar="MIN",
+        default=(HostLimits().idle_timeout or 0) / 60,
+        help="close a screen after this long without a key press "
+        "(default %(default)g; 0: never); the seat is kept",
+    )
 
 
 def host_options_from_args(args: argparse.Namespace) -> tuple[HostLimits, WorkerOptions]:

@@ -126,7 +126,9 @@ def malformed(action: object) -> str | None:
         return "not an Action"
     if action.kind.__class__ is not ActionKind:
         # A plain "flip" equals ActionKind.FLIP, but the rules compare kinds by identity.
-        return "its kind is not an ActionKind (build moves with Action.flip(...) or Action.from_dict)"
+        return (
+            "its kind is not an ActionKind (build moves with Action.flip(...) or Action.from_dict)"
+        )
     return None
 
 

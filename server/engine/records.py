@@ -239,7 +239,9 @@ def _first_difference(got: Any, expected: Any, path: str) -> str | None:
                 return found
         return None
     if isinstance(got, list) and isinstance(expected, list):
-        for index, (mine, theirs) in enumerate(zip(got, expected, strict=False)):  # lengths compared below
+        for index, (mine, theirs) in enumerate(
+            zip(got, expected, strict=False)
+        ):  # lengths compared below
             found = _first_difference(mine, theirs, f"{path}[{index}]")
             if found:
                 return found

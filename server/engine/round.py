@@ -312,7 +312,12 @@ class Round:
             return None
         base = column * ROWS
         up, cards = self.face_up[player], self.cards[player]
-        if up[base] and up[base + 1] and up[base + 2] and cards[base] == cards[base + 1] == cards[base + 2]:
+        if (
+            up[base]
+            and up[base + 1]
+            and up[base + 2]
+            and cards[base] == cards[base + 1] == cards[base + 2]
+        ):
             return cards[base]
         return None
 

@@ -75,7 +75,9 @@ async def _owner_login(lobby: Lobby, session: Session, player: PlayerRow) -> Rep
 
 
 async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    if lobby.places.table_of(session) is not None:  # seated or watching: the table knows you by this name
+    if (
+        lobby.places.table_of(session) is not None
+    ):  # seated or watching: the table knows you by this name
         raise ProtocolError(ErrorCode.WRONG_PHASE, "leave your table to change your name")
     return await _claim(lobby, session, message["name"])
 
@@ -124,7 +126,9 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
 
 def _check_not_banned(lobby: Lobby, name: str) -> None:
     if lobby.bans.name_banned(name):
-        raise ProtocolError(ErrorCode.BAD_NAME, f"{name!r} is banned on this server: choose another")
+        raise ProtocolError(
+            ErrorCode.BAD_NAME, f"{name!r} is banned on this server: choose another"
+        )
 
 
 async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -> Reply:

@@ -153,7 +153,9 @@ class TablePlay:
             table.status = PLAYING
             table.game_id = None
             self.next_round_at = None
-            await self.store.save_snapshot(table.id, table.to_meta(), self.game.to_dict(), time.time())
+            await self.store.save_snapshot(
+                table.id, table.to_meta(), self.game.to_dict(), time.time()
+            )
             self._after_update([self.game.round.start_event()])
         table.push_table()
         self.host.table_changed(table)

@@ -40,13 +40,27 @@ class TableQuotas:
         """Refuse (``ProtocolError``) a new table ``session`` may not create now."""
         limits, creator = self.limits, self._creator(session)
         if open_tables >= limits.max_tables:
-            raise ProtocolError(ErrorCode.TOO_MANY_TABLES, "the server has no room for another table")
+            raise ProtocolError(
+                ErrorCode.TOO_MANY_TABLES, "the server has no room for another table"
+            )
         creators = self._creators.values()
-        caps = [(ErrorCode.TABLES_PER_PLAYER, limits.tables_per_player, "you created",
-                 sum(c.player_id == creator.player_id for c in creators))]
+        caps = [
+            (
+                ErrorCode.TABLES_PER_PLAYER,
+                limits.tables_per_player,
+                "you created",
+                sum(c.player_id == creator.player_id for c in creators),
+            )
+        ]
         if creator.address is not None:
-            caps.append((ErrorCode.TABLES_PER_ADDRESS, limits.tables_per_address,
-                         "your address created", sum(c.address == creator.address for c in creators)))
+            caps.append(
+                (
+                    ErrorCode.TABLES_PER_ADDRESS,
+                    limits.tables_per_address,
+                    "your address created",
+                    sum(c.address == creator.address for c in creators),
+                )
+            )
         for code, cap, who, count in caps:
             if count >= cap:
                 raise ProtocolError(

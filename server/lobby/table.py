@@ -235,7 +235,9 @@ class Table:
             **self.summary(),
             "code": self.code,
             "private": self.private,
-            "seats": [None if s is None else self.seat_to_wire(i, s) for i, s in enumerate(self.seats)],
+            "seats": [
+                None if s is None else self.seat_to_wire(i, s) for i, s in enumerate(self.seats)
+            ],
             "host_id": self.host_id,
             "your_seat": your_seat,
             "watchers": sorted(

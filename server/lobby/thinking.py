@@ -71,7 +71,9 @@ class TableBots:
         self._seed, self._settings = "", Settings()
         self._unheard: dict[int, list[Event]] = {}  # id(bot) -> what it missed while thinking
 
-    def deal(self, game: Game, levels: dict[int, str | None], seed: str, settings: Settings) -> None:
+    def deal(
+        self, game: Game, levels: dict[int, str | None], seed: str, settings: Settings
+    ) -> None:
         """New bots for a new game (or a game restored): ``levels`` by seat, None for people."""
         self._seed, self._settings = seed, settings
         self._levels = {seat: level or self.standin for seat, level in levels.items()}

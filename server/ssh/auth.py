@@ -65,8 +65,11 @@ class SkyjoSSHServer(SSHAppServer):
     def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         if self._banned(identity_for_key(key)):
             if not self._offered_banned_key:
-                logger.info("ssh: banned key %s refused (from %s)",
-                            key.get_fingerprint("sha256"), self._client_address())
+                logger.info(
+                    "ssh: banned key %s refused (from %s)",
+                    key.get_fingerprint("sha256"),
+                    self._client_address(),
+                )
             self._offered_banned_key = True
             self._candidate_key = None
             return False

@@ -139,8 +139,9 @@ class SSHAppServer(asyncssh.SSHServer):
 
     # -- everything but a session is refused --------------------------------------
 
-    def connection_requested(self, dest_host: str, dest_port: int,
-                             orig_host: str, orig_port: int) -> bool:
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
         logger.info("ssh connection from %s: port forwarding refused", self._address)
         return False
 
@@ -198,4 +199,10 @@ def keep_alive_in_the_kernel(sock: socket.socket | None) -> None:
         logger.debug("tcp keepalive not set: %s", exc)
 
 
-__all__ = ["SECURE_DEFAULTS", "TCP_KEEPALIVE", "SSHAppServer", "create_app_server", "keep_alive_in_the_kernel"]
+__all__ = [
+    "SECURE_DEFAULTS",
+    "TCP_KEEPALIVE",
+    "SSHAppServer",
+    "create_app_server",
+    "keep_alive_in_the_kernel",
+]

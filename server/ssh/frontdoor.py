@@ -86,9 +86,12 @@ class SSHFrontDoor:
         self.options = options
         self._own_host = host is None
         self.game_host = host or GameHost(
-            HostOptions(limits=options.limits, workers=options.workers,
-                        worker_app_options=options.worker_app_options,
-                        gc_policy=options.gc_policy),
+            HostOptions(
+                limits=options.limits,
+                workers=options.workers,
+                worker_app_options=options.worker_app_options,
+                gc_policy=options.gc_policy,
+            ),
             game_app_factory=game_app_factory,
         )
         # Checked now, so that a bad file stops the server before it starts.
@@ -130,7 +133,9 @@ class SSHFrontDoor:
 
         def server_factory() -> SkyjoSSHServer:
             return SkyjoSSHServer(
-                manager, authorized_keys=authorized, lobby_username=options.lobby_username,
+                manager,
+                authorized_keys=authorized,
+                lobby_username=options.lobby_username,
                 banned=banned,
             )
 

@@ -36,7 +36,6 @@ class SSHLimits:
     """Seconds a logged-in connection may stay open without a running session."""
 
 
-
 @dataclass(frozen=True)
 class SSHOptions:
     """How the SSH front door runs (from ``ssh_options_from_args`` or by hand)."""
@@ -72,23 +71,46 @@ class SSHOptions:
 
 def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the SSH front door's options to ``skyjo-server``'s parser."""
-    group = parser.add_argument_group("SSH front door (players connect with: ssh -p PORT skyjo@HOST)")
-    group.add_argument("--ssh-port", type=port, default=DEFAULT_SSH_PORT, metavar="PORT",
-                       help=f"SSH port (default {DEFAULT_SSH_PORT}; see the README to use 22)")
+    group = parser.add_argument_group(
+        "SSH front door (players connect with: ssh -p PORT skyjo@HOST)"
+    )
+    group.add_argument(
+        "--ssh-port",
+        type=port,
+        default=DEFAULT_SSH_PORT,
+        metavar="PORT",
+        help=f"SSH port (default {DEFAULT_SSH_PORT}; see the README to use 22)",
+    )
     group.add_argument("--no-ssh", action="store_true", help="do not serve the game over SSH")
-    group.add_argument("--authorized-keys", type=_authorized_keys_file, metavar="FILE",
-                       help="private server: only these public keys (OpenSSH authorized_keys "
-                            "format, re-read when it changes) may play; no guests")
-    group.add_argument("--ssh-username", default=DEFAULT_LOBBY_USERNAME, metavar="NAME",
-                       help="the SSH user that asks for a name (default %(default)s); "
-                            "any other user name is the name to play as")
+    group.add_argument(
+        "--authorized-keys",
+        type=_authorized_keys_file,
+        metavar="FILE",
+        help="private server: only these public keys (OpenSSH authorized_keys "
+        "format, re-read when it changes) may play; no guests",
+    )
+    group.add_argument(
+        "--ssh-username",
+        default=DEFAULT_LOBBY_USERNAME,
+        metavar="NAME",
+        help="the SSH user that asks for a name (default %(default)s); "
+        "any other user name is the name to play as",
+    )
     defaults = SSHLimits()
-    group.add_argument("--ssh-max-connections", type=positive, metavar="N",
-                       default=defaults.max_connections,
-                       help="SSH connections at once (default %(default)s)")
-    group.add_argument("--ssh-max-per-address", type=positive, metavar="N",
-                       default=defaults.max_connections_per_address,
-                       help="SSH connections from one address (default %(default)s)")
+    group.add_argument(
+        "--ssh-max-connections",
+        type=positive,
+        metavar="N",
+        default=defaults.max_connections,
+        help="SSH connections at once (default %(default)s)",
+    )
+    group.add_argument(
+        "--ssh-max-per-address",
+        type=positive,
+        metavar="N",
+        default=defaults.max_connections_per_address,
+        help="SSH connections from one address (default %(default)s)",
+    )
 
 
 def ssh_options_from_args(args: argparse.Namespace) -> SSHOptions:

@@ -27,8 +27,15 @@ from typing import Any
 _EXPORTS = {
     "options": ("HostLimits", "HostMessages", "WorkerOptions"),
     "session": (
-        "EXIT_FAILURE", "EXIT_OK", "AppFactory", "DoorPlayer", "HostedSession", "SessionHost",
-        "SessionInfo", "SessionStart", "TerminalTransport",
+        "EXIT_FAILURE",
+        "EXIT_OK",
+        "AppFactory",
+        "DoorPlayer",
+        "HostedSession",
+        "SessionHost",
+        "SessionInfo",
+        "SessionStart",
+        "TerminalTransport",
     ),
 }
 _MODULE_OF = {name: module for module, names in _EXPORTS.items() for name in names}

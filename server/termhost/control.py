@@ -59,7 +59,9 @@ class ControlChannel:
         assert self._sock is not None
         self._loop.add_reader(self._sock.fileno(), self._readable)
 
-    def send(self, message: dict[str, Any], handing_over: list[socket.socket] | None = None) -> None:
+    def send(
+        self, message: dict[str, Any], handing_over: list[socket.socket] | None = None
+    ) -> None:
         """Queue ``message``; the sockets in ``handing_over`` are closed here once sent."""
         if self._sock is None:
             for sock in handing_over or []:
@@ -116,8 +118,9 @@ class ControlChannel:
 
     def _give_up(self) -> None:
         self._stalled = None
-        logger.error("control socket: the other side has read nothing for %.0f s; closing",
-                     STALL_TIMEOUT)
+        logger.error(
+            "control socket: the other side has read nothing for %.0f s; closing", STALL_TIMEOUT
+        )
         self.close()
 
     def _readable(self) -> None:

@@ -70,8 +70,9 @@ class GCPolicy:
             gc.collect()
             gc.freeze()
         gc.set_threshold(*self.thresholds)
-        logger.info("gc policy: thresholds %s, frozen %d objects",
-                    self.thresholds, gc.get_freeze_count())
+        logger.info(
+            "gc policy: thresholds %s, frozen %d objects", self.thresholds, gc.get_freeze_count()
+        )
 
         def undo() -> None:
             gc.set_threshold(*previous)
@@ -135,8 +136,13 @@ class GCScheduler:
         # Called by the collector itself, possibly in another thread: only
         # note it and let the loop do the rest.
         loop = self._loop
-        if phase != "stop" or info["generation"] < self.policy.freeze_after or loop is None \
-                or self._settle_pending or loop.is_closed():  # a scheduler never closed
+        if (
+            phase != "stop"
+            or info["generation"] < self.policy.freeze_after
+            or loop is None
+            or self._settle_pending
+            or loop.is_closed()
+        ):  # a scheduler never closed
             return
         self._settle_pending = True
         loop.call_soon_threadsafe(self._settle)
@@ -173,5 +179,9 @@ class GCScheduler:
             self._frozen_per_session = max(frozen - self._frozen_at_start, 1) / self.live_sessions
         self._last_thaw = self._clock()
         self.thaws += 1
-        logger.info("gc thaw: %d objects freed, %d frozen, %.0f ms",
-                    freed, frozen, (time.perf_counter() - started) * 1000)
+        logger.info(
+            "gc thaw: %d objects freed, %d frozen, %.0f ms",
+            freed,
+            frozen,
+            (time.perf_counter() - started) * 1000,
+        )

@@ -21,6 +21,7 @@ DEFAULT_WRITE_BUFFER_CAP: Final = 1024 * 1024
 DEFAULT_PENDING_INPUT_CAP: Final = 64 * 1024
 """Characters of input buffered before the app's driver is ready; extra is dropped."""
 
+
 @dataclass(frozen=True)
 class HostLimits:
     """Bounds that keep one player's terminal from hurting the server or others."""
@@ -68,5 +69,3 @@ class WorkerOptions:
     Pings only follow activity (a key, a new session), so an idle server sends none."""
     max_restart_delay: float = 60.0
     """Longest wait before starting a worker again after failed starts (doubling from 1 s)."""
-
-

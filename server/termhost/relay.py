@@ -83,7 +83,9 @@ class RemoteApp(_FrameProtocol):
     and window sizes go to the worker, output comes back to the terminal.
     """
 
-    def __init__(self, terminal: ChannelTerminal, on_input: Callable[[], None] | None = None) -> None:
+    def __init__(
+        self, terminal: ChannelTerminal, on_input: Callable[[], None] | None = None
+    ) -> None:
         super().__init__()
         self._terminal = terminal
         self._on_input = on_input

@@ -53,7 +53,9 @@ from .sharing import use_lazy_render_caches
 logger = logging.getLogger(__name__)
 
 ConnectLobby = Callable[[], Awaitable[socket.socket]]
-RemoteAppFactory = Callable[[SessionInfo, dict[str, Any], ConnectLobby], "App[Any] | Awaitable[App[Any]]"]
+RemoteAppFactory = Callable[
+    [SessionInfo, dict[str, Any], ConnectLobby], "App[Any] | Awaitable[App[Any]]"
+]
 """``factory(info, extra, connect)``: ``extra`` is what the server side's
 ``describe`` said about the session; ``connect()`` opens a lobby connection."""
 
@@ -84,15 +86,25 @@ class HostSettings:
     def from_json(cls, text: str) -> HostSettings:
         data = json.loads(text)
         policy = data.pop("gc_policy", None)
-        return cls(**{**data, "preload": tuple(data.get("preload", ())),
-                      "gc_policy": GCPolicy.from_dict(policy) if policy else None})
+        return cls(
+            **{
+                **data,
+                "preload": tuple(data.get("preload", ())),
+                "gc_policy": GCPolicy.from_dict(policy) if policy else None,
+            }
+        )
 
 
 class AppHost:
     """Runs the sessions of this worker; owns their tasks."""
 
-    def __init__(self, control: ControlChannel, factory: RemoteAppFactory,
-                 settings: HostSettings, gc_scheduler: GCScheduler | None) -> None:
+    def __init__(
+        self,
+        control: ControlChannel,
+        factory: RemoteAppFactory,
+        settings: HostSettings,
+        gc_scheduler: GCScheduler | None,
+    ) -> None:
         self._control = control
         self._factory = factory
         self._settings = settings
@@ -197,7 +209,8 @@ class AppHost:
             if not stop_reason:
                 stop_reason.append(reason)
                 watchdog.append(
-                    loop.call_later(self._settings.stop_timeout, self._cancel_stuck, session_id))
+                    loop.call_later(self._settings.stop_timeout, self._cancel_stuck, session_id)
+                )
             if app is not None:
                 app.exit()
 
@@ -206,23 +219,29 @@ class AppHost:
         pipe = PipeChannel(stop)
         await loop.create_unix_connection(lambda: pipe, sock=sock)
         terminal = ChannelTerminal(
-            pipe, info.size, env=dict(info.env), write_buffer_cap=2**62,  # capped on the server side
-            pending_input_cap=self._settings.pending_input_cap, on_close=stop,
+            pipe,
+            info.size,
+            env=dict(info.env),
+            write_buffer_cap=2**62,  # capped on the server side
+            pending_input_cap=self._settings.pending_input_cap,
+            on_close=stop,
         )
         pipe.terminal = terminal
         if self._gc_scheduler is not None:
             self._gc_scheduler.session_started()
         status = EXIT_FAILURE
         try:
-            built = self._factory(info, dict(message.get("extra") or {}),
-                                  lambda: self._connect(session_id))
+            built = self._factory(
+                info, dict(message.get("extra") or {}), lambda: self._connect(session_id)
+            )
             app = await built if not isinstance(built, App) else built
             errors = prepare_app(app, terminal, info.term_type)
             if stop_reason:
                 app.exit()
             await run_app_preserving_task_factory(app, mouse=True, size=terminal.size)
-            status = app_exit_status(app, errors.getvalue(), session_id, terminal,
-                                     self._settings.crashed)
+            status = app_exit_status(
+                app, errors.getvalue(), session_id, terminal, self._settings.crashed
+            )
         except asyncio.CancelledError:
             pass
         except Exception:
@@ -257,8 +276,10 @@ def _session_info(session_id: int, described: dict[str, Any]) -> SessionInfo:
     return SessionInfo(
         session_id=session_id,
         player=DoorPlayer(
-            door=str(player["door"]), identity=text("identity"),
-            requested_name=text("requested_name"), peer=str(player.get("peer") or ""),
+            door=str(player["door"]),
+            identity=text("identity"),
+            requested_name=text("requested_name"),
+            peer=str(player.get("peer") or ""),
             login=text("login"),
         ),
         term_type=str(described.get("term_type") or "xterm"),

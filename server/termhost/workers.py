@@ -87,8 +87,14 @@ class Worker:
     @property
     def accepting(self) -> bool:
         control = self.control
-        return self.ready.done() and not self.ready.exception() and not self.retiring \
-            and not self.exited.done() and control is not None and not control.closed.done()
+        return (
+            self.ready.done()
+            and not self.ready.exception()
+            and not self.retiring
+            and not self.exited.done()
+            and control is not None
+            and not control.closed.done()
+        )
 
     def gone(self, code: int, reason: str) -> None:
         """The process is gone (or never started: ``code`` -1); if it never got
@@ -101,14 +107,23 @@ class Worker:
 
     async def start(self, settings: HostSettings) -> None:
         ours, theirs = control_pair()
-        environment = {**os.environ, "PYTHONPATH": os.pathsep.join(
-            p for p in (str(IMPORT_ROOT), os.environ.get("PYTHONPATH", "")) if p)}
+        environment = {
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(IMPORT_ROOT), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        }
         try:
             process = await asyncio.create_subprocess_exec(
-                sys.executable, "-m", "server.termhost.worker",
-                "--control-fd", str(theirs.fileno()),
-                "--app", self.pool.app_spec,
-                "--settings", settings.to_json(),
+                sys.executable,
+                "-m",
+                "server.termhost.worker",
+                "--control-fd",
+                str(theirs.fileno()),
+                "--app",
+                self.pool.app_spec,
+                "--settings",
+                settings.to_json(),
                 pass_fds=(theirs.fileno(),),
                 stdin=asyncio.subprocess.DEVNULL,
                 env=environment,
@@ -155,15 +170,21 @@ class Worker:
             return
         self.control.send({"op": "ping"})
         self._ping_check = asyncio.get_running_loop().call_later(
-            options.heartbeat_timeout, self._unanswered)
+            options.heartbeat_timeout, self._unanswered
+        )
 
     def _unanswered(self) -> None:
         self._ping_check = None
         if self.exited.done():
             return
-        logger.error("worker %d (pid %s) has not answered for %.0f s; killing it "
-                     "(its %d players lose their screens)", self.number, self.pid,
-                     self.pool.options.heartbeat_timeout, len(self.sessions))
+        logger.error(
+            "worker %d (pid %s) has not answered for %.0f s; killing it "
+            "(its %d players lose their screens)",
+            self.number,
+            self.pid,
+            self.pool.options.heartbeat_timeout,
+            len(self.sessions),
+        )
         self.kill()
 
     def _message(self, message: dict[str, Any], fds: list[int]) -> None:
@@ -179,7 +200,9 @@ class Worker:
         elif op == "ready" and not self.ready.done():
             self.ready.set_result(None)
         elif op == "connect":
-            self._spawn(self._connect(int(message.get("session", -1)), int(message.get("request", 0))))
+            self._spawn(
+                self._connect(int(message.get("session", -1)), int(message.get("request", 0)))
+            )
         else:
             logger.error("worker %s: unexpected message %r", self.pid, op)
 
@@ -193,8 +216,9 @@ class Worker:
         try:
             sock = await self.pool.connect_lobby(info)
         except Exception as exc:  # noqa: BLE001 - the lobby refused or is stopping
-            logger.warning("worker %s: lobby connection for session %d failed: %s",
-                           self.pid, session_id, exc)
+            logger.warning(
+                "worker %s: lobby connection for session %d failed: %s", self.pid, session_id, exc
+            )
             if self.control is not None:
                 self.control.send({**reply, "error": str(exc)})
             return
@@ -208,13 +232,15 @@ class Worker:
         neither stopped nor chosen as empty while it is being opened)."""
         self.sessions[info.session_id] = info
 
-    async def open_session(self, info: SessionInfo, extra: dict[str, Any],
-                           terminal: ChannelTerminal) -> RemoteApp:
+    async def open_session(
+        self, info: SessionInfo, extra: dict[str, Any], terminal: ChannelTerminal
+    ) -> RemoteApp:
         """Start the (reserved) session's app here; ``session_ended`` when it is over."""
         ours, theirs = socket.socketpair()
         try:
             _transport, remote = await asyncio.get_running_loop().create_unix_connection(
-                lambda: RemoteApp(terminal, on_input=self.poke), sock=ours)
+                lambda: RemoteApp(terminal, on_input=self.poke), sock=ours
+            )
         except BaseException:
             ours.close()
             theirs.close()
@@ -225,10 +251,14 @@ class Worker:
             return remote
         described = {
             "player": dataclasses.asdict(info.player),
-            "term_type": info.term_type, "size": list(info.size), "env": dict(info.env),
+            "term_type": info.term_type,
+            "size": list(info.size),
+            "env": dict(info.env),
         }
-        self.control.send({"op": "open", "session": info.session_id, "info": described,
-                           "extra": extra}, handing_over=[theirs])
+        self.control.send(
+            {"op": "open", "session": info.session_id, "info": described, "extra": extra},
+            handing_over=[theirs],
+        )
         self.poke()
         return remote
 
@@ -265,8 +295,15 @@ class Worker:
 class WorkerPool:
     """The worker processes of a server (every door.s sessions): start, place sessions, recycle, stop."""
 
-    def __init__(self, options: WorkerOptions, app_spec: str, *, describe: Describe,
-                 connect_lobby: ConnectLobby, settings: HostSettings) -> None:
+    def __init__(
+        self,
+        options: WorkerOptions,
+        app_spec: str,
+        *,
+        describe: Describe,
+        connect_lobby: ConnectLobby,
+        settings: HostSettings,
+    ) -> None:
         self.options = options
         self.app_spec = app_spec
         self.describe = describe
@@ -277,9 +314,12 @@ class WorkerPool:
             # full collection (the thaw); growth of what live sessions keep
             # still is, rarely.
             policy = replace(policy, thaw_after_ended=NEVER)
-        self._settings = replace(settings, gc_policy=policy,
-                                 log_level=logging.getLogger().getEffectiveLevel(),
-                                 log_format=current_log_format())
+        self._settings = replace(
+            settings,
+            gc_policy=policy,
+            log_level=logging.getLogger().getEffectiveLevel(),
+            log_format=current_log_format(),
+        )
         self.workers: list[Worker] = []
         self._numbers = 0
         self._closing = False
@@ -295,7 +335,8 @@ class WorkerPool:
                 failure = worker.ready.exception() if worker.ready.done() else None
                 raise WorkerUnavailable(
                     f"a worker process did not start: {failure or 'not ready in time'}"
-                    " (see the log above)")
+                    " (see the log above)"
+                )
 
     def _new_worker(self) -> Worker:
         self._numbers += 1
@@ -334,8 +375,9 @@ class WorkerPool:
 
     async def _start_later(self, delay: float) -> None:
         if delay:
-            logger.warning("starting a worker in %.0f s (%d failed starts)",
-                           delay, self._failed_starts)
+            logger.warning(
+                "starting a worker in %.0f s (%d failed starts)", delay, self._failed_starts
+            )
             await asyncio.sleep(delay)
         worker = self._new_worker()
         await self._start(worker)
@@ -360,8 +402,13 @@ class WorkerPool:
         if worker.retiring or self._closing:
             logger.info("worker %d (pid %s) exited (%d)", worker.number, worker.pid, code)
             return
-        logger.error("worker %d (pid %s) died (%d) with %d sessions; replacing it",
-                     worker.number, worker.pid, code, len(worker.sessions))
+        logger.error(
+            "worker %d (pid %s) died (%d) with %d sessions; replacing it",
+            worker.number,
+            worker.pid,
+            code,
+            len(worker.sessions),
+        )
         worker.retiring = True
         self._replace(worker)
 

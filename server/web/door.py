@@ -60,18 +60,20 @@ TERMINAL_ASSETS: Final = {
     "fonts/RobotoMono-VariableFont_wght.ttf": "font/ttf",
 }
 OWN_ASSETS: Final = {"door.js": "application/javascript", "door.css": "text/css"}
-CONTENT_SECURITY_POLICY: Final = "; ".join((
-    "default-src 'none'",
-    "script-src 'self'",
-    # xterm.js and textual.js's style loader add <style> elements and style attributes.
-    "style-src 'self' 'unsafe-inline'",
-    "font-src 'self'",
-    "img-src 'self' data:",
-    "connect-src 'self'",
-    "frame-ancestors 'none'",
-    "base-uri 'none'",
-    "form-action 'none'",
-))
+CONTENT_SECURITY_POLICY: Final = "; ".join(
+    (
+        "default-src 'none'",
+        "script-src 'self'",
+        # xterm.js and textual.js's style loader add <style> elements and style attributes.
+        "style-src 'self' 'unsafe-inline'",
+        "font-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'none'",
+    )
+)
 SECURITY_HEADERS: Final = {
     "Content-Security-Policy": CONTENT_SECURITY_POLICY,
     "X-Content-Type-Options": "nosniff",
@@ -136,8 +138,10 @@ class WebFrontDoor:
         """Listen; raises ``OSError`` when the port is unusable."""
         for name in TERMINAL_ASSETS:
             if not (self._assets / name).is_file():
-                raise OSError(f"the browser terminal is missing: {self._assets / name} "
-                              "(is textual-serve installed?)")
+                raise OSError(
+                    f"the browser terminal is missing: {self._assets / name} "
+                    "(is textual-serve installed?)"
+                )
         if self._own_host:
             await self.game_host.start(server)
         if self.game_host.host is None:
@@ -180,14 +184,19 @@ class WebFrontDoor:
             await runner.cleanup()
             raise
         self._runner = runner
-        logger.info("Browser door on %s; in a browser, open %s",
-                    describe_listening(self.sockets), self._url(host))
+        logger.info(
+            "Browser door on %s; in a browser, open %s",
+            describe_listening(self.sockets),
+            self._url(host),
+        )
 
     def _url(self, host: str | None) -> str:
         """What to open: this machine's name too when every interface listens."""
         if host is None:
-            return (f"http://localhost:{self.port}/ here, or "
-                    f"http://{socket.gethostname()}:{self.port}/ from another machine")
+            return (
+                f"http://localhost:{self.port}/ here, or "
+                f"http://{socket.gethostname()}:{self.port}/ from another machine"
+            )
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/"
 
@@ -224,14 +233,23 @@ class WebFrontDoor:
     async def _page_handler(self, request: web.Request) -> web.Response:
         place = self._place(request)
         response = web.Response(
-            body=self._page, content_type="text/html", charset="utf-8",
-            headers={"Cache-Control": "no-cache",
-                     "Content-Security-Policy": page_policy(place.host)},
+            body=self._page,
+            content_type="text/html",
+            charset="utf-8",
+            headers={
+                "Cache-Control": "no-cache",
+                "Content-Security-Policy": page_policy(place.host),
+            },
         )
         if not valid_cookie(request.cookies.get(COOKIE_NAME)):
             response.set_cookie(
-                COOKIE_NAME, new_cookie_value(), max_age=COOKIE_MAX_AGE, path="/",
-                httponly=True, samesite="Strict", secure=place.secure,
+                COOKIE_NAME,
+                new_cookie_value(),
+                max_age=COOKIE_MAX_AGE,
+                path="/",
+                httponly=True,
+                samesite="Strict",
+                secure=place.secure,
             )
         return response
 
@@ -245,9 +263,12 @@ class WebFrontDoor:
         place = self._place(request)
         origin = request.headers.get("Origin")
         if not origin_allowed(origin, place, options.origins):
-            logger.warning("web connection from %s refused: foreign origin %r%s",
-                           place.address, origin[:100] if origin else origin,
-                           _proxy_hint(origin, place))
+            logger.warning(
+                "web connection from %s refused: foreign origin %r%s",
+                place.address,
+                origin[:100] if origin else origin,
+                _proxy_hint(origin, place),
+            )
             return web.Response(status=403, text="This page may not open a game here.\n")
         if self._closing or self.game_host.host is None:
             return web.Response(status=503, text="The server is shutting down.\n")
@@ -275,8 +296,9 @@ class WebFrontDoor:
         return ws
 
     @staticmethod
-    async def _refuse(request: web.Request, ws: web.WebSocketResponse,
-                      refusal: str) -> web.WebSocketResponse:
+    async def _refuse(
+        request: web.Request, ws: web.WebSocketResponse, refusal: str
+    ) -> web.WebSocketResponse:
         """Over a cap: say why, in the terminal and as the close reason, and close
         with 1013 ("try again later"), which the page shows with a Try again
         button instead of reconnecting in a loop.  A browser is never shown
@@ -289,8 +311,13 @@ class WebFrontDoor:
             pass  # gone already
         return ws
 
-    async def _serve(self, ws: web.WebSocketResponse, connection: _Connection,
-                     request: web.Request, place: ClientPlace) -> None:
+    async def _serve(
+        self,
+        ws: web.WebSocketResponse,
+        connection: _Connection,
+        request: web.Request,
+        place: ClientPlace,
+    ) -> None:
         transport = connection.transport
         assert transport is not None
         identity = identity_of(request.cookies.get(COOKIE_NAME))
@@ -300,8 +327,11 @@ class WebFrontDoor:
             size=terminal_size(request.query),
             env=terminal_environment(request.headers.get("Accept-Language", "")),
         )
-        logger.info("web connection from %s (%s)", place.address,
-                    identity[:16] + "..." if identity else "guest")
+        logger.info(
+            "web connection from %s (%s)",
+            place.address,
+            identity[:16] + "..." if identity else "guest",
+        )
         host = self.game_host.host
         assert host is not None
         session = host.open(transport, start)
@@ -321,16 +351,22 @@ class WebFrontDoor:
                         continue
                     if handled:
                         continue
-                elif message.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.CLOSED,
-                                      WSMsgType.ERROR):
+                elif message.type in (
+                    WSMsgType.CLOSE,
+                    WSMsgType.CLOSING,
+                    WSMsgType.CLOSED,
+                    WSMsgType.ERROR,
+                ):
                     if message.type is WSMsgType.ERROR:
-                        logger.info("web connection from %s closed: %s", place.address,
-                                    message.data)
+                        logger.info(
+                            "web connection from %s closed: %s", place.address, message.data
+                        )
                     break
                 bad += 1
                 if bad >= self.options.max_bad_messages:
-                    logger.warning("web connection from %s closed: %d bad messages",
-                                   place.address, bad)
+                    logger.warning(
+                        "web connection from %s closed: %d bad messages", place.address, bad
+                    )
                     transport.close(CLOSE_POLICY, "too many bad messages")
                     break
         finally:
@@ -383,7 +419,7 @@ async def _feed(session: HostedSession, transport: WebSocketTransport, text: str
         await transport.readable()
         if transport.is_closing():
             return
-        session.feed(text[start:start + INPUT_SLICE].encode("utf-8", "replace"))
+        session.feed(text[start : start + INPUT_SLICE].encode("utf-8", "replace"))
 
 
 def _proxy_hint(origin: str | None, place: ClientPlace) -> str:
@@ -416,8 +452,9 @@ def page_policy(host: str) -> str:
 
 def _file(path: Path, content_type: str) -> Any:
     async def handler(request: web.Request) -> web.FileResponse:
-        return web.FileResponse(path, headers={"Content-Type": content_type,
-                                               "Cache-Control": "public, max-age=3600"})
+        return web.FileResponse(
+            path, headers={"Content-Type": content_type, "Cache-Control": "public, max-age=3600"}
+        )
 
     return handler
 

@@ -57,26 +57,40 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("browser front door (a web page with the same game)")
     defaults = WebOptions()
     group.add_argument(
-        "--web-port", type=port, default=DEFAULT_WEB_PORT,
+        "--web-port",
+        type=port,
+        default=DEFAULT_WEB_PORT,
         help=f"HTTP port of the page (default {DEFAULT_WEB_PORT}); it listens on --host",
     )
     group.add_argument("--no-web", action="store_true", help="do not serve the page")
     group.add_argument(
-        "--web-origin", action="append", default=[], metavar="ORIGIN", type=_origin,
+        "--web-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        type=_origin,
         help="another page origin allowed to open game connections, e.g. "
         "https://play.example.org (repeatable; the page's own is always allowed)",
     )
     group.add_argument(
-        "--web-trust-proxy", action="append", default=[], metavar="ADDRESS", type=_network,
+        "--web-trust-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        type=_network,
         help="a reverse proxy (address or network) whose X-Forwarded-For/-Proto/-Host "
         "headers are believed (repeatable; default: none)",
     )
     group.add_argument(
-        "--web-max-connections", type=positive, default=defaults.max_connections,
+        "--web-max-connections",
+        type=positive,
+        default=defaults.max_connections,
         help="browser connections in total",
     )
     group.add_argument(
-        "--web-max-per-address", type=positive, default=defaults.max_connections_per_address,
+        "--web-max-per-address",
+        type=positive,
+        default=defaults.max_connections_per_address,
         help="browser connections from one address",
     )
 

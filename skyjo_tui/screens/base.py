@@ -127,7 +127,9 @@ def _localized(binding: Binding, tr: Translator) -> Binding:
         binding = replace(binding, description=tr(binding.description))
     group = binding.group
     if group is not None and group.description.startswith("keys."):
-        binding = replace(binding, group=Binding.Group(tr(group.description), compact=group.compact))
+        binding = replace(
+            binding, group=Binding.Group(tr(group.description), compact=group.compact)
+        )
     return binding
 
 

@@ -34,7 +34,9 @@ class ConnectingScreen(SkyjoScreen[None]):
             yield LoadingIndicator(id="connecting-spinner")
             with Center():
                 with Horizontal(classes="buttons", id="connecting-buttons"):
-                    yield Button(self.tr("connect.retry"), variant="primary", id="retry", compact=True)
+                    yield Button(
+                        self.tr("connect.retry"), variant="primary", id="retry", compact=True
+                    )
                     yield Button(self.tr("connect.back"), id="back", compact=True)
 
     def on_mount(self) -> None:

@@ -35,14 +35,25 @@ class CreateTableScreen(SkyjoModal[None]):
                 yield Label(tr("create.name"))
                 yield Input(default_name[:40], max_length=40, compact=True, id="table-name")
                 yield Label(tr("create.seats"))
-                yield Select([(str(n), n) for n in SEATS], value=4, allow_blank=False, compact=True, id="seats")
+                yield Select(
+                    [(str(n), n) for n in SEATS],
+                    value=4,
+                    allow_blank=False,
+                    compact=True,
+                    id="seats",
+                )
                 yield Label(tr("create.visibility"))
                 yield Select(
                     [(tr("create.public"), False), (tr("create.private"), True)],
-                    value=False, allow_blank=False, compact=True, id="private",
+                    value=False,
+                    allow_blank=False,
+                    compact=True,
+                    id="private",
                 )
                 yield Label(tr("create.timer"))
-                yield Input("", type="integer", placeholder=tr("create.no_timer"), compact=True, id="timer")
+                yield Input(
+                    "", type="integer", placeholder=tr("create.no_timer"), compact=True, id="timer"
+                )
             yield VariantsForm(tr)
             yield Label("", id="create-error", classes="error")
             with Horizontal(classes="buttons"):

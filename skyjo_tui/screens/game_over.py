@@ -47,7 +47,9 @@ class GameOverScreen(SkyjoModal[None]):
         tr = self.tr
         with Vertical(classes="dialog wide", id="game-over"):
             # One line for both: eight players' results must fit 24 rows with the buttons.
-            yield Label(f"{tr('over.title')} · {self.winners_line()}", classes="title", id="winners")
+            yield Label(
+                f"{tr('over.title')} · {self.winners_line()}", classes="title", id="winners"
+            )
             with Vertical(id="round-pane"):
                 yield ResultsTable(id="results")
                 yield Label(summary_notes(self.summary, tr), id="penalty")

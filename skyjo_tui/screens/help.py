@@ -52,7 +52,9 @@ class HelpScreen(SkyjoScreen[None]):
 
         def keys_section(title: str, screens: list[type]) -> str:
             header = f"| {tr('help.col.key')} | {tr('help.col.does')} |\n|---|---|"
-            return f"## {title}\n\n{header}\n{keys_markdown(screens, tr, display, self.skyjo.keymap)}"
+            return (
+                f"## {title}\n\n{header}\n{keys_markdown(screens, tr, display, self.skyjo.keymap)}"
+            )
 
         # Every key of these screens, those their footer does not show included.
         return "\n\n".join(

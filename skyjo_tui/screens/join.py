@@ -28,7 +28,10 @@ class JoinScreen(SkyjoScreen[None]):
             with Grid(classes="form-grid"):
                 yield Label(tr("join.address"))
                 yield Input(
-                    prefs.last_server or "", placeholder=f"host:{DEFAULT_PORT}", compact=True, id="address"
+                    prefs.last_server or "",
+                    placeholder=f"host:{DEFAULT_PORT}",
+                    compact=True,
+                    id="address",
                 )
                 yield Label(tr("join.name"))
                 yield Input(prefs.name, max_length=20, compact=True, id="name")

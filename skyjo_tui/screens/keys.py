@@ -51,12 +51,16 @@ class KeysScreen(SkyjoScreen[None]):
         table = self.query_one("#key-list", TextTable)
         cursor = table.cursor_row
         table.clear(columns=True)
-        table.add_columns(tr("keys_screen.col.where"), tr("keys_screen.col.does"), tr("keys_screen.col.keys"))
+        table.add_columns(
+            tr("keys_screen.col.where"), tr("keys_screen.col.does"), tr("keys_screen.col.keys")
+        )
         for place in keymaps.places():
             for binding in place.bindings:
                 table.add_row(
-                    tr(f"keys.place.{place.name}"), tr(binding.description),
-                    self._shown_keys(keymaps.keys_of(binding, keymap)), key=binding.id,
+                    tr(f"keys.place.{place.name}"),
+                    tr(binding.description),
+                    self._shown_keys(keymaps.keys_of(binding, keymap)),
+                    key=binding.id,
                 )
         table.move_cursor(row=min(cursor, table.row_count - 1))
 
@@ -88,8 +92,13 @@ class KeysScreen(SkyjoScreen[None]):
         place, binding = found
         self._changing = binding_id
         catcher = self.query_one("#key-catcher", KeyCatcher)
-        catcher.update(self.tr("keys_screen.press", action=self.tr(binding.description),
-                               where=self.tr(f"keys.place.{place.name}")))
+        catcher.update(
+            self.tr(
+                "keys_screen.press",
+                action=self.tr(binding.description),
+                where=self.tr(f"keys.place.{place.name}"),
+            )
+        )
         catcher.display = True
         catcher.focus()
         self._say("")
@@ -113,9 +122,16 @@ class KeysScreen(SkyjoScreen[None]):
         clash = keymaps.clash(binding_id, key, keymap)
         if clash is not None:
             self.app.bell()
-            self._say(self.tr("keys_screen.clash", key=shown, other=self.tr(clash.binding.description),
-                              where=self.tr(f"keys.place.{clash.place}"), action=self.tr(binding.description)),
-                      error=True)
+            self._say(
+                self.tr(
+                    "keys_screen.clash",
+                    key=shown,
+                    other=self.tr(clash.binding.description),
+                    where=self.tr(f"keys.place.{clash.place}"),
+                    action=self.tr(binding.description),
+                ),
+                error=True,
+            )
             return
         self.skyjo.set_keys(keymaps.remapped(keymap, binding_id, key))
         self._fill()

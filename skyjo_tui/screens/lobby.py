@@ -53,7 +53,7 @@ class LobbyScreen(SkyjoScreen[None]):
         yield KeyFooter()
 
     def _title(self) -> str:
-        """"Lobby · your name (rating 12) · the server"."""
+        """ "Lobby · your name (rating 12) · the server"."""
         tr = self.tr
         welcome = self.skyjo.session.welcome if self.skyjo.session else None
         who = welcome.name if welcome and welcome.name else ""
@@ -85,7 +85,9 @@ class LobbyScreen(SkyjoScreen[None]):
     def _columns(self) -> None:
         tr = self.tr
         self.query_one("#tables", TextTable).add_columns(
-            tr("lobby.col.name"), tr("lobby.col.seats"), tr("lobby.col.status"),
+            tr("lobby.col.name"),
+            tr("lobby.col.seats"),
+            tr("lobby.col.status"),
             tr("lobby.col.rules"),
         )
 
@@ -97,7 +99,9 @@ class LobbyScreen(SkyjoScreen[None]):
         more.display = listing.total > len(tables)
         first = listing.offset + 1
         more.update(
-            self.tr("lobby.more_tables", first=first, last=first + len(tables) - 1, total=listing.total)
+            self.tr(
+                "lobby.more_tables", first=first, last=first + len(tables) - 1, total=listing.total
+            )
         )
         self.refresh_bindings()  # a next or previous page may have come or gone
         table = self.query_one("#tables", TextTable)
@@ -191,12 +195,16 @@ class LobbyScreen(SkyjoScreen[None]):
     def action_join(self) -> None:
         table_id = self._selected_id()
         if table_id is not None:
-            self.run_worker(self.skyjo.call({"type": "join_table", "table_id": table_id}), group="lobby")
+            self.run_worker(
+                self.skyjo.call({"type": "join_table", "table_id": table_id}), group="lobby"
+            )
 
     def action_watch(self) -> None:
         table_id = self._selected_id()
         if table_id is not None:
-            self.run_worker(self.skyjo.call({"type": "spectate", "table_id": table_id}), group="lobby")
+            self.run_worker(
+                self.skyjo.call({"type": "spectate", "table_id": table_id}), group="lobby"
+            )
 
     def action_create(self) -> None:
         from .create_table import CreateTableScreen

@@ -25,7 +25,13 @@ class PromptScreen(SkyjoModal[str | None]):
     ]
 
     def __init__(
-        self, title: str, value: str = "", reason: str = "", *, max_length: int = NAME_MAX, placeholder: str = ""
+        self,
+        title: str,
+        value: str = "",
+        reason: str = "",
+        *,
+        max_length: int = NAME_MAX,
+        placeholder: str = "",
     ) -> None:
         super().__init__()
         self._title, self._value, self._reason = title, value, reason
@@ -36,7 +42,9 @@ class PromptScreen(SkyjoModal[str | None]):
             yield Label(self._title, classes="title")
             if self._reason:
                 yield Label(self._reason, classes="error")
-            yield Input(self._value, max_length=self._max_length, placeholder=self._placeholder, id="answer")
+            yield Input(
+                self._value, max_length=self._max_length, placeholder=self._placeholder, id="answer"
+            )
             with Horizontal(classes="buttons"):
                 yield Button(self.tr("prompt.ok"), variant="primary", id="ok", compact=True)
                 yield Button(self.tr("prompt.cancel"), id="cancel", compact=True)

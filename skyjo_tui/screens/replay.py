@@ -36,15 +36,27 @@ class ReplayScreen(SkyjoScreen[None]):
         # Grouped in the footer ("→ ← Move", "n p Round"), so that it fits 80 columns.
         Binding("right,l,space", "step(1)", "keys.forward", id="replay.forward", group=_MOVE),
         Binding("left,h", "step(-1)", "keys.back_step", id="replay.back", group=_MOVE),
-        Binding("n,pagedown", "round(1)", "keys.next_round_jump", id="replay.next_round", group=_ROUND),
-        Binding("p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND),
+        Binding(
+            "n,pagedown", "round(1)", "keys.next_round_jump", id="replay.next_round", group=_ROUND
+        ),
+        Binding(
+            "p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND
+        ),
         Binding("g", "goto", "keys.goto_round", id="replay.goto"),
         Binding("a", "autoplay", "keys.autoplay", id="replay.autoplay"),
         Binding("v", "reveal", "keys.reveal", id="replay.reveal"),
         Binding("home", "jump(0)", "keys.first", show=False, id="replay.first"),
         Binding("end", "jump(-1)", "keys.last", show=False, id="replay.last"),
-        Binding("right_square_bracket", "game(1)", "keys.next_game", show=False, id="replay.next_game"),
-        Binding("left_square_bracket", "game(-1)", "keys.previous_game", show=False, id="replay.previous_game"),
+        Binding(
+            "right_square_bracket", "game(1)", "keys.next_game", show=False, id="replay.next_game"
+        ),
+        Binding(
+            "left_square_bracket",
+            "game(-1)",
+            "keys.previous_game",
+            show=False,
+            id="replay.previous_game",
+        ),
         Binding("q,escape", "close", "keys.close", id="replay.close"),
     ]
 
@@ -85,7 +97,6 @@ class ReplayScreen(SkyjoScreen[None]):
         if recording is None:
             return super().fits(width, height)
         return plan_table(width, height, len(recording.seats), spectator=True) is not None
-
 
     # -- moving through the game --------------------------------------------------
 
@@ -213,13 +224,20 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         assert recording is not None
         frame = recording.frames[self.index]
-        view, revealed = frame.revealed() if self.reveal and recording.finished else (frame.view, {})
+        view, revealed = (
+            frame.revealed() if self.reveal and recording.finished else (frame.view, {})
+        )
         where = self.tr(
-            "replay.position", move=self.index + 1, moves=len(recording.frames),
-            game=self.game + 1, games=len(self.recordings),
+            "replay.position",
+            move=self.index + 1,
+            moves=len(recording.frames),
+            game=self.game + 1,
+            games=len(self.recordings),
         )
         model = present(
-            view, recording.seats, self.tr,
+            view,
+            recording.seats,
+            self.tr,
             changed=touched(frame.events) if self.skyjo.prefs.highlight else None,
             timer=where,
             prompt=self.tr("replay.revealed" if revealed else "replay.prompt"),

@@ -50,7 +50,9 @@ class RoomScreen(SkyjoScreen[None]):
                     yield Select(
                         [(level_name(level, tr), level) for level in levels],
                         value=levels[len(levels) // 2] if levels else Select.BLANK,
-                        allow_blank=not levels, compact=True, id="bot-level",
+                        allow_blank=not levels,
+                        compact=True,
+                        id="bot-level",
                     )
                 yield Label("", id="room-state")
                 yield Label("", id="room-watchers", classes="hint")
@@ -60,7 +62,11 @@ class RoomScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         tr = self.tr
         self.query_one("#seats", TextTable).add_columns(
-            "#", tr("room.col.name"), tr("room.col.who"), tr("room.col.ready"), tr("room.col.here"),
+            "#",
+            tr("room.col.name"),
+            tr("room.col.who"),
+            tr("room.col.ready"),
+            tr("room.col.here"),
             tr("room.col.rating"),
         )
         self.update_table(self.table)
@@ -89,7 +95,11 @@ class RoomScreen(SkyjoScreen[None]):
         if table.get("private"):
             title += " · " + tr("room.private")
         self.query_one("#room-title", Label).update(title)
-        rules = rules_brief(table.get("settings") or {}, tr) + " · " + timer_brief(table.get("turn_timer"), tr)
+        rules = (
+            rules_brief(table.get("settings") or {}, tr)
+            + " · "
+            + timer_brief(table.get("turn_timer"), tr)
+        )
         self.query_one("#room-rules", Label).update(rules)
         self._fill_seats(table.get("seats") or [])
         self.query_one("#room-state", Label).update(self._state_line())
@@ -107,7 +117,15 @@ class RoomScreen(SkyjoScreen[None]):
         table.clear()
         for index, seat in enumerate(seats):
             if seat is None:
-                table.add_row(str(index + 1), Text(tr("room.empty"), style="dim"), "", "", "", "", key=str(index))
+                table.add_row(
+                    str(index + 1),
+                    Text(tr("room.empty"), style="dim"),
+                    "",
+                    "",
+                    "",
+                    "",
+                    key=str(index),
+                )
                 continue
             info = seat_info(seat)
             who = level_name(info.bot, tr) if info.bot else tr("room.person")
@@ -115,8 +133,14 @@ class RoomScreen(SkyjoScreen[None]):
             if seat.get("host"):
                 name.append(" ★", style="yellow")
             table.add_row(
-                str(index + 1), name, who,
-                tr("room.host") if seat.get("host") else "✓" if seat.get("ready") or seat.get("kind") == "bot" else "·",
+                str(index + 1),
+                name,
+                who,
+                tr("room.host")
+                if seat.get("host")
+                else "✓"
+                if seat.get("ready") or seat.get("kind") == "bot"
+                else "·",
                 tr("room.here") if seat.get("connected", True) else tr("room.away"),
                 rating_text(seat.get("rating")),
                 key=str(index),
@@ -162,7 +186,9 @@ class RoomScreen(SkyjoScreen[None]):
         self.run_worker(self.skyjo.call(message), group="room")
 
     def action_ready(self) -> None:
-        mine = next((s for s in self.table.get("seats") or [] if s and s.get("seat") == self.my_seat), None)
+        mine = next(
+            (s for s in self.table.get("seats") or [] if s and s.get("seat") == self.my_seat), None
+        )
         self._send({"type": "ready", "ready": not (mine or {}).get("ready", False)})
 
     def action_start(self) -> None:

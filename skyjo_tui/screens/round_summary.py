@@ -31,7 +31,9 @@ def summary_notes(summary: RoundSummary, tr: Translator) -> str:
     closer = summary.closer
     if closer is not None and closer.doubled:
         yours = closer.seat == summary.own_seat
-        notes.append(tr.about("summary.penalty", yours, who=closer.name, raw=closer.raw, score=closer.score))
+        notes.append(
+            tr.about("summary.penalty", yours, who=closer.name, raw=closer.raw, score=closer.score)
+        )
     elif closer is not None:
         notes.append(tr.about("summary.closed", closer.seat == summary.own_seat, who=closer.name))
     if any(result.removed for result in summary.players):
@@ -115,7 +117,9 @@ class RoundSummaryScreen(SkyjoModal[None]):
                 yield state_label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
-                        yield Button(tr("summary.next"), variant="primary", id="ready", compact=True)
+                        yield Button(
+                            tr("summary.next"), variant="primary", id="ready", compact=True
+                        )
                     yield Button(tr("summary.see_table"), id="close", compact=True)
         yield KeyFooter()
 

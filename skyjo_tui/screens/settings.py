@@ -38,19 +38,28 @@ class SettingsScreen(SkyjoScreen[None]):
                 yield Label(tr("settings.language"))
                 yield Select(
                     [(tr(f"language.{lang}"), lang) for lang in LANGUAGES],
-                    value=tr.lang, allow_blank=False, compact=True, id="language",
+                    value=tr.lang,
+                    allow_blank=False,
+                    compact=True,
+                    id="language",
                 )
                 yield Label(tr("settings.pace"))
                 yield Select(
                     [(tr(f"pace.{pace}"), pace) for pace in PACES],
-                    value=prefs.pace, allow_blank=False, compact=True, id="pace",
+                    value=prefs.pace,
+                    allow_blank=False,
+                    compact=True,
+                    id="pace",
                 )
                 yield Label(tr("settings.highlight"))
                 yield self._on_off(prefs.highlight, "highlight")
                 yield Label(tr("settings.theme"))
                 yield Select(
                     [(tr(f"theme.{theme}"), theme) for theme in THEMES],
-                    value=chosen_theme(prefs.theme), allow_blank=False, compact=True, id="theme",
+                    value=chosen_theme(prefs.theme),
+                    allow_blank=False,
+                    compact=True,
+                    id="theme",
                 )
                 yield Label(tr("settings.turn_title"))
                 yield self._on_off(prefs.turn_title, "turn-title")
@@ -64,8 +73,13 @@ class SettingsScreen(SkyjoScreen[None]):
 
     def _on_off(self, value: bool, id: str) -> Select[bool]:
         tr = self.tr
-        return Select([(tr("settings.on"), True), (tr("settings.off"), False)],
-                      value=value, allow_blank=False, compact=True, id=id)
+        return Select(
+            [(tr("settings.on"), True), (tr("settings.off"), False)],
+            value=value,
+            allow_blank=False,
+            compact=True,
+            id=id,
+        )
 
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:

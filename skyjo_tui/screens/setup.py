@@ -47,14 +47,20 @@ class SetupScreen(SkyjoScreen[None]):
                 yield Label(tr("setup.bots"))
                 yield Select(
                     [(str(n), n) for n in range(MIN_BOTS, MAX_BOTS + 1)],
-                    value=bots, allow_blank=False, compact=True, id="bot-count",
+                    value=bots,
+                    allow_blank=False,
+                    compact=True,
+                    id="bot-count",
                 )
                 for index in range(MAX_BOTS):
                     yield Label(tr("setup.bot_level", number=index + 1), classes=f"bot-{index}")
                     yield Select(
                         [(level_name(name, tr), name) for name in levels],
-                        value=level, allow_blank=False, compact=True,
-                        id=f"level-{index}", classes=f"bot-{index}",
+                        value=level,
+                        allow_blank=False,
+                        compact=True,
+                        id=f"level-{index}",
+                        classes=f"bot-{index}",
                     )
             yield VariantsForm(tr, id="variants")
             with Horizontal(classes="buttons"):
@@ -87,7 +93,10 @@ class SetupScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#start")
     def action_start(self) -> None:
-        asked, self._start_asked = self._start_asked, False  # handled now: the worker tells the rest
+        asked, self._start_asked = (
+            self._start_asked,
+            False,
+        )  # handled now: the worker tells the rest
         if self._starting is not None and not self._starting.is_finished:
             return  # pressed twice: the first start goes on (a second would cancel it)
         if not asked:  # ctrl+s, or a click: no keys since Enter; none from a start that failed
@@ -97,7 +106,9 @@ class SetupScreen(SkyjoScreen[None]):
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.skyjo.save_prefs(replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0]))
+        self.skyjo.save_prefs(
+            replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0])
+        )
         self._starting = self.skyjo.start_local_game(setup)
 
     def on_key(self, event: events.Key) -> None:

@@ -48,10 +48,23 @@ class StatsScreen(SkyjoScreen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
+        self._set_up_tables()
+
+    def _set_up_tables(self) -> None:
+        if not (self.query("#leaderboard") and self.query("#recent-games")):
+            # The tabs mount their panes' contents after the screen itself on a busy
+            # machine: once they are there.
+            self.call_after_refresh(self._set_up_tables)
+            return
         tr = self.tr
         self.query_one("#leaderboard", TextTable).add_columns(
-            "#", tr("stats.name"), tr("stats.rating"), tr("stats.games"), tr("stats.wins"),
-            tr("stats.win_rate"), tr("stats.mean"),
+            "#",
+            tr("stats.name"),
+            tr("stats.rating"),
+            tr("stats.games"),
+            tr("stats.wins"),
+            tr("stats.win_rate"),
+            tr("stats.mean"),
         )
         self.query_one("#recent-games", TextTable).add_columns(
             tr("stats.when"), tr("stats.table"), tr("stats.players"), tr("stats.winner")
@@ -81,10 +94,16 @@ class StatsScreen(SkyjoScreen[None]):
         tr = self.tr
         games, wins = stats.get("games", 0), stats.get("wins", 0)
         lines = [
-            tr("stats.line.games", games=tr.plural("stats.count.games", games),
-               wins=tr.plural("stats.count.wins", wins)),
-            tr("stats.line.rounds", rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
-               mean=mean(stats.get("mean_round_score"))),
+            tr(
+                "stats.line.games",
+                games=tr.plural("stats.count.games", games),
+                wins=tr.plural("stats.count.wins", wins),
+            ),
+            tr(
+                "stats.line.rounds",
+                rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
+                mean=mean(stats.get("mean_round_score")),
+            ),
         ]
         if isinstance(stats.get("rating"), int):
             rated = tr.plural("stats.count.rated", stats.get("rated_games", 0))
@@ -92,22 +111,31 @@ class StatsScreen(SkyjoScreen[None]):
         else:
             lines.append(tr("stats.line.unrated"))
         name = (str(stats.get("name", "")), "bold")
-        self.query_one("#my-stats", Static).update(Content.assemble(name, *(f"\n{line}" for line in lines)))
+        self.query_one("#my-stats", Static).update(
+            Content.assemble(name, *(f"\n{line}" for line in lines))
+        )
 
     def _show_board(self, entries: list[dict[str, Any]]) -> None:
         table = self.query_one("#leaderboard", TextTable)
         table.clear()
         for entry in entries:
             table.add_row(
-                str(entry.get("rank", "")), str(entry.get("name", "")), rating_text(entry.get("rating")),
-                str(entry.get("games", 0)), str(entry.get("wins", 0)), percent(entry.get("win_rate")),
+                str(entry.get("rank", "")),
+                str(entry.get("name", "")),
+                rating_text(entry.get("rating")),
+                str(entry.get("games", 0)),
+                str(entry.get("wins", 0)),
+                percent(entry.get("win_rate")),
                 mean(entry.get("mean_round_score")),
             )
 
     def _show_bots(self, bots: list[dict[str, Any]]) -> None:
         """The bot levels' ratings, on the leaderboard's scale."""
         label = self.query_one("#bot-ratings", Label)
-        shown = [f"{level_name(str(b.get('level', '')), self.tr)} {rating_text(b.get('rating'))}" for b in bots]
+        shown = [
+            f"{level_name(str(b.get('level', '')), self.tr)} {rating_text(b.get('rating'))}"
+            for b in bots
+        ]
         label.display = bool(shown)
         label.update(self.tr("stats.bots", bots=" · ".join(shown)))
 
@@ -117,10 +145,15 @@ class StatsScreen(SkyjoScreen[None]):
         for game in games:
             names = [str(n) for n in game.get("names") or []]
             winners = [names[w] for w in game.get("winners") or [] if 0 <= w < len(names)]
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0))))
+            when = time.strftime(
+                "%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0)))
+            )
             table.add_row(
-                when, str(game.get("table_name", "")), Text(", ".join(names), overflow="ellipsis"),
-                ", ".join(winners), key=str(game.get("game_id")),
+                when,
+                str(game.get("table_name", "")),
+                Text(", ".join(names), overflow="ellipsis"),
+                ", ".join(winners),
+                key=str(game.get("game_id")),
             )
 
     @on(TextTable.RowSelected, "#recent-games")

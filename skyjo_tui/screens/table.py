@@ -118,8 +118,10 @@ class TableScreen(SkyjoScreen[None]):
 
     def fits(self, width: int, height: int) -> bool:
         spectator = self.view is not None and self.view.seat is None
-        return plan_table(width, height, self._players() - (0 if spectator else 1), spectator) is not None
-
+        return (
+            plan_table(width, height, self._players() - (0 if spectator else 1), spectator)
+            is not None
+        )
 
     # -- what the server says ------------------------------------------------------
 
@@ -166,8 +168,10 @@ class TableScreen(SkyjoScreen[None]):
     def link_changed(self, change: LinkChanged) -> None:
         if change.link is not Link.ONLINE:
             self._flight.drop_keys()  # keys meant for a game we no longer see live
-        note = self.tr("link.reconnecting") if change.link is Link.RECONNECTING else (
-            self.tr("link.offline") if change.link is Link.OFFLINE else ""
+        note = (
+            self.tr("link.reconnecting")
+            if change.link is Link.RECONNECTING
+            else (self.tr("link.offline") if change.link is Link.OFFLINE else "")
         )
         if note != self._link_note:
             # Not on every reconnection attempt: a note saying why a key did nothing stays.
@@ -190,7 +194,9 @@ class TableScreen(SkyjoScreen[None]):
         """While the connection is down, the prompt says so instead of asking for a move."""
         if self.view is None or self.view.seat is None or self.link is Link.ONLINE:
             return None
-        return self.tr("prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline")
+        return self.tr(
+            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline"
+        )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "table" and self._ready:
@@ -244,7 +250,11 @@ class TableScreen(SkyjoScreen[None]):
         from .game_over import GameOverScreen
         from .round_summary import RoundSummaryScreen
 
-        new_round = previous is None or previous.round != view.round or previous.phase in ("round_over", "game_over")
+        new_round = (
+            previous is None
+            or previous.round != view.round
+            or previous.phase in ("round_over", "game_over")
+        )
         if view.phase not in ("round_over", "game_over") and new_round:
             for screen in self.app.screen_stack[::-1]:
                 if isinstance(screen, (RoundSummaryScreen, GameOverScreen)):
@@ -283,7 +293,11 @@ class TableScreen(SkyjoScreen[None]):
     def _short_names(self, view: PlayerView, names: Sequence[str]) -> list[str]:
         """Shorter forms of ``names`` for narrow tables ("Greedy 2"); "" where the same."""
         return [
-            names[s] if s == view.seat else self.seats[s].short(self.tr) if s < len(self.seats) else ""
+            names[s]
+            if s == view.seat
+            else self.seats[s].short(self.tr)
+            if s < len(self.seats)
+            else ""
             for s in range(len(view.tableaux))
         ]
 
@@ -293,7 +307,10 @@ class TableScreen(SkyjoScreen[None]):
         players = len(view.tableaux) if view else len(self.seats)
         names = seat_names(self.seats, players, self.tr, view.seat if view else None)
         if view is not None:
-            names = [short or name for short, name in zip(self._short_names(view, names), names, strict=True)]
+            names = [
+                short or name
+                for short, name in zip(self._short_names(view, names), names, strict=True)
+            ]
         end_score = (self.table.get("settings") or {}).get("end-score")
         if not isinstance(end_score, int):  # a server too old, or strange, to say it
             end_score = Settings().end_score
@@ -326,13 +343,23 @@ class TableScreen(SkyjoScreen[None]):
             return
         extra = " · ".join(part for part in (self._timer_text(), self._link_note) if part)
         self.board.model = present(
-            view, self.seats, self.tr, mode=self.mode, cursor=self.cursor,
-            changed=self._changed, keys=self._key_labels(), timer=extra, prompt=self._link_prompt(),
+            view,
+            self.seats,
+            self.tr,
+            mode=self.mode,
+            cursor=self.cursor,
+            changed=self._changed,
+            keys=self._key_labels(),
+            timer=extra,
+            prompt=self._link_prompt(),
         )
         self._refresh_footer()
 
     def _key_labels(self) -> dict[str, str]:
-        return {name: self._key_label(f"table.{name}") for name in ("draw", "take", "discard", "choose", "cancel")}
+        return {
+            name: self._key_label(f"table.{name}")
+            for name in ("draw", "take", "discard", "choose", "cancel")
+        }
 
     def _refresh_footer(self) -> None:
         """Tell the footer only when a key's availability changed (it rebuilds itself)."""
@@ -377,13 +404,19 @@ class TableScreen(SkyjoScreen[None]):
         if action == "discard":
             return bool(choices.discard_flip)
         if action == "cancel":
-            return self.mode is not Mode.NORMAL and not self._flight.active  # a sent move stays sent
+            return (
+                self.mode is not Mode.NORMAL and not self._flight.active
+            )  # a sent move stays sent
         if action == "choose":
             return choices.any
         return True
 
     def action_move(self, direction: str) -> None:
-        removed = self.view.tableaux[self.view.seat].removed_columns if self.view and self.view.seat is not None else ()
+        removed = (
+            self.view.tableaux[self.view.seat].removed_columns
+            if self.view and self.view.seat is not None
+            else ()
+        )
         self.cursor = move(self.cursor, direction, removed)
         self._redraw()
 
@@ -493,7 +526,11 @@ class TableScreen(SkyjoScreen[None]):
             elif not self.check_action(kept.move, ()):
                 self._refuse(kept.move)
             else:
-                {"draw": self.action_draw, "take": self.action_take, "discard": self.action_discard}[kept.move]()
+                {
+                    "draw": self.action_draw,
+                    "take": self.action_take,
+                    "discard": self.action_discard,
+                }[kept.move]()
 
     # -- the mouse -------------------------------------------------------------------------
 
@@ -560,7 +597,14 @@ class TableScreen(SkyjoScreen[None]):
         if self.view is None or self._flight.active:
             return
         note = refusal_text(
-            action, self.view, self.seats, self.tr, self._key_labels(), self.link.value, target=target, mode=self.mode
+            action,
+            self.view,
+            self.seats,
+            self.tr,
+            self._key_labels(),
+            self.link.value,
+            target=target,
+            mode=self.mode,
         )
         self.app.bell()
         if note:

@@ -38,7 +38,11 @@ class TooSmallScreen(SkyjoScreen[None]):
     def _text(self) -> str:
         width, height, (need_width, need_height) = self._shown
         return self.tr(
-            "small.message", width=width, height=height, need_width=need_width, need_height=need_height
+            "small.message",
+            width=width,
+            height=height,
+            need_width=need_width,
+            need_height=need_height,
         )
 
 

@@ -119,7 +119,9 @@ class TableBoard(Vertical):
     def _rebuild_opponents(self, model: BoardModel) -> None:
         container = self.query_one("#opponents", Container)
         container.remove_children()
-        container.mount_all(TableauWidget(seat, wide=True, classes="opponent") for seat in model.others)
+        container.mount_all(
+            TableauWidget(seat, wide=True, classes="opponent") for seat in model.others
+        )
         self._shown = None
         own = self.query_one("#own", TableauWidget)
         own.seat = model.own_seat if model.own_seat is not None else -1
@@ -159,7 +161,9 @@ class TableBoard(Vertical):
             return
         # Before the first layout the board has no size yet: it will take the
         # screen but the footer, so the first frame already has the right plan.
-        width, height = self.size if self.size.width else (self.app.size.width, self.app.size.height - 1)
+        width, height = (
+            self.size if self.size.width else (self.app.size.width, self.app.size.height - 1)
+        )
         spectator = model.own_seat is None
         plan = plan_table(width, height + 1, len(model.others), spectator)
         if plan is not None:
@@ -170,7 +174,9 @@ class TableBoard(Vertical):
             return
         opponents = self.query_one("#opponents", Container)
         opponents.styles.grid_size_columns = max(1, plan.per_band)
-        opponents.styles.grid_columns = str(opponent_cell_width(plan, self.size.width or self.app.size.width))
+        opponents.styles.grid_columns = str(
+            opponent_cell_width(plan, self.size.width or self.app.size.width)
+        )
         opponents.display = plan.bands > 0
         for widget in opponents.query(TableauWidget):
             widget.card_size = plan.others

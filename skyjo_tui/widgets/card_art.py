@@ -91,7 +91,9 @@ def draw_card(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
 
 
 # Only splits styled text into segments (never prints): shared, stateless.
-_SEGMENTER: Final = Console(file=io.StringIO(), width=1000, color_system="truecolor", legacy_windows=False)
+_SEGMENTER: Final = Console(
+    file=io.StringIO(), width=1000, color_system="truecolor", legacy_windows=False
+)
 
 
 def text_segments(text: Text) -> list[Segment]:
@@ -130,9 +132,7 @@ def _inline(look: CardLook, width: int) -> Text:
     if look.face is Face.GONE:
         return Text(f" {'··':^{width - 2}} ", style=Style(color=_EMPTY))
     bg, fg = _colours(look)
-    left, right = (
-        ("[", "]") if look.cursor else ("*", "*") if look.highlight else (" ", " ")
-    )
+    left, right = ("[", "]") if look.cursor else ("*", "*") if look.highlight else (" ", " ")
     body = Style(color=fg, bgcolor=bg, bold=look.face is Face.UP, dim=look.muted)
     edge = _edge_style(look, bg)
     text = Text()
@@ -163,7 +163,9 @@ def _boxed(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
     inner = width - 2
     lines = [Text(box[0] + box[1] * inner + box[2], edge)]
     for row in range(1, height - 1):
-        lines.append(_boxed_row(look, row, height, inner, box[3], edge, Style(color=fg, bgcolor=bg)))
+        lines.append(
+            _boxed_row(look, row, height, inner, box[3], edge, Style(color=fg, bgcolor=bg))
+        )
     if len(caption) + 2 <= inner:
         caption = f" {caption} " if caption else ""
     elif len(caption) > inner:

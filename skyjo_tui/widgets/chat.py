@@ -53,7 +53,9 @@ class ChatPanel(Vertical):
             super().__init__()
             self.text = text
 
-    def __init__(self, title: str, placeholder: str, max_length: int = 300, *, id: str | None = None) -> None:
+    def __init__(
+        self, title: str, placeholder: str, max_length: int = 300, *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.border_title = literal(title)
         self._placeholder, self._max_length = placeholder, max_length

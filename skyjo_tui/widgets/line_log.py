@@ -48,7 +48,9 @@ class LineLog(Widget):
     def _styled(self, line: Text | ChatLine) -> Text:
         if isinstance(line, Text):
             return line
-        return Text.assemble((f"{line.name}: ", self.get_component_rich_style("line-log--name")), line.text)
+        return Text.assemble(
+            (f"{line.name}: ", self.get_component_rich_style("line-log--name")), line.text
+        )
 
     def clear(self) -> None:
         self._lines.clear()

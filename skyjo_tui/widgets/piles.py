@@ -80,13 +80,17 @@ class PilesWidget(Widget):
         width = piles_width(card)
         if state is None:
             return Text("\n".join(" " * width for _ in range(piles_height(card))))
-        draw_face = Face.DOWN if state.pile_size else Face.GONE  # empty: reshuffled on the next draw
+        draw_face = (
+            Face.DOWN if state.pile_size else Face.GONE
+        )  # empty: reshuffled on the next draw
         count_on_pile = not self._draw_label_fits(state, card)
         caption = str(state.pile_size) if count_on_pile and state.pile_size else ""
         draw = draw_card(CardLook(draw_face, **self._flags("draw")), card, caption=caption)
         discard = draw_card(self._look("discard", state.discard_top), card)
         lines = [self._labels(state, card)]
-        lines += [Text(" ") + a + Text("   ") + b + Text(" ") for a, b in zip(draw, discard, strict=True)]
+        lines += [
+            Text(" ") + a + Text("   ") + b + Text(" ") for a, b in zip(draw, discard, strict=True)
+        ]
         drawn_label = next((label for label in state.drawn_labels if len(label) <= width - 2), "")
         lines.append(Text(f"{drawn_label:^{width}}", Style(dim=state.drawn is None)))
         # The card just drawn is never muted: it is the one the choice is about.

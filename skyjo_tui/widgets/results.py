@@ -39,7 +39,9 @@ def cards_text(result: PlayerResult) -> Text:
 
 def score_text(result: PlayerResult, tr: Translator) -> Text:
     if result.doubled:
-        return Text(tr("summary.doubled", raw=result.raw, score=result.score), Style(bold=True, color="red"))
+        return Text(
+            tr("summary.doubled", raw=result.raw, score=result.score), Style(bold=True, color="red")
+        )
     return Text(str(result.score), Style(bold=True))
 
 
@@ -86,8 +88,11 @@ class ResultsTable(TextTable[Text]):
     def _fill(self, summary: RoundSummary, tr: Translator) -> None:
         self.clear(columns=True)
         self.add_columns(
-            Text("#", justify="right"), Text(tr("summary.player")), Text(tr("summary.cards")),
-            Text(tr("summary.round"), justify="right"), Text(tr("summary.total"), justify="right"),
+            Text("#", justify="right"),
+            Text(tr("summary.player")),
+            Text(tr("summary.cards")),
+            Text(tr("summary.round"), justify="right"),
+            Text(tr("summary.total"), justify="right"),
         )
         for rank, result in standings(summary):
             self.add_row(

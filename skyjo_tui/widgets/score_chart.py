@@ -49,7 +49,9 @@ class ScoreChart(PlotextPlot):
         for seat in players:
             offset = (seat - (len(shown.names) - 1) / 2) * cell
             # In the text colour: marks read alike in every theme, and without colour.
-            plt.scatter([r + offset for r in rounds], totals[seat], marker=marker(seat), color="default")
+            plt.scatter(
+                [r + offset for r in rounds], totals[seat], marker=marker(seat), color="default"
+            )
         end = shown.end_score
         plt.hline(end, color="red")  # drawn "─" across: it reads without colour too
         every = [end, 0, *(total for line in totals for total in line)]

@@ -61,14 +61,26 @@ class SheetTable(TextTable[Text]):
         for seat in range(players):
             self.add_column(heading(shown, seat))
         for line in shown.lines:
-            cells = [self._cell(line.scores[seat], line.totals[seat], line.penalised(seat),
-                                seat == line.closer, short) for seat in range(players)]
+            cells = [
+                self._cell(
+                    line.scores[seat],
+                    line.totals[seat],
+                    line.penalised(seat),
+                    seat == line.closer,
+                    short,
+                )
+                for seat in range(players)
+            ]
             self.add_row(Text(str(line.round), justify="right", style=Style(dim=True)), *cells)
         if short and shown.lines:
             last = shown.lines[-1].totals
-            self.add_row(Text(tr("summary.total"), justify="right", style=Style(bold=True)),
-                         *(Text(f"{last[seat]:>4}", justify="right", style=Style(bold=True))
-                           for seat in range(players)))
+            self.add_row(
+                Text(tr("summary.total"), justify="right", style=Style(bold=True)),
+                *(
+                    Text(f"{last[seat]:>4}", justify="right", style=Style(bold=True))
+                    for seat in range(players)
+                ),
+            )
         self.call_after_refresh(self.scroll_end, animate=False)
 
     @staticmethod
@@ -76,7 +88,9 @@ class SheetTable(TextTable[Text]):
         # The closer's mark is a sign, not only a colour: "×2" doubled, "✓" closed and not doubled.
         mark = "×2" if penalised else "✓ " if closer else "  "
         score_style = Style(bold=True, color="red") if penalised else Style(bold=True)
-        text = Text.assemble((f"{score:>3}", score_style), (mark, score_style if penalised else Style()))
+        text = Text.assemble(
+            (f"{score:>3}", score_style), (mark, score_style if penalised else Style())
+        )
         if not compact:
             text.append(f" {total:>4}", Style(dim=True))
         text.justify = "right"

@@ -132,8 +132,15 @@ class TableauWidget(Widget):
 
     def _lines(self) -> list[Strip]:
         key = (
-            self.tableau, self.line, self.card_size, self.cursor, self.targets,
-            self.highlight, self.revealed, self.size.width, self.rich_style,
+            self.tableau,
+            self.line,
+            self.card_size,
+            self.cursor,
+            self.targets,
+            self.highlight,
+            self.revealed,
+            self.size.width,
+            self.rich_style,
         )
         if key != self._key:
             self._key = key
@@ -157,7 +164,10 @@ class TableauWidget(Widget):
         for segments in self._card_lines():
             lines.append([*margin, pad, *segments, Segment(" " * (width - 1 - cards), ground)])
         total = max(self.size.width, left + width)
-        return [Strip(line, left + width).extend_cell_length(total, base).apply_style(base) for line in lines]
+        return [
+            Strip(line, left + width).extend_cell_length(total, base).apply_style(base)
+            for line in lines
+        ]
 
     def _name_line(self, width: int) -> Text:
         """``»Alice ✓ away   5 pts · total 23``: the words give way first, then the name.

@@ -65,7 +65,9 @@ class Button(widgets.Button):
 class Select(widgets.Select[SelectType]):
     """``Select`` whose options' words are literal text."""
 
-    def __init__(self, options: Iterable[tuple[RenderableType, SelectType]], **settings: Any) -> None:
+    def __init__(
+        self, options: Iterable[tuple[RenderableType, SelectType]], **settings: Any
+    ) -> None:
         super().__init__(_literal_options(options), **settings)
 
     def set_options(self, options: Iterable[tuple[RenderableType, SelectType]]) -> None:
@@ -82,7 +84,12 @@ class TextTable(widgets.DataTable[CellType]):
     """``DataTable`` whose ``str`` cells and column labels are literal text (Rich ``Text``)."""
 
     def add_column(
-        self, label: Any, *, width: int | None = None, key: str | None = None, default: CellType | None = None
+        self,
+        label: Any,
+        *,
+        width: int | None = None,
+        key: str | None = None,
+        default: CellType | None = None,
     ) -> ColumnKey:
         return super().add_column(literal_cell(label), width=width, key=key, default=default)
 
@@ -90,13 +97,23 @@ class TextTable(widgets.DataTable[CellType]):
         self, *cells: CellType, height: int | None = 1, key: str | None = None, label: Any = None
     ) -> RowKey:
         return super().add_row(
-            *(literal_cell(cell) for cell in cells), height=height, key=key, label=literal_cell(label)
+            *(literal_cell(cell) for cell in cells),
+            height=height,
+            key=key,
+            label=literal_cell(label),
         )
 
     def update_cell(
-        self, row_key: RowKey | str, column_key: ColumnKey | str, value: CellType, *, update_width: bool = False
+        self,
+        row_key: RowKey | str,
+        column_key: ColumnKey | str,
+        value: CellType,
+        *,
+        update_width: bool = False,
     ) -> None:
         super().update_cell(row_key, column_key, literal_cell(value), update_width=update_width)
 
-    def update_cell_at(self, coordinate: Coordinate, value: CellType, *, update_width: bool = False) -> None:
+    def update_cell_at(
+        self, coordinate: Coordinate, value: CellType, *, update_width: bool = False
+    ) -> None:
         super().update_cell_at(coordinate, literal_cell(value), update_width=update_width)

@@ -39,7 +39,11 @@ def make_app(tmp_path: Path) -> Callable[..., SkyjoApp]:
 
 def server_config(data_dir: Path, **changes: Any) -> ServerConfig:
     values: dict[str, Any] = {
-        "host": "127.0.0.1", "port": 0, "data_dir": data_dir, "pace": ZERO_PACE, "limits": TEST_LIMITS,
+        "host": "127.0.0.1",
+        "port": 0,
+        "data_dir": data_dir,
+        "pace": ZERO_PACE,
+        "limits": TEST_LIMITS,
     }
     values.update(changes)
     return ServerConfig(**values)
@@ -62,7 +66,9 @@ class ThreadedServer:
 
     def __init__(self, data_dir: Path) -> None:
         self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="test-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop.run_forever, name="test-server", daemon=True
+        )
         self._thread.start()
         self._server = SkyjoServer(server_config(data_dir))
         self._clients: list[ServerConnection] = []

@@ -58,7 +58,11 @@ def _cell(segment: Segment, row: int, foreground: Color, background: Color) -> l
     if not text.strip() or style is None or segment.control:
         return []
     fg = Color.from_rich_color(style.color) if style.color and style.color.triplet else foreground
-    bg = Color.from_rich_color(style.bgcolor) if style.bgcolor and style.bgcolor.triplet else background
+    bg = (
+        Color.from_rich_color(style.bgcolor)
+        if style.bgcolor and style.bgcolor.triplet
+        else background
+    )
     if style.reverse:
         fg, bg = bg, fg
     return [Cell(text.strip(), contrast(fg, bg), fg.hex, bg.hex, row)]
@@ -76,7 +80,8 @@ def unreadable(app: App[object], rows: range | None = None) -> list[Cell]:
     """The text on screen (in ``rows``, else all) below its contrast (box lines and dots are
     left out: they draw edges, they are not read)."""
     return [
-        cell for cell in drawn_cells(app)
+        cell
+        for cell in drawn_cells(app)
         if (rows is None or cell.row in rows)
         and cell.ratio < (READABLE_FAINT_CARD if cell.background in DECK_COLOURS else READABLE)
         and _is_read(cell.text)

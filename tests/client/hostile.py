@@ -118,7 +118,10 @@ class Mischief:
         conn = await ServerConnection.open("127.0.0.1", port)
         await conn.hello(name=name)
         person = cls(conn, name)
-        person._tasks = [asyncio.ensure_future(person._listen()), asyncio.ensure_future(person._play())]
+        person._tasks = [
+            asyncio.ensure_future(person._listen()),
+            asyncio.ensure_future(person._play()),
+        ]
         return person
 
     def hold(self) -> None:

@@ -36,7 +36,9 @@ async def wait_for(pilot: Pilot[Any], condition: Callable[[], Any], timeout: flo
     deadline = time.monotonic() + timeout
     while not condition():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {getattr(condition, '__name__', condition)}")
+            raise AssertionError(
+                f"timed out waiting for {getattr(condition, '__name__', condition)}"
+            )
         await pilot.pause(STEP_PAUSE)
 
 
@@ -98,9 +100,17 @@ class KeyboardPlayer:
                 column, row = divmod(cursor, ROWS)
                 want_column, want_row = divmod(target, ROWS)
                 if row != want_row:
-                    key = ("j" if step % 2 else "down") if want_row > row else ("k" if step % 2 else "up")
+                    key = (
+                        ("j" if step % 2 else "down")
+                        if want_row > row
+                        else ("k" if step % 2 else "up")
+                    )
                 else:
-                    key = ("right" if step % 2 else "l") if want_column > column else ("left" if step % 2 else "h")
+                    key = (
+                        ("right" if step % 2 else "l")
+                        if want_column > column
+                        else ("left" if step % 2 else "h")
+                    )
             await self.press(key)
         raise AssertionError(f"the cursor did not reach {target}")
 
@@ -139,8 +149,10 @@ class MousePlayer:
         own = table.query_one("#own", TableauWidget)
         card = own.card_size
         column, row = divmod(pos, ROWS)
-        offset = Offset(1 + column * (card.width + card.gap) + card.width // 2,
-                        1 + row * card.height + card.height // 2)
+        offset = Offset(
+            1 + column * (card.width + card.gap) + card.width // 2,
+            1 + row * card.height + card.height // 2,
+        )
         await self._click(own, offset)
 
     async def click_pile(self, table: TableScreen, pile: str) -> None:
@@ -151,7 +163,9 @@ class MousePlayer:
 
     async def _click(self, widget: Any, offset: Offset) -> None:
         self.clicks += 1
-        assert await self.pilot.click(widget, offset=offset), f"nothing to click at {offset} of {widget}"
+        assert await self.pilot.click(widget, offset=offset), (
+            f"nothing to click at {offset} of {widget}"
+        )
 
     async def play(self, table: TableScreen) -> None:
         choices = table.choices
@@ -170,7 +184,9 @@ class MousePlayer:
         await click_shown(self.pilot, "#ready")
 
 
-async def play_to_game_over(pilot: Pilot[Any], app: App[Any], player: KeyboardPlayer | MousePlayer) -> GameOverScreen:
+async def play_to_game_over(
+    pilot: Pilot[Any], app: App[Any], player: KeyboardPlayer | MousePlayer
+) -> GameOverScreen:
     """Play every move asked of us, and each next round, until the game-over screen."""
     deadline = time.monotonic() + 90
     rounds_seen: set[int] = set()
@@ -179,8 +195,11 @@ async def play_to_game_over(pilot: Pilot[Any], app: App[Any], player: KeyboardPl
         screen = app.screen
         if isinstance(screen, GameOverScreen):
             return screen
-        if (isinstance(screen, RoundSummaryScreen) and screen.summary is not None
-                and screen.summary.round not in rounds_seen):
+        if (
+            isinstance(screen, RoundSummaryScreen)
+            and screen.summary is not None
+            and screen.summary.round not in rounds_seen
+        ):
             rounds_seen.add(screen.summary.round)
             await player.next_round(screen)
         table = my_move(app)
@@ -193,5 +212,7 @@ async def play_to_game_over(pilot: Pilot[Any], app: App[Any], player: KeyboardPl
 def current_screen(app: App[Any], screen_type: type[S]) -> S:
     """The current screen, which the test knows is a ``screen_type``."""
     screen = app.screen
-    assert isinstance(screen, screen_type), f"on {type(screen).__name__}, not {screen_type.__name__}"
+    assert isinstance(screen, screen_type), (
+        f"on {type(screen).__name__}, not {screen_type.__name__}"
+    )
     return screen

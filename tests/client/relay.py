@@ -27,7 +27,9 @@ class Relay:
         self._server = await asyncio.start_server(self._relay, "127.0.0.1", 0)
         self.port = self._server.sockets[0].getsockname()[1]
 
-    async def _relay(self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter) -> None:
+    async def _relay(
+        self, client_reader: asyncio.StreamReader, client_writer: asyncio.StreamWriter
+    ) -> None:
         if not self.accepting:
             client_writer.transport.abort()
             return

@@ -18,7 +18,11 @@ NAMES = ("Alice", "Bruno", "Chloé", "Dmitri", "Emma", "Farid", "Gaëlle", "Hugo
 
 
 def table_map(
-    players: int, your_seat: int | None = 0, status: str = "playing", *, server_bot_names: bool = False
+    players: int,
+    your_seat: int | None = 0,
+    status: str = "playing",
+    *,
+    server_bot_names: bool = False,
 ) -> dict[str, Any]:
     """A table as the server describes it: seat 0 a person, the others bots (greedy),
     named like people, or (``server_bot_names``) as the server names bots: "Greedy bot 2"."""
@@ -37,10 +41,21 @@ def table_map(
         for seat in range(players)
     ]
     return {
-        "table_id": "t1", "name": "Test table", "code": "ABCDEF", "private": False,
-        "status": status, "seats": seats, "host_id": 1, "settings": Settings().to_dict(),
-        "turn_timer": None, "spectators": 0, "your_seat": your_seat, "round": 1,
-        "next_round_in": None, "rematch": [], "game_id": None,
+        "table_id": "t1",
+        "name": "Test table",
+        "code": "ABCDEF",
+        "private": False,
+        "status": status,
+        "seats": seats,
+        "host_id": 1,
+        "settings": Settings().to_dict(),
+        "turn_timer": None,
+        "spectators": 0,
+        "your_seat": your_seat,
+        "round": 1,
+        "next_round_in": None,
+        "rematch": [],
+        "game_id": None,
     }
 
 

@@ -29,7 +29,9 @@ def distance(a: Color, b: Color) -> float:
     (r1, g1, b1), (r2, g2, b2) = a.get_truecolor(), b.get_truecolor()
     mean = (r1 + r2) / 2
     dr, dg, db = r1 - r2, g1 - g2, b1 - b2
-    return float(((2 + mean / 256) * dr * dr + 4 * dg * dg + (2 + (255 - mean) / 256) * db * db) ** 0.5)
+    return float(
+        ((2 + mean / 256) * dr * dr + 4 * dg * dg + (2 + (255 - mean) / 256) * db * db) ** 0.5
+    )
 
 
 async def colours_on_the_table(app: SkyjoApp) -> set[Color]:
@@ -40,7 +42,9 @@ async def colours_on_the_table(app: SkyjoApp) -> set[Color]:
         for push in game_pushes(2, 5, moves(16)):
             screen.feed_game(push)
         await wait_for(pilot, lambda: "Your turn" in str(screen.board.prompt_line.render()))
-        console = Console(width=80, file=io.StringIO(), color_system="truecolor", force_terminal=True)
+        console = Console(
+            width=80, file=io.StringIO(), color_system="truecolor", force_terminal=True
+        )
         update = app.screen._compositor.render_update(full=True)
         assert update is not None  # a full update always has the whole screen
         styles = [segment.style for segment in console.render(update) if segment.style]
@@ -53,8 +57,11 @@ async def test_a_256_colour_terminal_shows_the_table_as_a_truecolor_one(
     colours = await colours_on_the_table(make_app())
     # Navy bars for grey ones were 126 away; a shade of text blended on its
     # background may move a little (a 256-colour ramp step is about 20).
-    far = {c.name: distance(c, c.downgrade(ColorSystem.EIGHT_BIT)) for c in colours
-           if distance(c, c.downgrade(ColorSystem.EIGHT_BIT)) > 30}
+    far = {
+        c.name: distance(c, c.downgrade(ColorSystem.EIGHT_BIT))
+        for c in colours
+        if distance(c, c.downgrade(ColorSystem.EIGHT_BIT)) > 30
+    }
     assert not far, far
 
 

@@ -76,9 +76,16 @@ async def hostile_lobby(server: SkyjoServer, end_score: int) -> AsyncIterator[Sc
         for name in (*OTHERS, "Mallory", "Trent"):
             people[name] = await Mischief.arrive(server.port, name)
         created = await people[CLOSE_TAG].conn.request(
-            {"type": "create_table", "name": LINK_TABLE, "seats": 4, "settings": {"end-score": end_score}}
+            {
+                "type": "create_table",
+                "name": LINK_TABLE,
+                "seats": 4,
+                "settings": {"end-score": end_score},
+            }
         )
-        await people["Mallory"].conn.request({"type": "create_table", "name": CLOSE_TABLE, "seats": 2})
+        await people["Mallory"].conn.request(
+            {"type": "create_table", "name": CLOSE_TABLE, "seats": 2}
+        )
         await people["Trent"].conn.request({"type": "create_table", "name": LONG_TABLE, "seats": 2})
         yield Scene(server, people, str(created["table"]["table_id"]))
     finally:
@@ -119,12 +126,16 @@ async def seated_at_the_hostile_table(
         await scene.people[name].conn.request({"type": "join_table", "table_id": scene.table_id})
         await scene.people[name].conn.request({"type": "ready", "ready": True})
     if look:
-        await scene.people[STYLES].conn.request({"type": "chat", "scope": "table", "text": TABLE_CHAT})
+        await scene.people[STYLES].conn.request(
+            {"type": "chat", "scope": "table", "text": TABLE_CHAT}
+        )
         await shown(pilot, app, LINK_TABLE, *OTHERS, BOLD_UNICODE, TABLE_CHAT)
     await pilot.press("r")
     await wait_for(pilot, lambda: all(s and s["ready"] for s in host.table.get("seats", [])[1:]))
     await host.conn.request({"type": "start_game"})
-    await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+    await wait_for(
+        pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+    )
     table = app.screen
     assert isinstance(table, TableScreen)
     return table
@@ -157,9 +168,15 @@ async def test_hostile_names_tables_and_chat_in_the_lobby_room_table_and_round_s
         whose = [name for name in OTHERS if f"{name}'s turn" in screen_text(app)]
         assert whose, screen_text(app)
         # The status line, the prompt, every name line, the moves in words.
-        await shown(pilot, app, f"{whose[0]}'s turn", f"Waiting for {whose[0]}", *OTHERS, BOLD_UNICODE)
-        await shown(pilot, app, f"{CLOSE_TAG} turned up", f"{STYLES} turned up", f"{CLICK} turned up")
-        await scene.people[CLICK].conn.request({"type": "chat", "scope": "table", "text": TABLE_CHAT})
+        await shown(
+            pilot, app, f"{whose[0]}'s turn", f"Waiting for {whose[0]}", *OTHERS, BOLD_UNICODE
+        )
+        await shown(
+            pilot, app, f"{CLOSE_TAG} turned up", f"{STYLES} turned up", f"{CLICK} turned up"
+        )
+        await scene.people[CLICK].conn.request(
+            {"type": "chat", "scope": "table", "text": TABLE_CHAT}
+        )
         await shown(pilot, app, f"{CLICK}: {TABLE_CHAT}")
 
         await pilot.press("s")  # the totals so far
@@ -189,7 +206,9 @@ async def test_hostile_names_at_game_over_in_statistics_and_in_the_replay(
     async with in_a_hostile_lobby(make_app, make_server, end_score=10) as (scene, app, pilot):
         await seated_at_the_hostile_table(pilot, app, scene, look=False)
         over = await play_to_game_over(pilot, app, KeyboardPlayer(pilot))
-        names = [p.name for p in over.summary.players if p.winner and p.seat != over.summary.own_seat]
+        names = [
+            p.name for p in over.summary.players if p.winner and p.seat != over.summary.own_seat
+        ]
         await shown(pilot, app, *OTHERS, "You", *names)  # our own seat is "You" to us
         await pilot.press("g")  # the score sheet: each name heads its column, cut to 10 cells
         await shown(pilot, app, CLOSE_TAG, *(f"{name[:9]}…" for name in (STYLES, CLICK)))
@@ -219,7 +238,12 @@ async def test_hostile_names_at_game_over_in_statistics_and_in_the_replay(
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await pilot.press("s")
         # The tab is clicked once it is there (under load the statistics take a moment).
-        await wait_for(pilot, lambda: isinstance(app.screen, StatsScreen) and app.screen.query("#--content-tab-recent"))
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, StatsScreen) and app.screen.query("#--content-tab-recent")
+            ),
+        )
         await pilot.click("#--content-tab-recent")
         await shown(pilot, app, LINK_TABLE, CLOSE_TAG, STYLES, CLICK)
 
@@ -241,12 +265,16 @@ async def test_a_name_refused_because_it_is_taken_is_said_as_typed(
         await first.leave()
 
 
-async def test_a_local_game_with_a_login_that_would_be_markup(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_local_game_with_a_login_that_would_be_markup(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app(environ={"USER": CLOSE_TAG})  # the local player is named after the login
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.press("n")
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         await shown(pilot, app, CLOSE_TAG)
         await pilot.press("s")
         await wait_for(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))

@@ -40,6 +40,8 @@ async def test_a_local_game_on_a_data_directory_another_server_holds_is_refused_
             # at once: the failed start's press is over (it was shown as under way for 0.2 s)
             assert app.focused is setup.query_one("#start")
             await pilot.press("enter")
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and my_move(app) is not None)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, TableScreen) and my_move(app) is not None
+            )
     finally:
         await other.stop()

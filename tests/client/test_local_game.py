@@ -38,7 +38,9 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         await click_shown(pilot, "#bot-count")
         await pilot.press("up", "up", "enter")  # from 3 bots to 1 bot
         await pilot.press("ctrl+s")  # start
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         table = app.screen
         assert isinstance(table, TableScreen)
         assert len(table.view.tableaux) == 2  # type: ignore[union-attr]
@@ -47,17 +49,30 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         over = await play_to_game_over(pilot, app, player)
 
         assert {"enter", "space", "d", "x"} <= player.keys_used
-        assert {"up", "down", "k", "j"} & player.keys_used and {"left", "right", "h", "l"} & player.keys_used
+        assert {"up", "down", "k", "j"} & player.keys_used and {
+            "left",
+            "right",
+            "h",
+            "l",
+        } & player.keys_used
         assert over.summary.game_over and over.summary.winners
         assert max(p.total for p in over.summary.players) >= 10  # the chosen end score
         results = over.query_one(ResultsTable)  # two players: room for the bot's whole name
-        assert any("Greedy bot 1" in str(results.get_row_at(row)[1]) for row in range(results.row_count))
+        assert any(
+            "Greedy bot 1" in str(results.get_row_at(row)[1]) for row in range(results.row_count)
+        )
         log = table.query_one(LineLog).lines
-        assert any(" drew " in line for line in log) and any("Round 1 begins" in line for line in log)
+        assert any(" drew " in line for line in log) and any(
+            "Round 1 begins" in line for line in log
+        )
         # You are "You" alike in the log, the results and the headline; the bot keeps its name.
         own = over.summary.own_seat
-        assert own is not None and next(p.name for p in over.summary.players if p.seat == own) == "You"
-        assert any(str(results.get_row_at(row)[1]).startswith("You") for row in range(results.row_count))
+        assert (
+            own is not None and next(p.name for p in over.summary.players if p.seat == own) == "You"
+        )
+        assert any(
+            str(results.get_row_at(row)[1]).startswith("You") for row in range(results.row_count)
+        )
         assert any(line.startswith("You drew ") for line in log)
         assert any(line.startswith("Greedy bot 1 ") for line in log)
         assert not any("Player" in line for line in log)
@@ -85,7 +100,9 @@ async def test_two_key_presses_start_a_local_game(make_app: Callable[..., SkyjoA
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         view = app.screen.view  # type: ignore[attr-defined]
         assert view.phase == "initial_flips" and len(view.tableaux) == 4  # three bots by default
 
@@ -98,7 +115,9 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
         await click_shown(pilot, "#variant-end-score")
         await pilot.press("end", "backspace", "backspace", "backspace", "1", "5")
         await click_shown(pilot, "#start")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         table = app.screen
         assert isinstance(table, TableScreen)
 
@@ -108,22 +127,38 @@ async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., Skyj
 
         await click_shown(pilot, "#rematch")
         await wait_for(pilot, lambda: not isinstance(app.screen, GameOverScreen))
-        await wait_for(pilot, lambda: table.view is not None and table.view.round == 1
-                       and table.view.phase == "initial_flips")
+        await wait_for(
+            pilot,
+            lambda: (
+                table.view is not None
+                and table.view.round == 1
+                and table.view.phase == "initial_flips"
+            ),
+        )
         assert all(total == 0 for total in table.view.totals)  # type: ignore[union-attr]
 
 
-async def test_a_key_pressed_while_a_move_is_in_flight_is_played_next(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_key_pressed_while_a_move_is_in_flight_is_played_next(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")  # a local game against three bots
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         table = app.screen
-        assert isinstance(table, TableScreen) and table.view is not None and table.view.seat is not None
+        assert (
+            isinstance(table, TableScreen)
+            and table.view is not None
+            and table.view.seat is not None
+        )
         seat, cursor = table.view.seat, table.cursor
         assert table.view.phase == "initial_flips" and cursor in table.choices.flip
 
-        burst(app, "enter", "right", "enter")  # the second Enter comes before the first flip's answer
+        burst(
+            app, "enter", "right", "enter"
+        )  # the second Enter comes before the first flip's answer
 
         def both_up() -> bool:
             cards = table.view.tableaux[seat].cards  # type: ignore[union-attr]
@@ -134,19 +169,30 @@ async def test_a_key_pressed_while_a_move_is_in_flight_is_played_next(make_app: 
         assert table.cursor == cursor + 3
 
 
-async def test_a_kept_key_is_checked_against_the_new_view(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_kept_key_is_checked_against_the_new_view(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         table = app.screen
         assert isinstance(table, TableScreen) and table.view is not None
         seat, cursor = table.view.seat, table.cursor
 
         burst(app, "enter", "enter")  # twice the same card: only legal the first time
         assert seat is not None and isinstance(cursor, int)
-        await wait_for(pilot, lambda: table.view is not None and table.view.tableaux[seat].cards[cursor] is not None)
+        await wait_for(
+            pilot,
+            lambda: table.view is not None and table.view.tableaux[seat].cards[cursor] is not None,
+        )
         await wait_for(pilot, lambda: not table.acting and not table.kept_keys)
         cards = table.view.tableaux[seat].cards
-        assert sum(card is not None for card in cards) == 1 and table.choices.flip  # the second is still to choose
-        assert not any(n.severity == "error" for n in app._notifications)  # never sent: no server refusal
+        assert (
+            sum(card is not None for card in cards) == 1 and table.choices.flip
+        )  # the second is still to choose
+        assert not any(
+            n.severity == "error" for n in app._notifications
+        )  # never sent: no server refusal

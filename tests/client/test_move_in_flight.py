@@ -118,7 +118,9 @@ async def test_the_turn_is_not_offered_again_while_the_move_is_on_its_way(
         await pilot.press("enter")
         assert table.acting
         await pilot.press("right")  # the cursor moves meanwhile: the board is drawn again
-        assert prompt(table).startswith(f"Choose the card the {taken} replaces")  # not "Your turn: ..."
+        assert prompt(table).startswith(
+            f"Choose the card the {taken} replaces"
+        )  # not "Your turn: ..."
         await pilot.press("escape")  # nothing to cancel: the move is sent
         assert prompt(table).startswith(f"Choose the card the {taken} replaces")
 
@@ -152,7 +154,9 @@ async def test_your_turn_cuts_the_pace_short_and_a_key_pressed_meanwhile_is_kept
             return moves > 14 and game.current_player == 0 and game.round.phase is Phase.CHOOSE
 
         *_, before, held, waiting, yours = game_pushes(4, 5, our_turn)
-        assert all(push["events"][0]["player"] != 0 for push in (held, waiting, yours))  # bots' moves
+        assert all(
+            push["events"][0]["player"] != 0 for push in (held, waiting, yours)
+        )  # bots' moves
         table.feed_game({**before, "events": []})  # joining: the table as it is
         table.feed_game(held)  # a bot's move, on screen for the pace
         table.feed_game(waiting)  # another, waiting its turn to be shown

@@ -100,8 +100,12 @@ async def test_join_play_drop_and_come_back(
         await pilot.press("enter")  # join the selected table
         await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
         await pilot.press("r")  # ready
-        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"]
-                                          for s in bob.table.get("seats", [])))
+        await wait_for(
+            pilot,
+            lambda: any(
+                s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])
+            ),
+        )
         await bob.conn.request({"type": "start_game"})
         await wait_for(pilot, lambda: my_move(app) is not None)
         table = current_screen(app, TableScreen)
@@ -110,7 +114,11 @@ async def test_join_play_drop_and_come_back(
         player = KeyboardPlayer(pilot)
         await player.play(table)  # a first card turned up
         await wait_for(
-            pilot, lambda: table.view is not None and sum(c is not None for c in table.view.tableaux[1].cards) == 1
+            pilot,
+            lambda: (
+                table.view is not None
+                and sum(c is not None for c in table.view.tableaux[1].cards) == 1
+            ),
         )
 
         relay.accepting = False
@@ -118,8 +126,14 @@ async def test_join_play_drop_and_come_back(
         await wait_for(pilot, lambda: "reconnecting" in status_text(table))
         assert app.session is not None and app.session.link is Link.RECONNECTING
         relay.accepting = True
-        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.ONLINE
-                       and "reconnecting" not in status_text(table))
+        await wait_for(
+            pilot,
+            lambda: (
+                app.session is not None
+                and app.session.link is Link.ONLINE
+                and "reconnecting" not in status_text(table)
+            ),
+        )
         assert relay.connections >= 2 and app.screen is table  # back at the same table, same screen
 
         before = bob.moves
@@ -145,7 +159,9 @@ async def test_enter_joins_a_table_as_soon_as_it_is_listed(
         await wait_for(pilot, lambda: tables.has_focus and tables.cursor_row == 0)
         await pilot.press("enter")  # no Down first
         await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
-        assert any(s and s["name"] == "Alice" for s in current_screen(app, RoomScreen).table["seats"])
+        assert any(
+            s and s["name"] == "Alice" for s in current_screen(app, RoomScreen).table["seats"]
+        )
 
 
 async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
@@ -165,7 +181,9 @@ async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
         await pilot.press("b")  # a bot of the level shown
         await wait_for(pilot, lambda: sum(1 for s in room.table["seats"] if s) == 2)
         await pilot.press("s")  # start
-        await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
         assert "⏱" in status_text(current_screen(app, TableScreen))
         # The board took the place of the room and of the lobby (no lobby kept underneath);
         # leaving the game brings a lobby back.
@@ -175,7 +193,9 @@ async def test_host_a_table_add_a_bot_start_and_see_the_turn_timer(
         assert [type(s).__name__ for s in app.screen_stack[1:]] == ["LobbyScreen"]
 
 
-async def test_watch_a_game_and_errors_are_said_plainly(make_app: Callable[..., SkyjoApp], server: SkyjoServer) -> None:
+async def test_watch_a_game_and_errors_are_said_plainly(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer
+) -> None:
     dan = await ServerConnection.open("127.0.0.1", server.port)  # Dan starts a game, then thinks
     try:
         await dan.hello(name="Dan")
@@ -191,7 +211,9 @@ async def test_watch_a_game_and_errors_are_said_plainly(make_app: Callable[..., 
             assert isinstance(app.screen, LobbyScreen)  # a message, not a crash
 
             await pilot.press("w")  # watch the table
-            await wait_for(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None)
+            await wait_for(
+                pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+            )
             table = current_screen(app, TableScreen)
             assert table.view is not None and table.view.seat is None and not table.choices.any
             assert "watching" in str(table.query_one("#prompt").render())
@@ -207,14 +229,22 @@ async def test_come_back_to_the_seat_after_quitting(
     async with first.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: rows(first, LobbyScreen, "#tables") == 1)
         await pilot.press("enter", "r")
-        await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"]
-                                          for s in bob.table.get("seats", [])))
+        await wait_for(
+            pilot,
+            lambda: any(
+                s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])
+            ),
+        )
         await bob.conn.request({"type": "start_game"})
-        await wait_for(pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.view is not None
+        )
     # The app is closed; its resume token was saved: the next start returns to the seat.
     again = make_app(tcp_connector("127.0.0.1", server.port), server_label="test")
     async with again.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.view is not None)
+        await wait_for(
+            pilot, lambda: isinstance(again.screen, TableScreen) and again.screen.view is not None
+        )
         view = current_screen(again, TableScreen).view
         assert view is not None and view.seat == 1
         # The board took the lobby's place (nothing of the lobby is kept while seated).
@@ -233,7 +263,10 @@ async def ready_at_bobs_table(pilot: Any, app: SkyjoApp, bob: Opponent) -> None:
     await pilot.press("enter")
     await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
     await pilot.press("r")
-    await wait_for(pilot, lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])))
+    await wait_for(
+        pilot,
+        lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])),
+    )
 
 
 def log_lines(app: SkyjoApp) -> list[str]:
@@ -254,7 +287,9 @@ async def test_moves_made_while_the_link_was_down_are_in_the_log_once_back(
 
         relay.accepting = False
         relay.cut()  # Alice's link drops; meanwhile the game starts and Bob flips his two cards
-        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.RECONNECTING)
+        await wait_for(
+            pilot, lambda: app.session is not None and app.session.link is Link.RECONNECTING
+        )
         await bob.conn.request({"type": "start_game"})
         await wait_for(pilot, lambda: bob.moves == 2)
         relay.accepting = True
@@ -268,9 +303,17 @@ async def test_moves_made_while_the_link_was_down_are_in_the_log_once_back(
         before = log_lines(app)
         table = current_screen(app, TableScreen)
         relay.cut()
-        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.RECONNECTING)
-        await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.ONLINE
-                       and my_move(app) is not None)
+        await wait_for(
+            pilot, lambda: app.session is not None and app.session.link is Link.RECONNECTING
+        )
+        await wait_for(
+            pilot,
+            lambda: (
+                app.session is not None
+                and app.session.link is Link.ONLINE
+                and my_move(app) is not None
+            ),
+        )
         assert app.screen is table and log_lines(app) == before
 
 
@@ -281,7 +324,9 @@ async def test_coming_back_after_quitting_shows_the_round_so_far(
     async with first.run_test(size=(100, 30)) as pilot:
         await ready_at_bobs_table(pilot, first, bob)
         await bob.conn.request({"type": "start_game"})
-        await wait_for(pilot, lambda: my_move(first) is not None and len(bobs_flips(log_lines(first))) == 2)
+        await wait_for(
+            pilot, lambda: my_move(first) is not None and len(bobs_flips(log_lines(first))) == 2
+        )
         await KeyboardPlayer(pilot).play(current_screen(first, TableScreen))
         await wait_for(pilot, lambda: len(log_lines(first)) == 4)
         seen = log_lines(first)
@@ -327,6 +372,8 @@ async def test_players_are_told_who_watches_and_who_is_away(
             await wait_for(pilot, lambda: my_move(app) is not None)
             assert log_lines(app)[0] == "Watching: Carol"
             await bob.stop()  # Bob's connection drops: the grace time is 60 s
-            await wait_for(pilot, lambda: "Bob is away: a bot plays for them in 60 s." in log_lines(app))
+            await wait_for(
+                pilot, lambda: "Bob is away: a bot plays for them in 60 s." in log_lines(app)
+            )
     finally:
         await carol.close()

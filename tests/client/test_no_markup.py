@@ -49,14 +49,19 @@ def markup_uses(path: Path, tree: ast.Module) -> Iterator[str]:
             names = {alias.name for alias in node.names}
             if node.module in MARKUP_MODULES or (node.module == "textual" and "markup" in names):
                 yield f"{line} imports a markup parser"
-            if node.module.startswith("textual.widgets") and node.module != "textual.widgets.data_table":
+            if (
+                node.module.startswith("textual.widgets")
+                and node.module != "textual.widgets.data_table"
+            ):
                 for name in sorted(names - set(ALLOWED_TEXTUAL_WIDGETS)):
                     yield f"{line} uses Textual's {name}: use skyjo_tui.widgets.text"
             if node.module == "textual" and "widgets" in names and path != TEXT_MODULE:
                 yield f"{line} imports textual.widgets: use skyjo_tui.widgets.text"
         elif isinstance(node, ast.Import):
             for alias in node.names:
-                if alias.name in MARKUP_MODULES or (alias.name == "textual.widgets" and path != TEXT_MODULE):
+                if alias.name in MARKUP_MODULES or (
+                    alias.name == "textual.widgets" and path != TEXT_MODULE
+                ):
                     yield f"{line} imports {alias.name}"
         elif isinstance(node, ast.FunctionDef) and node.name == "render":
             # Textual reads a str that render() returns as markup.
@@ -64,7 +69,11 @@ def markup_uses(path: Path, tree: ast.Module) -> Iterator[str]:
             if returns not in LITERAL_RENDERS:
                 yield f"{line} render() may return a str: return Text or Content"
         elif isinstance(node, ast.Call):
-            called = node.func.attr if isinstance(node.func, ast.Attribute) else getattr(node.func, "id", "")
+            called = (
+                node.func.attr
+                if isinstance(node.func, ast.Attribute)
+                else getattr(node.func, "id", "")
+            )
             if called in MARKUP_CALLS:
                 yield f"{line} parses markup ({called})"
             for keyword in node.keywords:

@@ -65,7 +65,10 @@ def test_moves_in_words() -> None:
     took = [DiscardTaken(0, 3), CardExchanged(0, 4, 3, 11, False)]
     assert describe(took, NAMES, tr) == ["Alice took the 3 and replaced a hidden 11."]
     kept = [CardExchanged(1, 2, 8, 5, True), ColumnRemoved(1, 0, 8, False)]
-    assert describe(kept, NAMES, tr) == ["Bob kept the 8 and replaced their 5.", "Bob's column of 8s is removed."]
+    assert describe(kept, NAMES, tr) == [
+        "Bob kept the 8 and replaced their 5.",
+        "Bob's column of 8s is removed.",
+    ]
     assert describe([CardDrawn(1, 8)], NAMES, tr) == ["Bob drew an 8."]
     assert describe([RoundScored((30, 20), (30, 40), 1, True)], NAMES, tr) == [
         "Bob closed without the lowest score: doubled to 40."
@@ -77,19 +80,41 @@ def test_moves_in_words() -> None:
 def test_your_own_moves_are_told_to_you_as_you_in_both_languages() -> None:
     seats = [SeatInfo("Zoe"), SeatInfo("Bob")]
     for lang, lines, won, both in (
-        ("en", ["You turned up a 5.", "You kept the 8 and replaced your 5.", "Your column of 8s is removed.",
-                "Bob drew an 8.", "You closed without the lowest score: doubled to 40."],
-         "You win the game!", "You and Bob share the win!"),
-        ("fr", ["Vous avez retourné un 5.", "Vous avez gardé le 8 et remplacé votre 5.",
-                "Votre colonne de 8 est retirée.", "Bob a pioché un 8.",
-                "Vous avez fermé sans le plus petit score : doublé à 40."],
-         "Vous gagnez la partie !", "Vous et Bob partagez la victoire !"),
+        (
+            "en",
+            [
+                "You turned up a 5.",
+                "You kept the 8 and replaced your 5.",
+                "Your column of 8s is removed.",
+                "Bob drew an 8.",
+                "You closed without the lowest score: doubled to 40.",
+            ],
+            "You win the game!",
+            "You and Bob share the win!",
+        ),
+        (
+            "fr",
+            [
+                "Vous avez retourné un 5.",
+                "Vous avez gardé le 8 et remplacé votre 5.",
+                "Votre colonne de 8 est retirée.",
+                "Bob a pioché un 8.",
+                "Vous avez fermé sans le plus petit score : doublé à 40.",
+            ],
+            "Vous gagnez la partie !",
+            "Vous et Bob partagez la victoire !",
+        ),
     ):
         tr = Translator(lang)
         names = seat_names(seats, 2, tr, own=0)
         assert names == [tr("word.you"), "Bob"]
-        events = [CardFlipped(0, 4, 5, False), CardExchanged(0, 2, 8, 5, True), ColumnRemoved(0, 0, 8, False),
-                  CardDrawn(1, 8), RoundScored((30, 20), (40, 20), 0, True)]
+        events = [
+            CardFlipped(0, 4, 5, False),
+            CardExchanged(0, 2, 8, 5, True),
+            ColumnRemoved(0, 0, 8, False),
+            CardDrawn(1, 8),
+            RoundScored((30, 20), (40, 20), 0, True),
+        ]
         assert describe(events, names, tr, own=0) == lines
         assert describe([TotalsUpdated(5, (60, 120), True, (0,))], names, tr, own=0) == [won]
         assert describe([TotalsUpdated(5, (90, 90), True, (0, 1))], names, tr, own=0) == [both]
@@ -119,7 +144,9 @@ def test_choices_come_from_the_legal_moves_only() -> None:
 
 
 def test_cursor_moves_between_piles_and_cards_and_skips_removed_columns() -> None:
-    assert move(4, "left") == 1 and move(1, "left") == "discard" and move("discard", "left") == "draw"
+    assert (
+        move(4, "left") == 1 and move(1, "left") == "discard" and move("discard", "left") == "draw"
+    )
     assert move("draw", "right") == "discard" and move("discard", "right") == 1
     assert move(2, "down") == 0 and move(0, "up") == 2
     assert move(1, "right", removed_columns=(1, 2)) == 10
@@ -138,8 +165,11 @@ def test_eight_players_fit_80x24_and_bigger_terminals_get_bigger_cards() -> None
 
 @pytest.mark.parametrize(
     ("text", "expected"),
-    [("example.org", ("example.org", DEFAULT_PORT)), ("10.0.0.2:8000", ("10.0.0.2", 8000)),
-     ("[::1]:7000", ("::1", 7000))],
+    [
+        ("example.org", ("example.org", DEFAULT_PORT)),
+        ("10.0.0.2:8000", ("10.0.0.2", 8000)),
+        ("[::1]:7000", ("::1", 7000)),
+    ],
 )
 def test_addresses(text: str, expected: tuple[str, int]) -> None:
     assert parse_address(text) == expected
@@ -177,26 +207,37 @@ def test_bots_are_named_in_the_players_language() -> None:
     # A level this client does not know yet keeps the server's words.
     counting = SeatInfo("Counting bot 3", "counting")
     assert (counting.shown(french), counting.short(french)) == (
-        "Counting bot 3", "Counting 3",
+        "Counting bot 3",
+        "Counting 3",
     )
     # Only names the server made from the level are translated: a person, a renamed bot.
     assert SeatInfo("Greedy bot 2").shown(french) == "Greedy bot 2"
     assert SeatInfo("Max the bot", "greedy").shown(french) == "Max the bot"
-    assert level_name("greedy", french) == "glouton" and level_name("counting", french) == "counting"
+    assert (
+        level_name("greedy", french) == "glouton" and level_name("counting", french) == "counting"
+    )
     assert seat_names([greedy], 2, french) == ["Robot glouton 2", "#2"]
 
 
-def test_a_name_line_says_the_scores_in_words_when_there_is_room_the_same_way_for_everyone() -> None:
+def test_a_name_line_says_the_scores_in_words_when_there_is_room_the_same_way_for_everyone() -> (
+    None
+):
     lines = [
-        SeatLine("Greedy bot 1", 17, 0, short="Greedy 1", scores=("17 pts · total 0", "17 pts · Σ0")),
+        SeatLine(
+            "Greedy bot 1", 17, 0, short="Greedy 1", scores=("17 pts · total 0", "17 pts · Σ0")
+        ),
         SeatLine("Greedy bot 2", 5, 0, short="Greedy 2", scores=("5 pts · total 0", "5 pts · Σ0")),
     ]
     lines = [replace(line, score_widths=(16, 11, 5), name_room=8) for line in lines]
     wide = [fit_name_line(line, 40) for line in lines]
-    assert wide == [("Greedy bot 1", "", " 17 pts · total 0"), ("Greedy bot 2", "", " 5 pts · total 0")]
+    assert wide == [
+        ("Greedy bot 1", "", " 17 pts · total 0"),
+        ("Greedy bot 2", "", " 5 pts · total 0"),
+    ]
     # 80 columns, 3 opponents: the total by its sign; narrower: the bot without "bot".
     assert [fit_name_line(line, 24) for line in lines] == [
-        ("Greedy bot 1", "", " 17 pts · Σ0"), ("Greedy bot 2", "", " 5 pts · Σ0"),
+        ("Greedy bot 1", "", " 17 pts · Σ0"),
+        ("Greedy bot 2", "", " 5 pts · Σ0"),
     ]
     assert [fit_name_line(line, 20)[0] for line in lines] == ["Greedy 1", "Greedy 2"]
     assert [fit_name_line(line, 12)[2] for line in lines] == [" 17 Σ0", " 5 Σ0"]
@@ -215,7 +256,10 @@ def test_a_key_that_does_nothing_says_why() -> None:
     assert refusal_key("draw", holding, "drawn", spectator=False) == "refused.already_drew"
     assert refusal_key("discard", holding, "drawn", spectator=False) == "refused.no_face_down"
     assert refusal_key("draw", Choices(None), "choose", spectator=True) == "refused.watching"
-    assert refusal_key("draw", drawing, "choose", spectator=False, link="reconnecting") == "refused.reconnecting"
+    assert (
+        refusal_key("draw", drawing, "choose", spectator=False, link="reconnecting")
+        == "refused.reconnecting"
+    )
     assert refusal_key("draw", Choices(0), "round_over", spectator=False) == "refused.round_over"
 
 
@@ -223,7 +267,9 @@ def test_standings_go_from_the_lowest_total_and_ties_share_a_rank() -> None:
     def result(seat: int, total: int) -> PlayerResult:
         return PlayerResult(seat, f"P{seat}", (None,) * 12, (), 0, 0, False, total, False, False)
 
-    summary = RoundSummary(2, (result(0, 40), result(1, 12), result(2, 40), result(3, 7)), False, (), 0)
+    summary = RoundSummary(
+        2, (result(0, 40), result(1, 12), result(2, 40), result(3, 7)), False, (), 0
+    )
     assert [(rank, r.seat) for rank, r in standings(summary)] == [(1, 3), (2, 1), (3, 0), (3, 2)]
 
 
@@ -238,7 +284,9 @@ def test_the_score_sheet_follows_the_rounds_and_starts_again_for_a_rematch() -> 
     from server.engine.events import RoundScored, RoundStarted, TotalsUpdated
     from skyjo_tui.sheet import ScoreSheet
 
-    def a_round(number: int, scores: tuple[int, int], totals: tuple[int, int], doubled: bool) -> list:
+    def a_round(
+        number: int, scores: tuple[int, int], totals: tuple[int, int], doubled: bool
+    ) -> list:
         return [
             RoundStarted(number, 5, 120),
             RoundScored((scores[0] // (2 if doubled else 1), scores[1]), scores, 0, doubled),
@@ -248,9 +296,14 @@ def test_the_score_sheet_follows_the_rounds_and_starts_again_for_a_rematch() -> 
     sheet = ScoreSheet()
     sheet.feed(a_round(1, (20, 5), (20, 5), True) + a_round(2, (3, 9), (23, 14), False))
     assert [(line.round, line.scores, line.totals) for line in sheet.lines] == [
-        (1, (20, 5), (20, 5)), (2, (3, 9), (23, 14)),
+        (1, (20, 5), (20, 5)),
+        (2, (3, 9), (23, 14)),
     ]
-    assert sheet.lines[0].penalised(0) and not sheet.lines[0].penalised(1) and not sheet.lines[1].penalised(0)
+    assert (
+        sheet.lines[0].penalised(0)
+        and not sheet.lines[0].penalised(1)
+        and not sheet.lines[1].penalised(0)
+    )
     sheet.feed(a_round(2, (3, 9), (23, 14), False))  # a catch-up repeating round 2: still one line
     assert len(sheet.lines) == 2
     sheet.feed(a_round(1, (7, 8), (7, 8), False))  # the rematch's first round: a new sheet

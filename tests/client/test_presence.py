@@ -11,8 +11,15 @@ TR = Translator("en")
 
 
 def person(player_id: int, name: str, **state: Any) -> dict[str, Any]:
-    return {"kind": "human", "player_id": player_id, "name": name, "connected": True,
-            "autoplay": False, "autoplay_in": None, **state}
+    return {
+        "kind": "human",
+        "player_id": player_id,
+        "name": name,
+        "connected": True,
+        "autoplay": False,
+        "autoplay_in": None,
+        **state,
+    }
 
 
 def table(*seats: dict[str, Any] | None, watchers: tuple[str, ...] = ()) -> dict[str, Any]:

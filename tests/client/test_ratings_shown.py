@@ -48,7 +48,10 @@ async def test_a_rated_player_sees_ratings_in_the_lobby_the_room_and_statistics(
             stats.query_one(TabbedContent).active = "board"
             await pilot.pause()
             board = stats.query_one("#leaderboard", TextTable)
-            shown = {str(board.get_row_at(r)[1]): str(board.get_row_at(r)[2]) for r in range(board.row_count)}
+            shown = {
+                str(board.get_row_at(r)[1]): str(board.get_row_at(r)[2])
+                for r in range(board.row_count)
+            }
             assert shown == {name: str(rating) for name, rating in ratings.items()}
             first, second = (int(str(board.get_row_at(r)[2])) for r in range(2))
             assert first >= second  # the board's order is the rating's
@@ -60,7 +63,10 @@ async def test_a_rated_player_sees_ratings_in_the_lobby_the_room_and_statistics(
             await wait_for(pilot, lambda: rows(app, RoomScreen, "#seats") == 3)
             seats = app.screen.query_one("#seats", TextTable)
             await wait_for(pilot, lambda: str(seats.get_row_at(1)[1]) == "Ann")
-            by_name = {str(seats.get_row_at(r)[1]).removesuffix(" ★"): str(seats.get_row_at(r)[5]) for r in range(2)}
+            by_name = {
+                str(seats.get_row_at(r)[1]).removesuffix(" ★"): str(seats.get_row_at(r)[5])
+                for r in range(2)
+            }
             assert by_name == {MARKUP_NAME: str(ratings[MARKUP_NAME]), "Ann": str(ratings["Ann"])}
     finally:
         await ben.close()

@@ -30,7 +30,9 @@ def status(app: SkyjoApp) -> str:
     return str(app.screen.query_one(TableBoard).query_one("#status").render())
 
 
-async def test_step_forward_back_and_jump_to_a_round(tmp_path: Path, make_app: Callable[..., SkyjoApp]) -> None:
+async def test_step_forward_back_and_jump_to_a_round(
+    tmp_path: Path, make_app: Callable[..., SkyjoApp]
+) -> None:
     record = write_record(tmp_path / "games.jsonl")
     rounds = len(record["rounds"])
     assert rounds >= 2
@@ -47,7 +49,9 @@ async def test_step_forward_back_and_jump_to_a_round(tmp_path: Path, make_app: C
         await pilot.press("left")
         assert screen.index == 2
         await pilot.press("n")  # next round
-        assert recording.frames[screen.index].round == 2 and recording.frames[screen.index].move == 0
+        assert (
+            recording.frames[screen.index].round == 2 and recording.frames[screen.index].move == 0
+        )
         assert "Round 2" in status(app)
         await pilot.press("1")  # straight to round 1
         assert screen.index == 0
@@ -59,7 +63,9 @@ async def test_step_forward_back_and_jump_to_a_round(tmp_path: Path, make_app: C
         assert last.view.phase == "game_over" and list(last.view.winners) == record["winners"]
 
 
-async def test_a_tampered_record_is_refused_with_the_reason(tmp_path: Path, make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_tampered_record_is_refused_with_the_reason(
+    tmp_path: Path, make_app: Callable[..., SkyjoApp]
+) -> None:
     write_record(tmp_path / "bad.jsonl", tamper=True)
     app = make_app(replay=tmp_path / "bad.jsonl")
     async with app.run_test(size=(80, 24)) as pilot:
@@ -90,7 +96,11 @@ def game_in_progress_record(path: Path) -> None:
     """The record of a game stopped in its first round (as a file could hold one)."""
     game = Game(2, Settings(), seed=5)
     for _ in range(8):
-        seat = game.current_player if game.current_player is not None else game.round.pending_flippers()[0]
+        seat = (
+            game.current_player
+            if game.current_player is not None
+            else game.round.pending_flippers()[0]
+        )
         game.apply(game.legal_actions(seat)[0])
     record = game_record(game, [Seat("Ann"), Seat("Bob")])
     path.write_text(record_line(record) + "\n", encoding="utf-8")
@@ -100,7 +110,9 @@ async def test_a_finished_game_shows_every_card_with_v_shown_in_the_footer(
     tmp_path: Path, make_app: Callable[..., SkyjoApp]
 ) -> None:
     record = write_record(tmp_path / "games.jsonl")
-    dealt = record["rounds"][0]["deal"]["tableaux"][0]  # Ann's twelve cards, all face down at the deal
+    dealt = record["rounds"][0]["deal"]["tableaux"][
+        0
+    ]  # Ann's twelve cards, all face down at the deal
     app = make_app(replay=tmp_path / "games.jsonl")
     async with app.run_test(size=(80, 24)) as pilot:
         await on_screen(pilot, ReplayScreen)

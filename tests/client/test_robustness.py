@@ -34,7 +34,9 @@ def errors_said(app: SkyjoApp) -> list[str]:
     return [n.message for n in app._notifications if n.severity == "error"]
 
 
-async def test_the_local_server_stopping_mid_game_is_survived(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_the_local_server_stopping_mid_game_is_survived(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter", "enter")
@@ -50,9 +52,13 @@ async def test_the_local_server_stopping_mid_game_is_survived(make_app: Callable
         await wait_for(pilot, lambda: session.link is Link.ONLINE and my_move(app))
         assert app.screen is table and app.session is session and not errors_said(app)
         await KeyboardPlayer(pilot).play(table)
-        await wait_for(pilot, lambda: table.view is not None and any(
-            card is not None for card in table.view.tableaux[0].cards
-        ))
+        await wait_for(
+            pilot,
+            lambda: (
+                table.view is not None
+                and any(card is not None for card in table.view.tableaux[0].cards)
+            ),
+        )
 
 
 async def test_a_server_gone_for_good_is_said_in_the_prompt_and_keys_say_why_they_wait(
@@ -62,12 +68,16 @@ async def test_a_server_gone_for_good_is_said_in_the_prompt_and_keys_say_why_the
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 0)
-        assert app.session is not None and app.session.bot_levels == tuple(BOT_LEVELS)  # from the welcome
+        assert app.session is not None and app.session.bot_levels == tuple(
+            BOT_LEVELS
+        )  # from the welcome
         assert app.session.welcome is not None and set(app.session.welcome.settings) == set(OPTIONS)
         await pilot.press("n")
         await wait_for(pilot, lambda: app.screen.query("#create"))
         await pilot.press("ctrl+s", "b")  # a table, a bot
-        await wait_for(pilot, lambda: app.table is not None and sum(1 for s in app.table["seats"] if s) == 2)
+        await wait_for(
+            pilot, lambda: app.table is not None and sum(1 for s in app.table["seats"] if s) == 2
+        )
         await pilot.press("s")
         await wait_for(pilot, lambda: my_move(app) is not None)
 
@@ -80,7 +90,9 @@ async def test_a_server_gone_for_good_is_said_in_the_prompt_and_keys_say_why_the
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
 
 
-async def test_a_terminal_made_too_small_mid_round_and_back(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_terminal_made_too_small_mid_round_and_back(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     pushes = game_pushes(4, 11, round_over)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -98,7 +110,11 @@ async def test_a_terminal_made_too_small_mid_round_and_back(make_app: Callable[.
         await pilot.resize_terminal(80, 24)
         # The summary the player missed opens as soon as the table is back.
         await wait_for(pilot, lambda: isinstance(app.screen, RoundSummaryScreen))
-        assert app.screen_stack[-2] is table and table.view is not None and table.view.phase == "round_over"
+        assert (
+            app.screen_stack[-2] is table
+            and table.view is not None
+            and table.view.phase == "round_over"
+        )
 
 
 def closed_port() -> int:
@@ -107,11 +123,17 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
-async def test_a_server_that_does_not_answer_is_said_plainly(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_server_that_does_not_answer_is_said_plainly(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app(tcp_connector("127.0.0.1", closed_port()), name="Alice", server_label="nowhere")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: isinstance(app.screen, ConnectingScreen)
-                       and app.screen.query_one("#retry").display)
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, ConnectingScreen) and app.screen.query_one("#retry").display
+            ),
+        )
         text = str(app.screen.query_one("#connecting-text").render())
         assert "Nobody answers at this address" in text
 

@@ -40,8 +40,12 @@ async def test_settings_switch_to_french_and_are_kept(make_app: Callable[..., Sk
         await wait_for(pilot, lambda: isinstance(app.screen, SettingsScreen))
         app.screen.query_one("#language", Select).value = "fr"
         await pilot.press("ctrl+s")
-        await wait_for(pilot, lambda: isinstance(app.screen, HomeScreen)
-                       and "Jouer contre des robots" in menu_text(app))
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, HomeScreen) and "Jouer contre des robots" in menu_text(app)
+            ),
+        )
     again = make_app(lang=None)  # no --lang: the saved choice wins over the locale
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, HomeScreen))
@@ -93,7 +97,9 @@ async def test_keys_remapped_in_the_settings_file_are_used_and_shown(
         screen = TableScreen(table_map(2))
         await app.push_screen(screen)
         for push in game_pushes(
-            2, 5, lambda game, moves: game.current_player == 0 and game.round.phase.value == "choose"
+            2,
+            5,
+            lambda game, moves: game.current_player == 0 and game.round.phase.value == "choose",
         ):
             screen.feed_game(push)
         await wait_for(pilot, lambda: screen.choices.draw)
@@ -102,7 +108,9 @@ async def test_keys_remapped_in_the_settings_file_are_used_and_shown(
         await wait_for(pilot, lambda: any("not connected" in n.message for n in app._notifications))
 
 
-async def test_the_table_without_colour_still_shows_every_value(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_the_table_without_colour_still_shows_every_value(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app(environ={"NO_COLOR": "1"})
     async with app.run_test(size=(80, 24)) as pilot:
         screen = TableScreen(table_map(4))
@@ -113,9 +121,13 @@ async def test_the_table_without_colour_still_shows_every_value(make_app: Callab
         await pilot.pause()
         svg = app.export_screenshot().lower()  # every line drawn through the monochrome filter
         view = screen.view
-        assert view is not None and not {"#1f3f99", "#74c7ec", "#3fa34d", "#f2c94c", "#d0343a"} & set(
-            re.findall(r"#[0-9a-f]{6}", svg)
-        )
+        assert view is not None and not {
+            "#1f3f99",
+            "#74c7ec",
+            "#3fa34d",
+            "#f2c94c",
+            "#d0343a",
+        } & set(re.findall(r"#[0-9a-f]{6}", svg))
         for widget in screen.query(TableauWidget).results(TableauWidget):
             cards = " ".join(widget.render_line(y).text for y in range(1, widget.size.height))
             shown = [value for value in view.tableaux[widget.seat].cards if value is not None]
@@ -130,19 +142,28 @@ async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., 
         for push in game_pushes(4, 7, moves(12)):
             screen.feed_game(push)
         await pilot.pause()
-        headers = [w.render_line(0).text.strip(" »") for w in screen.query(".opponent").results(TableauWidget)]
+        headers = [
+            w.render_line(0).text.strip(" »")
+            for w in screen.query(".opponent").results(TableauWidget)
+        ]
         # "Glouton 1   9 pts · Σ0": the bot's short name whole, the points in words.
         for number, header in enumerate(headers, 1):
             assert header.startswith(f"Glouton {number} ") and " pts · Σ" in header, headers
         assert any("Robot glouton 1 a retourné" in line for line in screen.query_one(LineLog).lines)
 
 
-async def test_a_key_that_does_nothing_says_why_in_the_prompt(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_key_that_does_nothing_says_why_in_the_prompt(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = TableScreen(table_map(2))
         await app.push_screen(screen)
-        pushes = game_pushes(2, 5, lambda game, moves: game.current_player == 1 and game.round.phase.value == "choose")
+        pushes = game_pushes(
+            2,
+            5,
+            lambda game, moves: game.current_player == 1 and game.round.phase.value == "choose",
+        )
         for push in pushes:
             screen.feed_game(push)
         await pilot.pause()
@@ -151,7 +172,9 @@ async def test_a_key_that_does_nothing_says_why_in_the_prompt(make_app: Callable
         assert "Not your turn yet: waiting for Bruno" in str(screen.query_one("#prompt").render())
 
 
-async def test_eight_players_results_fit_80x24_with_their_buttons(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_eight_players_results_fit_80x24_with_their_buttons(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = TableScreen(table_map(8, server_bot_names=True))

@@ -38,21 +38,29 @@ def show_table(
     return run_before
 
 
-def test_table_two_players_80x24(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
+def test_table_two_players_80x24(
+    snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]
+) -> None:
     assert snap_compare(make_app(), run_before=show_table(2, 5, moves(17)), terminal_size=(80, 24))
 
 
-def test_table_three_bots_80x24(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
+def test_table_three_bots_80x24(
+    snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]
+) -> None:
     """The bots as the server names them: whole short names, the points in words."""
     run_before = show_table(4, 7, moves(30), server_bot_names=True)
     assert snap_compare(make_app(), run_before=run_before, terminal_size=(80, 24))
 
 
-def test_table_eight_players_80x24(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
+def test_table_eight_players_80x24(
+    snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]
+) -> None:
     assert snap_compare(make_app(), run_before=show_table(8, 3, moves(40)), terminal_size=(80, 24))
 
 
-def test_table_four_players_large(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
+def test_table_four_players_large(
+    snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]
+) -> None:
     assert snap_compare(make_app(), run_before=show_table(4, 7, moves(30)), terminal_size=(160, 50))
 
 
@@ -68,7 +76,9 @@ def test_terminal_too_small(snap_compare: SnapCompare, make_app: Callable[..., S
     assert snap_compare(make_app(), terminal_size=(50, 14))
 
 
-def test_lobby(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp], server_in_thread: ThreadedServer) -> None:
+def test_lobby(
+    snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp], server_in_thread: ThreadedServer
+) -> None:
     server = server_in_thread
 
     async def open_tables() -> None:
@@ -79,7 +89,12 @@ def test_lobby(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp], ser
         ):
             conn = await server.client(name)
             await conn.request(
-                {"type": "create_table", "name": f"{name}'s table", "seats": seats, "settings": settings}
+                {
+                    "type": "create_table",
+                    "name": f"{name}'s table",
+                    "seats": seats,
+                    "settings": settings,
+                }
             )
 
     async def chat() -> None:

@@ -22,9 +22,7 @@ def make_deal(
     left = Counter(DECK)
     left.subtract(used)
     assert min(left.values()) >= 0, f"more cards than the deck holds: {-left}"
-    return Deal(
-        tuple(tuple(t) for t in tableaux), discard, (*pile_top, *sorted(left.elements()))
-    )
+    return Deal(tuple(tuple(t) for t in tableaux), discard, (*pile_top, *sorted(left.elements())))
 
 
 def column(a: int, b: int, c: int) -> list[int]:

@@ -11,8 +11,12 @@ from .support import PLAIN, column, flip_all, make_deal, quiet_turn, reveal_turn
 SEVENS = tableau(column(7, 7, 3), column(4, 5, 6), column(1, 8, 9), column(10, 11, 12))
 
 
-def round_with(first: list[int], settings: Settings = Settings(), discard: int = 0,
-               pile_top: tuple[int, ...] = ()) -> Round:
+def round_with(
+    first: list[int],
+    settings: Settings = Settings(),
+    discard: int = 0,
+    pile_top: tuple[int, ...] = (),
+) -> Round:
     round_ = Round(make_deal([first, PLAIN], discard, pile_top), settings)
     flip_all(round_, {0: (0, 1), 1: (0, 1)})  # 14 against 3: player 0 starts
     assert round_.current == 0

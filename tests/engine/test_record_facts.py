@@ -40,18 +40,24 @@ def every_round() -> list[dict[str, Any]]:
     return [round_ for record in RECORDS for round_ in record["rounds"]]
 
 
-def test_the_final_reveal_round_scored_and_totals_updated_are_the_events_of_the_rounds_last_action() -> None:
+def test_the_final_reveal_round_scored_and_totals_updated_are_the_events_of_the_rounds_last_action() -> (
+    None
+):
     for round_ in every_round():
         *others, last = round_["moves"]
         kinds = types(last["events"])
         assert kinds[-2:] == ["round_scored", "totals_updated"]
         assert "turn_began" not in kinds and "round_closed" not in kinds
         for move in others:
-            assert not {"card_revealed", "round_scored", "totals_updated"} & set(types(move["events"]))
+            assert not {"card_revealed", "round_scored", "totals_updated"} & set(
+                types(move["events"])
+            )
             assert not any(e.get("at_final_reveal") for e in move["events"])
 
 
-def test_the_final_reveal_goes_seat_by_seat_from_seat_0_positions_ascending_then_that_seats_columns() -> None:
+def test_the_final_reveal_goes_seat_by_seat_from_seat_0_positions_ascending_then_that_seats_columns() -> (
+    None
+):
     for round_ in every_round():
         events = round_["moves"][-1]["events"]
         reveal = [e for e in events if e["type"] == "card_revealed" or e.get("at_final_reveal")]
@@ -60,7 +66,10 @@ def test_the_final_reveal_goes_seat_by_seat_from_seat_0_positions_ascending_then
         assert events[start : start + len(reveal)] == reveal
         assert events[start + len(reveal)]["type"] == "round_scored"
         # By seat, in seat order; in a seat, its cards by position, then its columns by number.
-        keys = [(e["player"], e["type"] == "column_removed", e.get("pos", e.get("column"))) for e in reveal]
+        keys = [
+            (e["player"], e["type"] == "column_removed", e.get("pos", e.get("column")))
+            for e in reveal
+        ]
         assert keys == sorted(keys)
 
 
@@ -83,7 +92,9 @@ def test_turn_began_follows_the_last_initial_flip_and_ends_every_turn_but_the_ro
                 assert kinds[-2] == "round_closed"
                 closed = True
             assert move["events"][-1]["last_turn"] is closed
-            assert move["events"][-1]["player"] == (move["action"]["player"] + 1) % len(round_["deal"]["tableaux"])
+            assert move["events"][-1]["player"] == (move["action"]["player"] + 1) % len(
+                round_["deal"]["tableaux"]
+            )
 
 
 def test_positions_keep_their_numbers_after_a_column_is_removed() -> None:
@@ -112,7 +123,10 @@ def test_pile_size_is_the_new_piles_card_count_before_the_draw_that_follows() ->
             events = move["events"]
             if events and events[0]["type"] == "pile_reshuffled":
                 assert events[0]["pile_size"] == len(events[0]["order"])
-                assert events[1]["type"] == "card_drawn" and events[1]["value"] == events[0]["order"][0]
+                assert (
+                    events[1]["type"] == "card_drawn"
+                    and events[1]["value"] == events[0]["order"][0]
+                )
                 seen += 1
     assert seen > 0
 
@@ -131,7 +145,9 @@ def test_an_unfinished_games_last_round_lacks_the_score_fields(stop_after: int) 
     assert record["finished"] is False and record["winners"] == []
     for earlier in record["rounds"][:-1]:
         assert set(earlier) >= SCORE_FIELDS
-    assert record["totals"] == (record["rounds"][-2]["totals"] if len(record["rounds"]) > 1 else [0, 0, 0])
+    assert record["totals"] == (
+        record["rounds"][-2]["totals"] if len(record["rounds"]) > 1 else [0, 0, 0]
+    )
     assert acting_seat(game) is not None
 
 

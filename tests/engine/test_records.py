@@ -188,12 +188,18 @@ def test_replay_steps_go_through_the_game_deal_by_deal_and_move_by_move() -> Non
         steps.append((step.round, step.move, step.action, step.events, step.game.totals))
     deals = [(number, events) for number, move, action, events, _ in steps if move == 0]
     assert [number for number, _ in deals] == list(range(1, len(record["rounds"]) + 1))
-    assert all(len(events) == 1 and events[0].to_dict()["type"] == "round_started" for _, events in deals)
+    assert all(
+        len(events) == 1 and events[0].to_dict()["type"] == "round_started" for _, events in deals
+    )
     for round_data in record["rounds"]:
         moves = [s for s in steps if s[0] == round_data["number"] and s[1] > 0]
         assert [m[1] for m in moves] == list(range(1, len(round_data["moves"]) + 1))
-        assert [m[2].to_dict() if m[2] else None for m in moves] == [move["action"] for move in round_data["moves"]]
-        assert [[e.to_dict() for e in m[3]] for m in moves] == [move["events"] for move in round_data["moves"]]
+        assert [m[2].to_dict() if m[2] else None for m in moves] == [
+            move["action"] for move in round_data["moves"]
+        ]
+        assert [[e.to_dict() for e in m[3]] for m in moves] == [
+            move["events"] for move in round_data["moves"]
+        ]
     assert steps[-1][4] == tuple(record["totals"])
 
 

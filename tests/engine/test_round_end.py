@@ -57,9 +57,7 @@ def test_the_closer_plays_no_further_turn() -> None:
 
 def test_final_reveal_turns_up_every_face_down_card_and_scores_all_cards() -> None:
     round_, _ = three_player_round_closed_by_1()
-    face_down_before = {
-        (p, pos) for p in (0, 2) for pos in range(12) if not round_.face_up[p][pos]
-    }
+    face_down_before = {(p, pos) for p in (0, 2) for pos in range(12) if not round_.face_up[p][pos]}
     events = quiet_turn(round_, 2, 0) + quiet_turn(round_, 0, 11)
     revealed = {(e.player, e.pos) for e in events if isinstance(e, CardRevealed)}
     assert revealed == face_down_before - {(2, 0)} - {(0, 11)}  # quiet turns swap face-up cards

@@ -32,7 +32,9 @@ async def connect(server: SkyjoServer) -> AsyncIterator[Callable[..., Awaitable[
     """Connect named clients to ``server``; all closed after the test."""
     clients: list[Client] = []
 
-    async def open_client(name: str | None = None, *, to: SkyjoServer | None = None, **hello: Any) -> Client:
+    async def open_client(
+        name: str | None = None, *, to: SkyjoServer | None = None, **hello: Any
+    ) -> Client:
         client = await Client.connect(to or server, name, **hello)
         clients.append(client)
         return client

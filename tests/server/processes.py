@@ -18,8 +18,23 @@ SERVER = Path(sys.executable).with_name("skyjo-server")
 
 def server_command(data_dir: Path, between_rounds: int = 0) -> list[str]:
     """``skyjo-server`` on 127.0.0.1, any free port, TCP only, on ``data_dir``."""
-    return [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--no-web", "--data-dir", str(data_dir),
-            "--bot-delay", "0", "--grace", "600", "--between-rounds", str(between_rounds)]
+    return [
+        str(SERVER),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-ssh",
+        "--no-web",
+        "--data-dir",
+        str(data_dir),
+        "--bot-delay",
+        "0",
+        "--grace",
+        "600",
+        "--between-rounds",
+        str(between_rounds),
+    ]
 
 
 class ServerProcess:

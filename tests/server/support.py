@@ -157,8 +157,12 @@ class Client:
                     await self.conn.act(choose(view, rng), timeout=WAIT)
                     moves += 1
                     continue
-                if (ready and self.table and self.table["status"] == "between_rounds"
-                        and not self.table["seats"][self.table["your_seat"]]["ready"]):
+                if (
+                    ready
+                    and self.table
+                    and self.table["status"] == "between_rounds"
+                    and not self.table["seats"][self.table["your_seat"]]["ready"]
+                ):
                     with contextlib.suppress(ServerError):  # the round may have begun
                         await self.request("ready")
                 await self._changed.wait()

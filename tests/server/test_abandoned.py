@@ -52,8 +52,11 @@ async def test_one_address_cannot_fill_the_server_with_orphan_tables(make_server
     carol = await in_process(server, "Carol")  # someone else still gets a table
     table = await table_with(carol)
     assert table["seats"][0]["name"] == "Carol"
-    message = (await refusal(await Client.connect(server, "Flood again"), "create_table",
-                             name="More", seats=2)).message
+    message = (
+        await refusal(
+            await Client.connect(server, "Flood again"), "create_table", name="More", seats=2
+        )
+    ).message
     assert "at most 4" in message and "your address" in message
     await carol.close()
 
@@ -157,8 +160,18 @@ def test_the_caps_and_the_grace_are_set_from_the_command_line() -> None:
     from server import cli
 
     args = cli.build_parser().parse_args(
-        ["--tables-per-player", "1", "--tables-per-address", "40", "--tables-page", "20",
-         "--empty-table", "45", "--forget-guests-after", "3600"]
+        [
+            "--tables-per-player",
+            "1",
+            "--tables-per-address",
+            "40",
+            "--tables-page",
+            "20",
+            "--empty-table",
+            "45",
+            "--forget-guests-after",
+            "3600",
+        ]
     )
     config = cli.config_from_args(args)
     limits = config.limits
@@ -173,8 +186,9 @@ async def test_a_guest_who_watched_a_private_game_is_not_forgotten(
     data = tmp_path / "shared"
     server = await make_server(data)
     host = await Client.connect(server, "Host")
-    private = await table_with(host, seats=2, bots=("random",), private=True,
-                               settings={"end-score": 10})
+    private = await table_with(
+        host, seats=2, bots=("random",), private=True, settings={"end-score": 10}
+    )
     watcher = await Client.connect(server, "Watcher")
     await watcher.request("spectate", code=private["code"])
     await host.request("start_game")

@@ -156,7 +156,10 @@ async def test_players_and_tables_say_who_is_where(admin_server, clients) -> Non
     assert players["Alice"]["where"] == f"at {table['table_id']}"
     assert players["Bob"]["where"] == "lobby"
     assert players["Bob"]["door"] == "tcp" and players["Bob"]["address"] == "127.0.0.1"
-    for identity, name, door in (("ssh-key:" + KEY, "Keyholder", "ssh"), (None, "Guest", "in-process")):
+    for identity, name, door in (
+        ("ssh-key:" + KEY, "Keyholder", "ssh"),
+        (None, "Guest", "in-process"),
+    ):
         reader, writer = await server.open_in_process(identity)
         client = Client(ServerConnection.from_streams(reader, writer))
         clients.append(client)
@@ -362,6 +365,18 @@ async def test_the_admin_command_talks_to_the_running_server(
 def test_players_words_reach_the_admins_terminal_as_data() -> None:
     from server.admin.cli import describe
 
-    shown = describe("tables", {"tables": [{"table_id": "t1", "name": "\x1b]0;pwned\x07\u202e",
-                                            "status": "waiting", "seats": "1/2", "players": ["a\x1b"]}]})
+    shown = describe(
+        "tables",
+        {
+            "tables": [
+                {
+                    "table_id": "t1",
+                    "name": "\x1b]0;pwned\x07\u202e",
+                    "status": "waiting",
+                    "seats": "1/2",
+                    "players": ["a\x1b"],
+                }
+            ]
+        },
+    )
     assert "\x1b" not in shown and "\u202e" not in shown and "\\x1b" in shown

@@ -33,13 +33,20 @@ async def test_when_the_turn_timer_runs_out_a_bot_plays_that_seat(connect) -> No
     assert first["timer"] == {"seats": [0, 1], "remaining": 1.0, "total": 1}
 
     # Bob never moves; Alice plays. Bob's seat still flips and plays its turns.
-    playing = asyncio.create_task(alice.play(random.Random(7), stop=lambda: len(moves_by(alice, 1)) >= 2))
+    playing = asyncio.create_task(
+        alice.play(random.Random(7), stop=lambda: len(moves_by(alice, 1)) >= 2)
+    )
     try:
         await playing
     finally:
         playing.cancel()
-    flips = [e for p in alice.pushes if p["type"] == "game" for e in p["events"]
-             if e["type"] == "card_flipped" and e["player"] == 1 and e["initial"]]
+    flips = [
+        e
+        for p in alice.pushes
+        if p["type"] == "game"
+        for e in p["events"]
+        if e["type"] == "card_flipped" and e["player"] == 1 and e["initial"]
+    ]
     assert len(flips) == 2
     assert bob.table["seats"][1]["autoplay"] is False  # Bob is here: only his turns timed out
     timed = [p["timer"] for p in alice.pushes if p["type"] == "game" and p["timer"]]
@@ -93,7 +100,9 @@ async def test_a_table_waits_for_a_dropped_player_during_the_grace_time(
     await bob.request("join_table", table_id=table["table_id"])
     await bob.request("ready")
     await alice.request("start_game")
-    await alice.play(random.Random(11), stop=lambda: not alice.view["legal_actions"] and alice.game["seq"] >= 2)
+    await alice.play(
+        random.Random(11), stop=lambda: not alice.view["legal_actions"] and alice.game["seq"] >= 2
+    )
     await bob.close()
     await alice.until(lambda: not alice.table["seats"][1]["connected"])
     pushes = len(alice.pushes)

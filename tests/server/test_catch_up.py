@@ -11,9 +11,11 @@ from .support import Client, same_update, table_with
 
 def round_so_far(client: Client) -> list[dict]:
     """The events of the current round that ``client`` was sent as they happened."""
-    events = [e for p in client.pushes if p["type"] == "game" and not p["catch_up"] for e in p["events"]]
+    events = [
+        e for p in client.pushes if p["type"] == "game" and not p["catch_up"] for e in p["events"]
+    ]
     starts = [i for i, e in enumerate(events) if e["type"] == "round_started"]
-    return events[starts[-1]:]
+    return events[starts[-1] :]
 
 
 async def test_a_player_who_drops_mid_round_gets_the_round_so_far_when_coming_back(
@@ -32,8 +34,11 @@ async def test_a_player_who_drops_mid_round_gets_the_round_so_far_when_coming_ba
     # ... until it is her turn again: then nothing moves until she does.
     await alice.play(
         random.Random(2),
-        stop=lambda: alice.game["seq"] >= 10 and alice.view["current_player"] == 0
-        and alice.view["phase"] == "choose",
+        stop=lambda: (
+            alice.game["seq"] >= 10
+            and alice.view["current_player"] == 0
+            and alice.view["phase"] == "choose"
+        ),
     )
     bob = await connect(token=token, to=server)
     assert bob.welcome.resumed

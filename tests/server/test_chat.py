@@ -76,7 +76,9 @@ async def test_a_muted_player_is_not_heard_even_after_reconnecting(connect) -> N
 
 async def test_only_real_players_are_muted_and_not_without_end(make_server) -> None:
     server = await make_server(limits=replace(TEST_LIMITS, max_mutes=2))
-    alice, bob, carol, dave = [await Client.connect(server, n) for n in ("Alice", "Bob", "Carol", "Dave")]
+    alice, bob, carol, dave = [
+        await Client.connect(server, n) for n in ("Alice", "Bob", "Carol", "Dave")
+    ]
     with pytest.raises(ServerError) as caught:
         await alice.request("mute", player_id=dave.welcome.player_id + 1000)
     assert caught.value.code == "not_found"

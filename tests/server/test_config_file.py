@@ -38,7 +38,9 @@ def refusal(tmp_path: Path, text: str) -> str:
 
 
 def test_the_file_sets_options_and_the_command_line_wins(tmp_path: Path) -> None:
-    args = parse(tmp_path, """
+    args = parse(
+        tmp_path,
+        """
 port = 7000
 data-dir = "/srv/skyjo"
 [limits]
@@ -47,7 +49,10 @@ messages_per_second = 2.5
 [ssh]
 no_ssh = true
 ssh_port = 2022
-""", "--port", "7100")
+""",
+        "--port",
+        "7100",
+    )
     assert args.port == 7100  # the command line wins
     assert args.data_dir == Path("/srv/skyjo") and args.max_tables == 12
     assert args.no_ssh is True and args.ssh_port == 2022
@@ -67,7 +72,9 @@ def test_every_option_is_accepted_from_a_file(tmp_path: Path) -> None:
             continue  # no default to write (e.g. --authorized-keys: checked below)
         lines.append(f"{dest} = {_toml(value)}")
     keys = tmp_path / "authorized_keys"
-    keys.write_text("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHc8ofYPRLNhNCaHiZb5j0qAEPPyAgcrk1IPq7oEtf5f a@b\n")
+    keys.write_text(
+        "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHc8ofYPRLNhNCaHiZb5j0qAEPPyAgcrk1IPq7oEtf5f a@b\n"
+    )
     lines += [f'authorized_keys = "{keys}"', 'data_dir = "/srv/skyjo"', 'host = "127.0.0.1"']
     args = parse(tmp_path, "\n".join(lines) + "\n")
     assert args.authorized_keys == keys and args.host == "127.0.0.1"
@@ -117,13 +124,13 @@ def _one(tmp_path: Path, text: str) -> Path:
     [
         ("prot = 7000\n", "line 1: unknown option 'prot' (did you mean 'port'?)"),
         ("\n[limits]\nport = 99999\n", "line 3: port: 99999 is not a port number (0-65535)"),
-        ("max_tables = \"many\"\n", "line 1: max_tables: 'many' is not a valid int value"),
-        ("sync = \"sometimes\"\n", "line 1: sync: 'sometimes' is not one of 'full', 'normal'"),
-        ("no_ssh = \"yes\"\n", "line 1: no_ssh: must be true or false"),
+        ('max_tables = "many"\n', "line 1: max_tables: 'many' is not a valid int value"),
+        ('sync = "sometimes"\n', "line 1: sync: 'sometimes' is not one of 'full', 'normal'"),
+        ('no_ssh = "yes"\n', "line 1: no_ssh: must be true or false"),
         ("port = true\n", "line 1: port: must be a string or a number"),
         ("workers = -1\n", "line 1: workers: -1 must be 0 or more"),
         ("port = 1\n[net]\nport = 2\n", "line 3: 'port' is given more than once"),
-        ("config = \"other.toml\"\n", "unknown option 'config'"),
+        ('config = "other.toml"\n', "unknown option 'config'"),
         ("port = [\n", "not valid TOML"),
     ],
 )
@@ -134,12 +141,22 @@ def test_a_bad_key_or_value_is_named(tmp_path: Path, text: str, expected: str) -
 def test_the_command_refuses_a_bad_file_with_status_2(tmp_path: Path) -> None:
     path = tmp_path / "server.toml"
     path.write_text("[limits]\nmax_tables = 0.5\n")
-    done = subprocess.run([str(SERVER), "--config", str(path)], capture_output=True, text=True,
-                          timeout=WAIT, check=False)
+    done = subprocess.run(
+        [str(SERVER), "--config", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        check=False,
+    )
     assert done.returncode == 2
     assert f"{path}, line 2: max_tables: 0.5 is not a valid int value" in done.stderr
-    done = subprocess.run([str(SERVER), "--config", str(tmp_path / "missing.toml")],
-                          capture_output=True, text=True, timeout=WAIT, check=False)
+    done = subprocess.run(
+        [str(SERVER), "--config", str(tmp_path / "missing.toml")],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        check=False,
+    )
     assert done.returncode == 2 and "cannot read the config file" in done.stderr
 
 

@@ -41,7 +41,9 @@ async def test_a_second_server_process_on_one_data_directory_refuses_to_start_un
     assert "listening on" not in second.stderr  # it opened no door
     assert "restored" not in second.stderr  # nor read a table
     # The first one serves on, alone.
-    assert [t["table_id"] for t in (await alice.request("list_tables"))["tables"]] == [table["table_id"]]
+    assert [t["table_id"] for t in (await alice.request("list_tables"))["tables"]] == [
+        table["table_id"]
+    ]
 
     first.kill()  # SIGKILL: its lock file stays behind, but not its lock
     await alice.until(lambda: alice.lost is not None)
@@ -84,7 +86,9 @@ def page_size(database: Path) -> int:
 def root_page(database: Path, name: str) -> int:
     """The number of the first page of a table or index of the database."""
     with contextlib.closing(sqlite3.connect(database)) as db:
-        return int(db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0])
+        return int(
+            db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (name,)).fetchone()[0]
+        )
 
 
 def overwrite_pages(database: Path, pages: range) -> bytes:

@@ -42,7 +42,9 @@ async def test_the_default_rate_is_20_a_second_in_bursts_of_40_and_the_41st_refu
     assert (bye["type"], bye["code"]) == ("bye", "rate_limited")
 
 
-async def test_malformed_or_refused_requests_never_end_a_connection_on_their_own(make_server, connect) -> None:
+async def test_malformed_or_refused_requests_never_end_a_connection_on_their_own(
+    make_server, connect
+) -> None:
     alice = await connect("Alice")
     for _ in range(3 * BURST):  # far more refusals than a burst, at a pace the limit allows
         with pytest.raises(ServerError) as refused:

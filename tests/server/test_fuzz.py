@@ -61,7 +61,9 @@ scalars = (
 )
 values = st.recursive(
     scalars,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    lambda inner: (
+        st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4)
+    ),
     max_leaves=10,
 )
 request_like = st.builds(
@@ -149,7 +151,11 @@ async def fuzz_once(server: SkyjoServer, number: int, garbage: list[bytes]) -> N
     assert not any(r["type"] == "error" and r["code"] == "internal" for r in replies), replies
     outcome = expected_outcome(sent)
     if outcome == "bye":
-        assert replies[-1] == {"type": "bye", "code": "frame_too_large", "message": replies[-1]["message"]}
+        assert replies[-1] == {
+            "type": "bye",
+            "code": "frame_too_large",
+            "message": replies[-1]["message"],
+        }
     elif outcome == "answer":
         assert any(r.get("re") == PING_ID for r in replies), replies
 
@@ -158,8 +164,13 @@ async def keep_playing(host: Client, stop: asyncio.Event) -> None:
     """The busy table: its host plays game after game until told to stop."""
     rng, games = random.Random(50), 0
     while not stop.is_set():
-        await host.play(rng, stop=lambda: stop.is_set() or (host.game_over() and sum(
-            p["type"] == "game_over" for p in host.pushes) > games))  # noqa: B023 - called during this play()
+        await host.play(
+            rng,
+            stop=lambda: (
+                stop.is_set()
+                or (host.game_over() and sum(p["type"] == "game_over" for p in host.pushes) > games)  # noqa: B023 - called during this play()
+            ),
+        )
         games += 1
         if not stop.is_set():
             await host.request("rematch")
@@ -174,7 +185,9 @@ async def test_random_and_malformed_frames_never_disturb_another_table(
 ) -> None:
     caplog.set_level(logging.ERROR, logger="server")
     host, watcher = await connect("Host"), await connect("Watcher")
-    table = await table_with(host, seats=4, bots=("greedy", "random", "expert"), settings={"end-score": 30})
+    table = await table_with(
+        host, seats=4, bots=("greedy", "random", "expert"), settings={"end-score": 30}
+    )
     await watcher.request("spectate", table_id=table["table_id"])
     await host.request("start_game")
     stop = asyncio.Event()

@@ -118,8 +118,11 @@ async def test_a_shared_win_counts_for_every_winner_in_statistics_and_leaderboar
     ids = [c.welcome.player_id for c in (alice, bob, carol)]
     # Two stored games (the same path as a finished table): Alice and Bob share
     # the first win, Carol wins the second alone.
-    tie = [PlayerResult(ids[0], True, [10, 5]), PlayerResult(ids[1], True, [3, 12]),
-           PlayerResult(ids[2], False, [20, 30])]
+    tie = [
+        PlayerResult(ids[0], True, [10, 5]),
+        PlayerResult(ids[1], True, [3, 12]),
+        PlayerResult(ids[2], False, [20, 30]),
+    ]
     await server.store.finish_game(
         "t", ["Alice", "Bob", "Carol"], [15, 15, 50], [0, 1], {}, tie, table_id="t", meta={}
     )
@@ -128,10 +131,20 @@ async def test_a_shared_win_counts_for_every_winner_in_statistics_and_leaderboar
         "t", ["Alice", "Carol"], [40, -4], [1], {}, alone, table_id="t", meta={}
     )
     stats = {c.welcome.name: (await c.request("stats"))["stats"] for c in (alice, bob, carol)}
-    assert [(s["games"], s["wins"], s["rounds"]) for s in stats.values()] == [(2, 1, 3), (1, 1, 2), (2, 1, 3)]
-    assert [s["mean_round_score"] for s in stats.values()] == [round(55 / 3, 2), 7.5, round(46 / 3, 2)]
+    assert [(s["games"], s["wins"], s["rounds"]) for s in stats.values()] == [
+        (2, 1, 3),
+        (1, 1, 2),
+        (2, 1, 3),
+    ]
+    assert [s["mean_round_score"] for s in stats.values()] == [
+        round(55 / 3, 2),
+        7.5,
+        round(46 / 3, 2),
+    ]
     board = (await alice.request("leaderboard"))["entries"]
     # Equal wins: the better win rate first, then more games, then the lower mean round score.
     assert [(e["rank"], e["name"], e["wins"], e["win_rate"]) for e in board] == [
-        (1, "Bob", 1, 1.0), (2, "Carol", 1, 0.5), (3, "Alice", 1, 0.5)
+        (1, "Bob", 1, 1.0),
+        (2, "Carol", 1, 0.5),
+        (3, "Alice", 1, 0.5),
     ]

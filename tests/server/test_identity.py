@@ -73,7 +73,9 @@ async def test_a_key_may_ask_for_a_free_name_and_rename_later(in_process) -> Non
 
 
 @pytest.mark.parametrize("by_name", [None, "alice"])
-async def test_a_key_coming_back_returns_to_its_seat(by_name: str | None, in_process, connect) -> None:
+async def test_a_key_coming_back_returns_to_its_seat(
+    by_name: str | None, in_process, connect
+) -> None:
     """``ssh skyjo@host`` (no name) or ``ssh alice@host`` with her key: back to her seat."""
     alice = await in_process(KEY_A)
     await alice.conn.hello(name="Alice")

@@ -118,7 +118,9 @@ async def test_talking_without_saying_hello_or_trickling_bytes_does_not_keep_a_c
     server = await make_server(limits=replace(TEST_LIMITS, idle_timeout=0.5, hello_timeout=0.5))
     # Requests that are not hello are answered, but the hello deadline still runs.
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-    pinging = asyncio.create_task(send_until_closed(writer, lambda n: encode_frame({"type": "ping", "id": n})))
+    pinging = asyncio.create_task(
+        send_until_closed(writer, lambda n: encode_frame({"type": "ping", "id": n}))
+    )
     answers = await read_until_closed(reader)
     assert answers[0]["code"] == "hello_first"
     assert answers[-1]["type"] == "bye" and answers[-1]["code"] == "idle_timeout"
@@ -129,7 +131,9 @@ async def test_talking_without_saying_hello_or_trickling_bytes_does_not_keep_a_c
     hello = {"type": "hello", "id": 1, "version": PROTOCOL_VERSION, "name": "Trickle"}
     writer.write(encode_frame(hello))
     body = encode_frame({"type": "chat", "id": 2, "text": "x" * 200})
-    trickling = asyncio.create_task(send_until_closed(writer, lambda n: body[n % len(body) : n % len(body) + 1]))
+    trickling = asyncio.create_task(
+        send_until_closed(writer, lambda n: body[n % len(body) : n % len(body) + 1])
+    )
     answers = await read_until_closed(reader)
     told = [m["type"] for m in answers if m["type"] != "lobby_chat"]  # the lobby's chat so far
     assert told == ["ok", "bye"] and answers[-1]["code"] == "idle_timeout"

@@ -52,7 +52,9 @@ async def test_hello_comes_first_and_only_once(connect) -> None:
 async def test_names_that_could_fool_a_terminal_or_a_person_are_refused(
     connect, name: str, why: str
 ) -> None:
-    message = await refused("bad_name", await connect(), "hello", version=PROTOCOL_VERSION, name=name)
+    message = await refused(
+        "bad_name", await connect(), "hello", version=PROTOCOL_VERSION, name=name
+    )
     assert why in message
 
 
@@ -192,6 +194,8 @@ async def test_numbers_beyond_64_bits_and_long_values_get_short_clear_errors(con
     message = await refused("bad_field", alice, "game_record", game_id=2**64 - 1)
     assert "game_id" in message
     await refused("bad_field", alice, "mute", player_id=2**63)
-    message = await refused("bad_settings", alice, "create_table", name="t", seats=2, settings={"starter": "x" * 5000})
+    message = await refused(
+        "bad_settings", alice, "create_table", name="t", seats=2, settings={"starter": "x" * 5000}
+    )
     assert "starter" in message and len(message) <= 200
     assert (await alice.request("ping")) is not None  # and the connection goes on

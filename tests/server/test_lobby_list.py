@@ -88,7 +88,7 @@ async def test_a_change_reaches_the_lobby_as_a_small_push(crowded) -> None:
     joiner = await Client.connect(server, "Joiner")
     await joiner.request("join_table", table_id=ids[3])
     await follower.push("tables_changed")
-    (size, change), = received(follower, "tables_changed", since)
+    ((size, change),) = received(follower, "tables_changed", since)
     assert [t["table_id"] for t in change["changed"]] == [ids[3]]
     assert change["changed"][0]["seats_taken"] == 2 and change["total"] == TABLES
     assert size < 1024  # one summary and the page's order, not the whole list

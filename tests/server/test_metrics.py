@@ -51,9 +51,17 @@ async def test_a_scrape_shows_who_is_online_by_door_the_tables_and_the_moves(
                 await client.close()
         await endpoint.stop()
 
-    assert by_label(after, "skyjo_players_online", "door") == {"tcp": 2, "local": 1, "ssh": 0, "web": 0}
+    assert by_label(after, "skyjo_players_online", "door") == {
+        "tcp": 2,
+        "local": 1,
+        "ssh": 0,
+        "web": 0,
+    }
     assert by_label(after, "skyjo_tables", "phase") == {
-        "waiting": 1, "playing": 1, "between_rounds": 0, "finished": 0,
+        "waiting": 1,
+        "playing": 1,
+        "between_rounds": 0,
+        "finished": 0,
     }
     assert after[("skyjo_moves_total", ())] == 1
     assert after[("skyjo_move_broadcast_seconds_count", ())] == 1
@@ -81,12 +89,24 @@ async def test_the_endpoint_answers_only_its_path_and_stops_with_the_server(
 
 def test_skyjo_server_serves_metrics_on_request_only(tmp_path: Path) -> None:
     log = tmp_path / "server.log"
-    command = [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--no-ssh",
-               "--data-dir", str(tmp_path / "data"), "--metrics-port", "0"]
+    command = [
+        str(SERVER),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        "--no-ssh",
+        "--data-dir",
+        str(tmp_path / "data"),
+        "--metrics-port",
+        "0",
+    ]
     process = subprocess.Popen(command, stderr=log.open("w"), stdout=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + WAIT
-        while (found := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/metrics", log.read_text())) is None:
+        while (
+            found := re.search(r"metrics on http://127\.0\.0\.1:(\d+)/metrics", log.read_text())
+        ) is None:
             assert process.poll() is None and time.monotonic() < deadline, log.read_text()
             time.sleep(0.05)
         samples = asyncio.run(scrape(int(found.group(1))))
@@ -100,4 +120,9 @@ def test_skyjo_server_serves_metrics_on_request_only(tmp_path: Path) -> None:
         "import sys, server.cli; server.cli.build_parser().parse_args([]); "
         "print('prometheus_client' in sys.modules)"
     )
-    assert subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout == "False\n"
+    assert (
+        subprocess.run(
+            [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+        ).stdout
+        == "False\n"
+    )

@@ -45,7 +45,9 @@ async def test_illegal_and_out_of_turn_moves_are_refused_and_change_nothing(conn
     await alice.conn.act({"kind": "flip", "pos": 0})
     await bob.until(lambda: bob.game["seq"] == 1)
     everyone = (bob, carol)
-    assert "face" in await refused_move(alice, {"kind": "flip", "pos": 0}, "illegal_action", *everyone)
+    assert "face" in await refused_move(
+        alice, {"kind": "flip", "pos": 0}, "illegal_action", *everyone
+    )
     await refused_move(alice, {"kind": "flip", "player": 1, "pos": 5}, "not_your_seat", *everyone)
     await refused_move(alice, {"kind": "draw"}, "illegal_action", *everyone)  # flips first
     for malformed in ({"kind": "jump"}, {"kind": "flip", "pos": 12}, {"kind": "flip"}, {"pos": 1}):
@@ -64,7 +66,9 @@ async def test_illegal_and_out_of_turn_moves_are_refused_and_change_nothing(conn
     await waiter.until(lambda: waiter.view["phase"] == "choose")
     message = await refused_move(waiter, {"kind": "draw"}, "illegal_action", mover, carol)
     assert "not your turn" in message
-    await refused_move(mover, {"kind": "swap", "pos": 2}, "illegal_action", waiter, carol)  # nothing drawn
+    await refused_move(
+        mover, {"kind": "swap", "pos": 2}, "illegal_action", waiter, carol
+    )  # nothing drawn
 
     # And the game goes on: the starter draws and plays as if nothing happened.
     reply = await mover.conn.act({"kind": "draw"})

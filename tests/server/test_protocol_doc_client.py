@@ -82,9 +82,15 @@ async def play_to_the_end(client: DocClient, rng: random.Random) -> int:
         if client.table and client.table["status"] == "playing" and view and view["legal_actions"]:
             action = rng.choice(view["legal_actions"])
             reply = await client.request("act", action=action)
-            assert client.game is not None and reply["seq"] == client.game["seq"]  # the push came before the reply
+            assert (
+                client.game is not None and reply["seq"] == client.game["seq"]
+            )  # the push came before the reply
             moves += 1
-        elif client.table and client.table["status"] == "between_rounds" and not client.my_seat()["ready"]:
+        elif (
+            client.table
+            and client.table["status"] == "between_rounds"
+            and not client.my_seat()["ready"]
+        ):
             await client.request("ready")
         else:
             await client.wait_push()
@@ -112,7 +118,9 @@ async def test_a_client_written_from_the_protocol_document_plays_a_whole_game(ma
 
         over = client.game_over
         assert over is not None and max(over["totals"]) >= 10
-        assert over["winners"] == [i for i, t in enumerate(over["totals"]) if t == min(over["totals"])]
+        assert over["winners"] == [
+            i for i, t in enumerate(over["totals"]) if t == min(over["totals"])
+        ]
         assert over["names"][0] == "Doc Reader" and moves >= 2
         assert client.table is not None
         while client.table["status"] != "finished":

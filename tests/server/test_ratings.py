@@ -106,7 +106,10 @@ async def test_a_finished_game_rates_its_people_and_bot_level_everywhere_they_ar
     assert seats["Greedy bot 1"] == board["bots"][0]["rating"] and board["bots"][0]["games"] == 1
     # The leaderboard is in rating order, and says each one.
     entries = board["entries"]
-    assert {e["name"]: e["rating"] for e in entries} == {"Alice": mine["rating"], "Bob": theirs["rating"]}
+    assert {e["name"]: e["rating"] for e in entries} == {
+        "Alice": mine["rating"],
+        "Bob": theirs["rating"],
+    }
     assert [e["rating"] for e in entries] == sorted((e["rating"] for e in entries), reverse=True)
 
 
@@ -160,15 +163,24 @@ async def test_a_seeded_game_is_stored_but_not_rated(tmp_path: Path) -> None:
     await store.open()
     try:
         alice = await store.claim_name(None, "Alice", "alice", "token-a", None)
-        record = {"seats": [{"name": "Alice", "bot": None}, {"name": "Greedy bot 1", "bot": "greedy"}]}
+        record = {
+            "seats": [{"name": "Alice", "bot": None}, {"name": "Greedy bot 1", "bot": "greedy"}]
+        }
         await store.save_table("t1", {})
         subjects = [player_subject(alice.id), bot_subject("greedy")]
 
         async def finish(seeded: bool) -> None:
             await store.finish_game(
-                "T", ["Alice", "Greedy bot 1"], [10, 50], [0], record,
-                [PlayerResult(alice.id, True, [10])], table_id="t1", meta={},
-                subjects=subjects, seeded=seeded,
+                "T",
+                ["Alice", "Greedy bot 1"],
+                [10, 50],
+                [0],
+                record,
+                [PlayerResult(alice.id, True, [10])],
+                table_id="t1",
+                meta={},
+                subjects=subjects,
+                seeded=seeded,
             )
 
         await finish(seeded=True)

@@ -58,7 +58,9 @@ async def test_a_killed_server_resumes_every_game_exactly_and_players_rejoin(
         state = await person.push("game")
         assert state["seq"] == old["seq"]
         assert state["view"] == old["view"]  # every card, the drawn card, the legal moves
-    assert [s["name"] for s in alice.last_table["seats"]] == [s["name"] for s in before["table"]["seats"]]
+    assert [s["name"] for s in alice.last_table["seats"]] == [
+        s["name"] for s in before["table"]["seats"]
+    ]
     assert alice.view["drawn_card"] is not None
     # Alice's turn timer went on counting: it was not given a fresh 600 seconds.
     timer, old_timer = alice.last_game["timer"], before["alice"]["timer"]
@@ -85,7 +87,9 @@ async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_read
     port = processes[0].port
     alice, bob, carol = [await client(port, name) for name in ("Alice", "Bob", "Carol")]
     settings = {"end-score": 1000}  # one round cannot end the game
-    table = (await alice.request("create_table", name="Rounds", seats=3, settings=settings))["table"]
+    table = (await alice.request("create_table", name="Rounds", seats=3, settings=settings))[
+        "table"
+    ]
     await alice.request("add_bot", level="greedy")
     await bob.request("join_table", table_id=table["table_id"])
     await bob.request("ready")
@@ -102,7 +106,10 @@ async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_read
         return lambda: c.last_game["view"]["round"] == number
 
     await asyncio.gather(
-        *(c.play(random.Random(n), stop=round_over(c), ready=False) for n, c in enumerate((alice, bob)))
+        *(
+            c.play(random.Random(n), stop=round_over(c), ready=False)
+            for n, c in enumerate((alice, bob))
+        )
     )
     await bob.request("ready")
     await alice.until(lambda: alice.last_table["seats"][2]["ready"])
@@ -124,7 +131,9 @@ async def test_a_killed_server_resumes_between_rounds_with_its_watchers_and_read
         assert state["view"] == summary[c.welcome.name]["view"]  # the round's summary
     await carol.until(lambda: carol.table is not None)
     assert carol.last_table["your_seat"] is None and carol.view["seat"] is None
-    await alice.until(lambda: alice.last_table["seats"][2]["connected"] and alice.last_table["spectators"] == 1)
+    await alice.until(
+        lambda: alice.last_table["seats"][2]["connected"] and alice.last_table["spectators"] == 1
+    )
     now = alice.last_table
     assert now["status"] == "between_rounds"
     assert [(s["kind"], s["name"], s["level"]) for s in now["seats"]] == [

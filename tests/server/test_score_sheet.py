@@ -10,8 +10,13 @@ from .support import Client, table_with
 def scores_seen_live(client: Client) -> list[dict]:
     """The ``round_scored`` and ``totals_updated`` events ``client`` was sent as they happened."""
     kinds = ("round_scored", "totals_updated")
-    return [e for p in client.pushes if p["type"] == "game" and not p["catch_up"]
-            for e in p["events"] if e["type"] in kinds]
+    return [
+        e
+        for p in client.pushes
+        if p["type"] == "game" and not p["catch_up"]
+        for e in p["events"]
+        if e["type"] in kinds
+    ]
 
 
 async def test_a_watcher_arriving_in_round_two_gets_round_one_scores(make_server, connect) -> None:

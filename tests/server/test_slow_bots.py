@@ -67,7 +67,9 @@ async def test_while_a_bot_thinks_the_server_serves_everyone_else(stalling_bot, 
     assert not stalling_bot.gave_up
 
 
-async def test_a_bot_that_thinks_too_long_is_played_for(stalling_bot, server, connect, caplog) -> None:
+async def test_a_bot_that_thinks_too_long_is_played_for(
+    stalling_bot, server, connect, caplog
+) -> None:
     caplog.set_level(logging.ERROR, logger="server")
     server.lobby.thinker.time_limit = 0.1
     alice = await connect("Alice")

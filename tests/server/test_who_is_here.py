@@ -28,7 +28,9 @@ async def test_who_is_here_says_where_everyone_is_and_follows_them(make_server, 
     await carol.request("spectate", table_id=table["table_id"])
     pushed = await alice.push("who", where=lambda p: places(p).get("Carol", ("",))[0] == "watching")
     assert places(pushed) == {
-        "Alice": ("lobby", None), "Bob": ("seated", "Test table"), "Carol": ("watching", "Test table"),
+        "Alice": ("lobby", None),
+        "Bob": ("seated", "Test table"),
+        "Carol": ("watching", "Test table"),
     }
 
     await carol.close()
@@ -36,14 +38,21 @@ async def test_who_is_here_says_where_everyone_is_and_follows_them(make_server, 
     assert "Carol" not in places(pushed)
 
 
-async def test_a_page_of_who_is_here_is_bounded_and_a_private_table_is_not_named(make_server, connect) -> None:
+async def test_a_page_of_who_is_here_is_bounded_and_a_private_table_is_not_named(
+    make_server, connect
+) -> None:
     server = await make_server()
     alice, bob = await connect("Alice", to=server), await connect("Bob", to=server)
     await connect("Carol", to=server)
     await table_with(bob, seats=2, private=True)
     first = await alice.request("who", limit=2)
     assert first["total"] == 3 and [p["name"] for p in first["players"]] == ["Alice", "Bob"]
-    assert first["players"][1] == {"name": "Bob", "where": "seated", "table_id": None, "table_name": None}
+    assert first["players"][1] == {
+        "name": "Bob",
+        "where": "seated",
+        "table_id": None,
+        "table_name": None,
+    }
     rest = await alice.request("who", offset=2, limit=2)
     assert [p["name"] for p in rest["players"]] == ["Carol"]
     for bad in ({"limit": 0}, {"limit": 51}, {"offset": -1}):

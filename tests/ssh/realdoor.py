@@ -63,11 +63,17 @@ async def real_door(
         apps.append(weakref.ref(app))
         return app
 
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, pace=TEST_PACE,
-                          limits=TEST_LIMITS)
+    config = ServerConfig(
+        host="127.0.0.1", port=0, data_dir=data_dir, pace=TEST_PACE, limits=TEST_LIMITS
+    )
     server = SkyjoServer(config)
-    options = SSHOptions(port=0, gc_policy=None, limits=limits or HostLimits(stop_timeout=3.0),
-                         workers=workers, worker_app_options={"pace": "off", "lang": "en"})
+    options = SSHOptions(
+        port=0,
+        gc_policy=None,
+        limits=limits or HostLimits(stop_timeout=3.0),
+        workers=workers,
+        worker_app_options={"pace": "off", "lang": "en"},
+    )
     door = SSHFrontDoor(options, game_app_factory=factory)
     server.add_front_door(door)
     await server.start()
@@ -148,7 +154,8 @@ async def take_the_discard(term: Term) -> None:
     await term.wait_until(lambda text: "Choose the card the" in text, "the take prompt")
     term.press(ENTER)
     await term.wait_until(
-        lambda text: "Choose the card the" not in text and "Your turn:" not in text, "the end of the turn"
+        lambda text: "Choose the card the" not in text and "Your turn:" not in text,
+        "the end of the turn",
     )
 
 

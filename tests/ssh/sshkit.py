@@ -72,7 +72,7 @@ class Screen:
         self._pending = ""
         position = 0
         for match in _SEQUENCE.finditer(text):
-            self._put(text[position:match.start()])
+            self._put(text[position : match.start()])
             position = match.end()
             if match.end() == len(text) and match.group(0).startswith("\x1b"):
                 self._pending = match.group(0)  # may be cut short: finish it next time
@@ -110,9 +110,7 @@ class Screen:
 class Term:
     """Client side of one session: send keys, read the (ANSI-stripped) screen."""
 
-    def __init__(
-        self, proc: asyncssh.SSHClientProcess, size: tuple[int, int] = (80, 24)
-    ) -> None:
+    def __init__(self, proc: asyncssh.SSHClientProcess, size: tuple[int, int] = (80, 24)) -> None:
         self.proc = proc
         self.raw = bytearray()
         self.screen = Screen(*size)
@@ -131,8 +129,9 @@ class Term:
         self.raw += chunk
         self.screen.feed(chunk)
 
-    async def wait_until(self, condition: Callable[[str], bool], what: str,
-                         timeout: float = TIMEOUT) -> None:
+    async def wait_until(
+        self, condition: Callable[[str], bool], what: str, timeout: float = TIMEOUT
+    ) -> None:
         """Read output until ``condition(screen text)`` holds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -221,7 +220,9 @@ async def open_terminal(
 
 
 @contextlib.asynccontextmanager
-async def closing(conn: asyncssh.SSHClientConnection) -> AsyncIterator[asyncssh.SSHClientConnection]:
+async def closing(
+    conn: asyncssh.SSHClientConnection,
+) -> AsyncIterator[asyncssh.SSHClientConnection]:
     """Close ``conn`` (bounded wait) when the block ends."""
     try:
         yield conn

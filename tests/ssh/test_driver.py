@@ -483,8 +483,15 @@ def test_channel_terminal_write_cap() -> None:
 # tests: process-wide traps
 # --------------------------------------------------------------------------
 
-_SIGNALS = [signal.SIGTSTP, signal.SIGCONT, signal.SIGWINCH, signal.SIGINT, signal.SIGTERM,
-            signal.SIGTTIN, signal.SIGTTOU]
+_SIGNALS = [
+    signal.SIGTSTP,
+    signal.SIGCONT,
+    signal.SIGWINCH,
+    signal.SIGINT,
+    signal.SIGTERM,
+    signal.SIGTTIN,
+    signal.SIGTTOU,
+]
 
 
 _fake_factory_tasks: list[str] = []
@@ -496,9 +503,7 @@ def _fake_eager_task_factory(loop: asyncio.AbstractEventLoop, coro: Any, **kwarg
     return asyncio.Task(coro, loop=loop, **kwargs)
 
 
-async def test_process_state_untouched(
-    harness: Harness, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_process_state_untouched(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
     """sys.stdout/stderr, signal handlers, termios and the loop's task factory."""
     loop = asyncio.get_running_loop()
     # Python 3.11 has no eager_task_factory, so Textual skips installing it;
@@ -643,12 +648,16 @@ async def test_colour_depth_comes_from_the_client(
     # The server's own environment must not matter.
     monkeypatch.setenv("NO_COLOR", "1")
     monkeypatch.setenv("COLORTERM", "truecolor")
-    async with open_term(harness, "plain", term_type="xterm"), open_term(
-        harness,
-        "rich",
-        term_type="xterm-256color",
-        env={"COLORTERM": "truecolor", "NO_COLOR": "1"},
-    ), open_term(harness, "eight", term_type="xterm-256color"):
+    async with (
+        open_term(harness, "plain", term_type="xterm"),
+        open_term(
+            harness,
+            "rich",
+            term_type="xterm-256color",
+            env={"COLORTERM": "truecolor", "NO_COLOR": "1"},
+        ),
+        open_term(harness, "eight", term_type="xterm-256color"),
+    ):
         plain, rich_, eight = [await harness.app_for(n) for n in ("plain", "rich", "eight")]
         assert plain.console.color_system == "standard"
         assert not plain.no_color

@@ -365,10 +365,22 @@ def test_ssh_options_from_the_command_line(
 
     friends = tmp_path / "friends"
     friends.write_bytes(alice_key.export_public_key())
-    options = parse("--ssh-port", "22", "--authorized-keys", str(friends),
-                    "--ssh-username", "play", "--ssh-max-connections", "50",
-                    "--ssh-max-per-address", "4", "--ssh-idle-minutes", "0",
-                    "--max-screens", "7")
+    options = parse(
+        "--ssh-port",
+        "22",
+        "--authorized-keys",
+        str(friends),
+        "--ssh-username",
+        "play",
+        "--ssh-max-connections",
+        "50",
+        "--ssh-max-per-address",
+        "4",
+        "--ssh-idle-minutes",
+        "0",
+        "--max-screens",
+        "7",
+    )
     assert (options.port, options.authorized_keys, options.lobby_username) == (22, friends, "play")
     limits = options.connection_limits
     assert (limits.max_connections, limits.max_connections_per_address) == (50, 4)

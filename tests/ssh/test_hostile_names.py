@@ -45,7 +45,11 @@ def blinks(raw: bytes) -> bool:
 
 
 def test_the_blink_check_can_fail() -> None:
-    assert blinks(b"\x1b[1;5mx") and blinks(b"\x1b[38;5;5;6m") and not blinks(b"\x1b[38;5;5;1m\x1b[48;2;5;5;5m")
+    assert (
+        blinks(b"\x1b[1;5mx")
+        and blinks(b"\x1b[38;5;5;6m")
+        and not blinks(b"\x1b[38;5;5;1m\x1b[48;2;5;5;5m")
+    )
 
 
 @pytest.fixture
@@ -56,7 +60,10 @@ async def door(tmp_path: Path) -> AsyncIterator[RealDoor]:
 
 def flipped_two(person: Mischief) -> bool:
     view = person.view
-    return view is not None and sum(c is not None for c in view["tableaux"][view["seat"]]["cards"]) == 2
+    return (
+        view is not None
+        and sum(c is not None for c in view["tableaux"][view["seat"]]["cards"]) == 2
+    )
 
 
 async def test_a_player_named_like_markup_throws_nobody_out(door: RealDoor) -> None:
@@ -68,7 +75,9 @@ async def test_a_player_named_like_markup_throws_nobody_out(door: RealDoor) -> N
             await alice.shows("Lobby · alice")
             await join_first_table(alice, LINK_TABLE)
             await alice.shows(f"{CLOSE_TAG} ★")  # the host's seat
-            await eve.conn.request({"type": "chat", "scope": "table", "text": f"{STYLES} {CLOSE_TAG}"})
+            await eve.conn.request(
+                {"type": "chat", "scope": "table", "text": f"{STYLES} {CLOSE_TAG}"}
+            )
             await alice.shows(f"{CLOSE_TAG}: {STYLES} {CLOSE_TAG}")
             alice.press(b"r")
             await alice.shows("✓")
@@ -76,7 +85,9 @@ async def test_a_player_named_like_markup_throws_nobody_out(door: RealDoor) -> N
             await poll_until(lambda: flipped_two(eve), "the host's two cards turned up")
             eve.hold()  # her turn waits, and Alice's screen says whose it is
             await turn_up_two_cards(alice, "alice")
-            await alice.wait_until(lambda text: "Your turn:" in text or "Waiting for" in text, "the first turn")
+            await alice.wait_until(
+                lambda text: "Your turn:" in text or "Waiting for" in text, "the first turn"
+            )
             if "Your turn:" in alice.screen.text:
                 await take_the_discard(alice)
             await alice.shows(f"{CLOSE_TAG}'s turn")  # the status line

@@ -101,7 +101,9 @@ def at_the_table(screen: str) -> bool:
 async def seated(pane: TmuxPane) -> str:
     """The table screen once settled; its footer fits 80 columns."""
     screen = await pane.wait_until(at_the_table, "the table, its prompt saying whose turn")
-    assert_footer(screen, TABLE_KEYS + (MOVE_KEYS if prompt_of(screen).startswith("Your turn:") else []))
+    assert_footer(
+        screen, TABLE_KEYS + (MOVE_KEYS if prompt_of(screen).startswith("Your turn:") else [])
+    )
     return screen
 
 
@@ -122,18 +124,26 @@ async def take_the_discard(pane: TmuxPane) -> None:
 
 
 def last_news(screen: str, who: str) -> str:
-    """"away" or "back": the later of the two lines about ``who`` in the log ("" if none)."""
+    """ "away" or "back": the later of the two lines about ``who`` in the log ("" if none)."""
     text = " ".join(log_of(screen))
-    away, back = text.rfind(f"{who} is away: a bot plays for them in 60 s."), text.rfind(f"{who} is back.")
+    away, back = (
+        text.rfind(f"{who} is away: a bot plays for them in 60 s."),
+        text.rfind(f"{who} is back."),
+    )
     return "" if away == back == -1 else ("away" if away > back else "back")
 
 
-async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: Path, key_file: Path) -> None:
+async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(
+    tmp_path: Path, key_file: Path
+) -> None:
     """alice (her key, as ``alice@``) and bob (a guest on ``skyjo@``, naming himself) play;
     alice's ssh dies twice: she comes back as ``alice@`` then as ``skyjo@`` with her key."""
     async with real_door(tmp_path / "server", workers=WorkerOptions(processes=1)) as door:
         alice_ssh = openssh_command(door.port, "alice", key_file)
-        async with tmux_pane(alice_ssh) as alice, tmux_pane(openssh_command(door.port, "skyjo", None)) as bob:
+        async with (
+            tmux_pane(alice_ssh) as alice,
+            tmux_pane(openssh_command(door.port, "skyjo", None)) as bob,
+        ):
             assert_footer(await alice.wait_for("Lobby · alice"), LOBBY_KEYS)
             await bob.wait_for("Choose your name")
             await bob.keys("bob", "Enter")
@@ -142,14 +152,18 @@ async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: 
             # alice opens a table; bob joins it, says hello in its chat, and is ready.
             await press(alice, "n", "^s Create")
             await press(alice, "C-s", "You are the host")
-            await bob.wait_for("alice's table")  # listed: bob picks it
+            await bob.wait_for(
+                "alice's table  "
+            )  # its row listed (the who line names it too): bob picks it
             await bob.keys("Down")
             await press(bob, "Enter", "Press r when you are ready")
             assert_footer(await press(bob, "c", "Close chat"), CHAT_KEYS)
             await bob.keys("hi alice", "Enter")
             await bob.wait_for("bob: hi alice")
             await bob.keys("Escape")
-            assert_footer(await bob.wait_gone("Close chat"), ["Ready", "Chat", "Leave"])  # the room's keys, back
+            assert_footer(
+                await bob.wait_gone("Close chat"), ["Ready", "Chat", "Leave"]
+            )  # the room's keys, back
             await alice.wait_for("bob: hi alice")
             await press(bob, "r", "person  ✓")
             await alice.wait_for("person  ✓")
@@ -167,19 +181,25 @@ async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: 
 
             await drop_the_connection(alice)
             for back_as in ("alice", "skyjo"):
-                told = await bob.wait_until(lambda screen: last_news(screen, "alice") == "away",
-                                            "alice is away, in bob's log")
+                told = await bob.wait_until(
+                    lambda screen: last_news(screen, "alice") == "away",
+                    "alice is away, in bob's log",
+                )
                 assert "alice away" in told  # her name line says it too
                 await seated(bob)
 
                 async with tmux_pane(openssh_command(door.port, back_as, key_file)) as alice:
-                    screen = await seated(alice)  # straight back at her seat: no lobby, no name asked
+                    screen = await seated(
+                        alice
+                    )  # straight back at her seat: no lobby, no name asked
                     assert "Choose your name" not in screen and "Lobby" not in screen
                     assert "Pile" in screen and "Discard" in screen and "░░" in screen, screen
                     assert has_run(log_of(screen), moves[-2:]), f"the moves so far, lost:\n{screen}"
                     assert "bob away" not in screen, f"bob, connected, is shown away:\n{screen}"
-                    told = await bob.wait_until(lambda screen: last_news(screen, "alice") == "back",
-                                                "alice is back, in bob's log")
+                    told = await bob.wait_until(
+                        lambda screen: last_news(screen, "alice") == "back",
+                        "alice is back, in bob's log",
+                    )
                     assert "alice away" not in told
                     # A move after her return: the game goes on with her.
                     await take_the_discard(await whose_turn(alice, bob))
@@ -195,7 +215,7 @@ async def test_drop_mid_game_and_come_back_by_both_ways_of_logging_in(tmp_path: 
 
 def has_run(lines: list[str], run: list[str]) -> bool:
     """``run`` appears in ``lines``, one line after the other."""
-    return any(lines[i:i + len(run)] == run for i in range(len(lines) - len(run) + 1))
+    return any(lines[i : i + len(run)] == run for i in range(len(lines) - len(run) + 1))
 
 
 async def test_the_lobby_chat_gives_the_keys_back_on_esc(tmp_path: Path, key_file: Path) -> None:
@@ -226,8 +246,7 @@ async def test_the_lobby_chat_gives_the_keys_back_on_esc(tmp_path: Path, key_fil
             form = await press(carol, "n", "^s Create")
             assert_footer(form, ["Create", "Back"])
             await carol.keys("Escape")
-            assert_footer(await carol.wait_until(in_the_lobby, "the lobby"),
-                          LOBBY_KEYS)
+            assert_footer(await carol.wait_until(in_the_lobby, "the lobby"), LOBBY_KEYS)
             stats = await press(carol, "s", "0 games, 0 won")  # her statistics, from the server
             assert "Leaderboard" in stats
             assert_footer(stats, ["Back", "Refresh"])
@@ -248,35 +267,51 @@ async def test_a_watcher_over_ssh_sees_a_table_to_its_end(tmp_path: Path, key_fi
         dan = Opponent(conn)  # plays his first legal move, is always ready
         try:
             await conn.hello(name="dan")
-            created = await conn.request({"type": "create_table", "name": "dan's table", "seats": 3,
-                                          "settings": {"end-score": 10}})
+            created = await conn.request(
+                {
+                    "type": "create_table",
+                    "name": "dan's table",
+                    "seats": 3,
+                    "settings": {"end-score": 10},
+                }
+            )
             await conn.request({"type": "add_bot", "level": "greedy"})
             dan.start()
             erin_key = asyncssh.generate_private_key("ssh-ed25519")
-            async with player(door.port, "erin", erin_key) as erin, \
-                    tmux_pane(openssh_command(door.port, "carol", key_file)) as carol:
+            async with (
+                player(door.port, "erin", erin_key) as erin,
+                tmux_pane(openssh_command(door.port, "carol", key_file)) as carol,
+            ):
                 await erin.shows("Lobby · erin")
                 erin.press(b"k")
                 await erin.shows("The table's code")
                 erin.press(created["table"]["code"].encode() + ENTER)
                 await erin.shows("Press r when you are ready")
-                lobby = await carol.wait_until(lambda screen: "dan's table" in screen and in_the_lobby(screen),
-                                               "dan's table listed")
+                lobby = await carol.wait_until(
+                    lambda screen: "dan's table" in screen and in_the_lobby(screen),
+                    "dan's table listed",
+                )
                 assert_footer(lobby, ["Watch", "New table", "Quit"])
                 room = await press(carol, "w", "You are watching this table.")
                 assert_footer(room, ["Leave"])
                 await erin.shows("carol is watching.")  # in the room's chat
                 await erin.shows("Watching: carol")
-                await poll_until(lambda: dan.table.get("watchers") == ["carol"], "dan told carol watches")
+                await poll_until(
+                    lambda: dan.table.get("watchers") == ["carol"], "dan told carol watches"
+                )
                 erin.press(b"l")  # erin does not stay for the game
                 await erin.shows("Leave this table?")
                 erin.press(b"y")
                 await erin.shows("Lobby · erin")
-                await poll_until(lambda: sum(1 for seat in dan.table["seats"] if seat) == 2, "erin's seat empty")
+                await poll_until(
+                    lambda: sum(1 for seat in dan.table["seats"] if seat) == 2, "erin's seat empty"
+                )
 
                 await conn.request({"type": "start_game"})
                 table = await carol.wait_until(
-                    lambda screen: prompt_of(screen) == "You are watching this table.", "the table, watched")
+                    lambda screen: prompt_of(screen) == "You are watching this table.",
+                    "the table, watched",
+                )
                 assert "Pile" in table and "dan" in table and "Greedy bot" in table, table
                 assert "Draw" not in footer_line(table)
                 assert_footer(table, ["Scores", "Help", "Leave"])
@@ -297,8 +332,13 @@ async def watch_to_the_end(pane: TmuxPane, rounds: int = 20) -> str:
     """The game-over screen, once the game is over (each round's summary closed with Esc)."""
     for _ in range(rounds):
         screen = await pane.wait_until(
-            lambda screen: "Game over ·" in screen or (" is over" in screen and "See the table" in footer_line(screen)),
-            "the round's end", timeout=30)
+            lambda screen: (
+                "Game over ·" in screen
+                or (" is over" in screen and "See the table" in footer_line(screen))
+            ),
+            "the round's end",
+            timeout=30,
+        )
         if "Game over ·" in screen:
             return screen
         await pane.keys("Escape")

@@ -46,7 +46,9 @@ def test_registry_caps_per_address_and_in_total() -> None:
     assert registry.admit("10.0.0.1", "b") is None
     assert registry.admit("10.0.0.1", "c") == "Too many connections from your address."
     assert registry.admit("10.0.0.2", "d") is None
-    assert registry.admit("10.0.0.3", "e") == "The server is full right now, please try again later."
+    assert (
+        registry.admit("10.0.0.3", "e") == "The server is full right now, please try again later."
+    )
     assert sorted(registry) == ["a", "b", "d"]
     registry.release("10.0.0.1", "a")
     registry.release("10.0.0.1", "a")  # twice: ignored

@@ -35,8 +35,14 @@ async def lobby_with_ssh(
 ) -> AsyncIterator[SSHFrontDoor]:
     """A lobby on ``host`` (None: the default) with the SSH front door; always stopped."""
     server = SkyjoServer(ServerConfig(host=host, port=0, data_dir=data_dir))
-    door = SSHFrontDoor(SSHOptions(port=0, limits=HostLimits(stop_timeout=2.0), gc_policy=None,
-                                   authorized_keys=authorized_keys))
+    door = SSHFrontDoor(
+        SSHOptions(
+            port=0,
+            limits=HostLimits(stop_timeout=2.0),
+            gc_policy=None,
+            authorized_keys=authorized_keys,
+        )
+    )
     server.add_front_door(door)
     await server.start()
     try:
@@ -49,8 +55,14 @@ async def guest_login(host: str, port: int) -> asyncssh.SSHClientConnection:
     """A guest logged in at ``host`` (the user's own ssh setup ignored)."""
     return await asyncio.wait_for(
         asyncssh.connect(
-            host, port, username="skyjo", client_factory=GuestClient,
-            known_hosts=None, client_keys=None, agent_path=None, config=None,
+            host,
+            port,
+            username="skyjo",
+            client_factory=GuestClient,
+            known_hosts=None,
+            client_keys=None,
+            agent_path=None,
+            config=None,
         ),
         TIMEOUT,
     )
@@ -102,10 +114,19 @@ async def test_from_options_see_ipv4_clients_of_the_default_host_as_ipv4(tmp_pat
     )
 
     def login(key: asyncssh.SSHKey) -> Any:
-        return asyncio.wait_for(asyncssh.connect(
-            "127.0.0.1", door.port, username="skyjo", client_keys=[key],
-            known_hosts=None, agent_path=None, config=None, preferred_auth="publickey",
-        ), TIMEOUT)
+        return asyncio.wait_for(
+            asyncssh.connect(
+                "127.0.0.1",
+                door.port,
+                username="skyjo",
+                client_keys=[key],
+                known_hosts=None,
+                agent_path=None,
+                config=None,
+                preferred_auth="publickey",
+            ),
+            TIMEOUT,
+        )
 
     async with lobby_with_ssh(tmp_path / "data", host=None, authorized_keys=keys_file) as door:
         conn = await login(here)

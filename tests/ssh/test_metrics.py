@@ -10,7 +10,7 @@ import asyncssh
 from server.metrics import MetricsEndpoint
 from server.termhost.options import WorkerOptions
 
-from ..support_metrics import by_label, scrape
+from ..support_metrics import Samples, by_label, scrape
 from .realdoor import player, real_door
 from .sshkit import TIMEOUT
 
@@ -33,7 +33,12 @@ async def test_ssh_screens_players_and_workers_are_read_when_scraped(tmp_path: P
 
             # Once the connection is gone, so is its screen (the host's own record says so).
             async with asyncio.timeout(TIMEOUT):
-                while by_label(await scrape(endpoint.port), "skyjo_terminal_sessions", "door")["ssh"]:  # noqa: ASYNC110 - polls what a scrape says
+                while screens_open(await scrape(endpoint.port)):  # noqa: ASYNC110 - polls a scrape
                     await asyncio.sleep(0.05)
         finally:
             await endpoint.stop()
+
+
+def screens_open(scraped: Samples) -> float:
+    """SSH screens the scrape counts."""
+    return by_label(scraped, "skyjo_terminal_sessions", "door")["ssh"]

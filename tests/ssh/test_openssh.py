@@ -100,7 +100,8 @@ async def test_a_client_that_vanishes_is_noticed_by_keepalives(
     async with stand_in_door(tmp_path, keepalive_interval=0.2, keepalive_count_max=2) as door:
         ssh = await asyncio.create_subprocess_exec(
             *openssh_command(door.port, "skyjo", key_file[1]),
-            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
         )
         try:

@@ -51,7 +51,9 @@ async def test_each_player_gets_the_colours_of_their_own_terminal(
 
 async def test_no_color_wins_over_truecolor(tmp_path: Path) -> None:
     async with real_door(tmp_path / "server") as door:
-        output = await lobby_bytes(door, tmp_path / "out", "-o", "SetEnv=COLORTERM=truecolor NO_COLOR=1")
+        output = await lobby_bytes(
+            door, tmp_path / "out", "-o", "SetEnv=COLORTERM=truecolor NO_COLOR=1"
+        )
     shades = {(int(r), int(g), int(b)) for r, g, b in TRUECOLOR.findall(output)}
     assert all(r == g == b for r, g, b in shades), shades  # greys at most
     assert not EIGHT_BIT.search(output)

@@ -122,7 +122,9 @@ async def test_finished_apps_are_freed(door: RealDoor, keys: dict[str, asyncssh.
         async with contextlib.AsyncExitStack() as stack:
             terms = [
                 await stack.enter_async_context(
-                    player(door.port, f"p{wave}x{i}", keys["alice"] if (wave, i) == (0, 0) else None)
+                    player(
+                        door.port, f"p{wave}x{i}", keys["alice"] if (wave, i) == (0, 0) else None
+                    )
                 )
                 for i in range(6)
             ]

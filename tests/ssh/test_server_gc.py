@@ -27,7 +27,7 @@ from server.termhost.gcpolicy import DEFAULT_GC_POLICY
 
 SERVER = Path(sys.executable).with_name("skyjo-server")
 WAIT = 60.0
-PROBE = '''
+PROBE = """
 import gc, json, os, signal
 
 def _dump(signum, frame):
@@ -40,7 +40,7 @@ def _dump(signum, frame):
 
 if os.environ.get("SKYJO_TEST_GC_PROBE"):
     signal.signal(signal.SIGUSR1, _dump)
-'''
+"""
 SCHEDULER = "GCScheduler._after_collection"
 
 
@@ -63,14 +63,33 @@ class ProbedServer:
         self.states = tmp_path / "states"
         self.states.mkdir()
         self.log = tmp_path / "server.log"
-        env = {**os.environ, "SKYJO_TEST_GC_PROBE": str(self.states),
-               "PYTHONPATH": os.pathsep.join(
-                   p for p in (str(probe), os.environ.get("PYTHONPATH", "")) if p)}
+        env = {
+            **os.environ,
+            "SKYJO_TEST_GC_PROBE": str(self.states),
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(probe), os.environ.get("PYTHONPATH", "")) if p
+            ),
+        }
         self.process = subprocess.Popen(
-            [str(SERVER), "--host", "127.0.0.1", "--port", "0", "--ssh-port", "0",
-             "--data-dir", str(tmp_path / "data"), "--workers", str(workers),
-             "--log-level", "INFO"],
-            env=env, stdout=subprocess.DEVNULL, stderr=self.log.open("w"))
+            [
+                str(SERVER),
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--ssh-port",
+                "0",
+                "--data-dir",
+                str(tmp_path / "data"),
+                "--workers",
+                str(workers),
+                "--log-level",
+                "INFO",
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=self.log.open("w"),
+        )
         wait_for(self._ssh_listening, "the SSH door did not start")
 
     def _ssh_listening(self) -> bool:
@@ -79,8 +98,11 @@ class ProbedServer:
 
     def workers(self) -> list[int]:
         pid = self.process.pid
-        return [int(child) for task in os.listdir(f"/proc/{pid}/task")
-                for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()]
+        return [
+            int(child)
+            for task in os.listdir(f"/proc/{pid}/task")
+            for child in Path(f"/proc/{pid}/task/{task}/children").read_text().split()
+        ]
 
     def state(self, pid: int) -> dict[str, Any]:
         path = self.states / f"{pid}.json"

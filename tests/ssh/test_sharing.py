@@ -86,7 +86,10 @@ async def test_sessions_share_parsed_css(tmp_path: Path) -> None:
                 await two.wait_for("ID=")
                 first, second = door.apps
                 assert first.stylesheet is not second.stylesheet
-                shared = [a is b for a, b in zip(first.stylesheet.rules, second.stylesheet.rules, strict=True)]
+                shared = [
+                    a is b
+                    for a, b in zip(first.stylesheet.rules, second.stylesheet.rules, strict=True)
+                ]
                 assert shared and all(shared)
 
                 # A theme of its own: that app parses again; the other is untouched.

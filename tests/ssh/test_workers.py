@@ -40,7 +40,9 @@ STARTUP = 60.0
 
 @pytest.fixture(scope="module")
 def keys() -> dict[str, asyncssh.SSHKey]:
-    return {name: asyncssh.generate_private_key("ssh-ed25519") for name in ("alice", "bob", "carol")}
+    return {
+        name: asyncssh.generate_private_key("ssh-ed25519") for name in ("alice", "bob", "carol")
+    }
 
 
 @contextlib.asynccontextmanager
@@ -87,8 +89,10 @@ def worker_of(door: RealDoor, session_index: int) -> int:
 async def alice_and_bob_in_the_lobby(
     door: RealDoor, keys: dict[str, asyncssh.SSHKey]
 ) -> AsyncIterator[tuple[Term, Term]]:
-    async with player(door.port, "alice", keys["alice"]) as alice, \
-            player(door.port, "bob", keys["bob"]) as bob:
+    async with (
+        player(door.port, "alice", keys["alice"]) as alice,
+        player(door.port, "bob", keys["bob"]) as bob,
+    ):
         await alice.shows("Lobby · alice")
         await bob.shows("Lobby · bob")
         yield alice, bob
@@ -99,8 +103,11 @@ async def the_others_play_on(door: RealDoor, bob: Term, keys: dict[str, asyncssh
     a newcomer gets in."""
     bob.press(b"n")
     await bob.shows("New table")
-    await poll_until(lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
-                     "a worker in place of the lost one", STARTUP)
+    await poll_until(
+        lambda: sum(1 for w in pool_of(door).workers if w.accepting) == 2,
+        "a worker in place of the lost one",
+        STARTUP,
+    )
     async with player(door.port, "carol", keys["carol"]) as carol:
         await carol.shows("Lobby · carol")
 
@@ -160,16 +167,18 @@ async def test_a_stuck_worker_is_killed_and_replaced(
 ) -> None:
     """An app that never yields (here: the process stopped) takes only its own worker,
     found out when its player types."""
-    async with door_with_workers(tmp_path, processes=2, heartbeat_interval=0.2,
-                                 heartbeat_timeout=1.5) as door:
+    async with door_with_workers(
+        tmp_path, processes=2, heartbeat_interval=0.2, heartbeat_timeout=1.5
+    ) as door:
         async with alice_and_bob_in_the_lobby(door, keys) as (alice, bob):
             stuck = worker_of(door, 0)
             os.kill(stuck, signal.SIGSTOP)
             await asyncio.sleep(0.3)  # quiet for longer than heartbeat_interval
             alice.press(b"n")  # a key to a stuck worker: a ping, never answered
             try:
-                await alice.wait_until(lambda text: "something went wrong" in text,
-                                       "the crash message", 15.0)
+                await alice.wait_until(
+                    lambda text: "something went wrong" in text, "the crash message", 15.0
+                )
                 assert await alice.exit_status() == 1
             finally:
                 with contextlib.suppress(ProcessLookupError):
@@ -183,10 +192,13 @@ async def test_workers_that_cannot_start_are_a_clear_error(tmp_path: Path) -> No
     async def no_lobby(_info: object) -> socket.socket:
         raise AssertionError("no session expected")
 
-    pool = WorkerPool(WorkerOptions(processes=1, start_timeout=STARTUP),
-                      "no_such_module_here:build", describe=lambda _info: {},
-                      connect_lobby=no_lobby,
-                      settings=HostSettings(crashed="x", stop_timeout=1.0, pending_input_cap=10))
+    pool = WorkerPool(
+        WorkerOptions(processes=1, start_timeout=STARTUP),
+        "no_such_module_here:build",
+        describe=lambda _info: {},
+        connect_lobby=no_lobby,
+        settings=HostSettings(crashed="x", stop_timeout=1.0, pending_input_cap=10),
+    )
     try:
         with pytest.raises(WorkerUnavailable, match="before it was ready"):
             await pool.start()
@@ -212,8 +224,11 @@ async def test_a_worker_is_recycled_and_exits_when_its_last_player_leaves(
                     assert await term.exit_status() == 0
             # Recycled: a new worker takes new sessions; the first one still
             # runs carol's game, and exits once she leaves.
-            await poll_until(lambda: any(w.accepting and w.pid != first for w in pool_of(door).workers),
-                             "a fresh worker", STARTUP)
+            await poll_until(
+                lambda: any(w.accepting and w.pid != first for w in pool_of(door).workers),
+                "a fresh worker",
+                STARTUP,
+            )
             async with player(door.port, "bob", keys["bob"]) as bob:
                 await bob.shows("Lobby · bob")
                 assert worker_of(door, 1) != first
@@ -259,6 +274,7 @@ async def test_resize_reaches_an_app_in_a_worker(
     def chat_box_ends_at(width: int) -> object:
         def ends(text: str) -> bool:  # the lobby chat's top right corner
             return any(line.endswith("╮") and len(line) == width for line in text.splitlines())
+
         return ends
 
     async with door_with_workers(tmp_path, processes=1) as door:
@@ -303,16 +319,23 @@ async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
 
     host = SessionHost(in_process, limits=HostLimits(stop_timeout=1.0))
     host.pool = WorkerPool(
-        WorkerOptions(processes=1, start_timeout=STARTUP), "tests.ssh.test_driver:remote_counter_app",
-        describe=lambda _info: {}, connect_lobby=no_lobby,
-        settings=HostSettings(crashed=host.messages.crashed, stop_timeout=1.0,
-                              pending_input_cap=1024),
+        WorkerOptions(processes=1, start_timeout=STARTUP),
+        "tests.ssh.test_driver:remote_counter_app",
+        describe=lambda _info: {},
+        connect_lobby=no_lobby,
+        settings=HostSettings(
+            crashed=host.messages.crashed, stop_timeout=1.0, pending_input_cap=1024
+        ),
     )
     await host.pool.start()
     manager = SSHSessions(host)
-    acceptor = await create_app_server(manager, "127.0.0.1", 0,
-                                       server_factory=lambda: NoAuthServer(manager),
-                                       server_host_keys=[HOST_KEY])
+    acceptor = await create_app_server(
+        manager,
+        "127.0.0.1",
+        0,
+        server_factory=lambda: NoAuthServer(manager),
+        server_host_keys=[HOST_KEY],
+    )
     try:
         yield Harness(manager, acceptor.get_port())
     finally:
@@ -322,7 +345,9 @@ async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
         await asyncio.wait_for(acceptor.wait_closed(), 10.0)
 
 
-async def test_a_crash_in_a_worker_closes_only_that_session(capfd: pytest.CaptureFixture[str]) -> None:
+async def test_a_crash_in_a_worker_closes_only_that_session(
+    capfd: pytest.CaptureFixture[str],
+) -> None:
     async with counter_apps_in_a_worker() as harness:
         async with open_term(harness, "alice") as alice, open_term(harness, "bob") as bob:
             alice.press(b"x")  # the app raises
@@ -349,7 +374,9 @@ async def test_an_app_that_hangs_after_its_player_left_is_cancelled(
                 alice.press(b"h")  # the app's message loop sleeps 60 s
                 await alice.wait_for("HANGING")
             # alice left; her app is cancelled after stop_timeout (1 s) in the worker
-            await poll_until(lambda: len(harness.manager.sessions) == 1, "alice's session ended", 10.0)
+            await poll_until(
+                lambda: len(harness.manager.sessions) == 1, "alice's session ended", 10.0
+            )
             bob.press(b"a")
             await bob.wait_for("PRESSED 1")
     worker_log = [line for line in capfd.readouterr().err.splitlines() if " worker " in line]

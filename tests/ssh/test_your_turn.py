@@ -54,7 +54,9 @@ async def test_the_title_says_your_turn_and_goes_back_after_the_game(door: RealD
         # Saved first (the player's own title comes back at the end), then ours.
         assert PUSH_TITLE.encode() in turn
         assert title_sequence("Your turn · Skyjo").encode("utf-8") in turn
-        assert turn.index(PUSH_TITLE.encode()) < turn.index(title_sequence("Your turn · Skyjo").encode())
+        assert turn.index(PUSH_TITLE.encode()) < turn.index(
+            title_sequence("Your turn · Skyjo").encode()
+        )
         assert bells(turn) == 0  # the bell is off unless chosen in Settings
         after = alice.mark()
         await turn_up_two_cards(alice, "alice")
@@ -62,8 +64,10 @@ async def test_the_title_says_your_turn_and_goes_back_after_the_game(door: RealD
         await alice.shows("Leave this game?")
         alice.press(b"y")
         await alice.shows("Lobby · alice")
-        await alice.wait_until(lambda _: title_sequence("Skyjo").encode() in alice.raw[after:],
-                               "the title back once away from the table")
+        await alice.wait_until(
+            lambda _: title_sequence("Skyjo").encode() in alice.raw[after:],
+            "the title back once away from the table",
+        )
         alice.press(b"\x11")  # Ctrl+Q: the app ends, the player's own title comes back
         await alice.exit_status()
         assert POP_TITLE.encode() in alice.raw[after:]

@@ -27,10 +27,22 @@ _names = itertools.count()
 def openssh_command(port: int, user: str, key_file: Path | None, *extra: str) -> list[str]:
     """``ssh`` to 127.0.0.1 ignoring the user's config, agent and known hosts."""
     command = [
-        SSH or "ssh", "-F", "/dev/null", "-tt",
-        "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-        "-o", "IdentityAgent=none", "-o", "IdentitiesOnly=yes", "-o", "LogLevel=ERROR",
-        "-p", str(port),
+        SSH or "ssh",
+        "-F",
+        "/dev/null",
+        "-tt",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "IdentityAgent=none",
+        "-o",
+        "IdentitiesOnly=yes",
+        "-o",
+        "LogLevel=ERROR",
+        "-p",
+        str(port),
     ]
     if key_file is not None:
         command += ["-i", str(key_file)]
@@ -46,8 +58,14 @@ class TmuxPane:
 
     async def tmux(self, *args: str) -> str:
         proc = await asyncio.create_subprocess_exec(
-            TMUX or "tmux", "-L", self.socket_name, "-f", str(self.config), *args,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            TMUX or "tmux",
+            "-L",
+            self.socket_name,
+            "-f",
+            str(self.config),
+            *args,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
         )
         out, err = await asyncio.wait_for(proc.communicate(), TIMEOUT)
         if proc.returncode != 0:
@@ -56,13 +74,20 @@ class TmuxPane:
 
     async def screen(self, history: bool = False) -> str:
         """The visible screen (with ``history``: and the lines scrolled off it)."""
-        return await self.tmux("capture-pane", "-p", "-t", "play", *(["-S", "-"] if history else []))
+        return await self.tmux(
+            "capture-pane", "-p", "-t", "play", *(["-S", "-"] if history else [])
+        )
 
     async def keys(self, *keys: str) -> None:
         await self.tmux("send-keys", "-t", "play", *keys)
 
-    async def wait_until(self, condition: Callable[[str], bool], what: str, timeout: float = TIMEOUT,
-                         history: bool = False) -> str:
+    async def wait_until(
+        self,
+        condition: Callable[[str], bool],
+        what: str,
+        timeout: float = TIMEOUT,
+        history: bool = False,
+    ) -> str:
         """The screen, once ``condition(screen)`` holds."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -76,11 +101,15 @@ class TmuxPane:
 
     async def wait_for(self, needle: str, timeout: float = TIMEOUT, history: bool = False) -> str:
         """The screen, once it shows ``needle``."""
-        return await self.wait_until(lambda screen: needle in screen, repr(needle), timeout, history)
+        return await self.wait_until(
+            lambda screen: needle in screen, repr(needle), timeout, history
+        )
 
     async def wait_gone(self, needle: str, timeout: float = TIMEOUT) -> str:
         """The screen, once ``needle`` has left it."""
-        return await self.wait_until(lambda screen: needle not in screen, f"{needle!r} gone", timeout)
+        return await self.wait_until(
+            lambda screen: needle not in screen, f"{needle!r} gone", timeout
+        )
 
     async def wait_for_exit(self, timeout: float = TIMEOUT) -> tuple[int, str]:
         """The exit status of the pane's command (ssh) and its last screen."""
@@ -90,8 +119,9 @@ class TmuxPane:
 
 
 @contextlib.asynccontextmanager
-async def tmux_pane(command: Sequence[str], size: tuple[int, int] = (80, 24),
-                    env: dict[str, str] | None = None) -> AsyncIterator[TmuxPane]:
+async def tmux_pane(
+    command: Sequence[str], size: tuple[int, int] = (80, 24), env: dict[str, str] | None = None
+) -> AsyncIterator[TmuxPane]:
     """Run ``command`` in a fresh detached tmux server; the pane stays after it exits."""
     with tempfile.TemporaryDirectory(prefix="skyjo-tmux-") as folder:
         # In the server's configuration, so that it holds before the command
@@ -104,8 +134,9 @@ async def tmux_pane(command: Sequence[str], size: tuple[int, int] = (80, 24),
         for name, value in (env or {}).items():
             shell_command = f"{name}={shlex.quote(value)} {shell_command}"
         shell_command = f'{shell_command}; echo "{EXIT_MARK}$?]"'
-        await pane.tmux("new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height),
-                        shell_command)
+        await pane.tmux(
+            "new-session", "-d", "-s", "play", "-x", str(width), "-y", str(height), shell_command
+        )
         try:
             yield pane
         finally:

@@ -29,7 +29,9 @@ def test_every_module_that_reaches_in_is_listed() -> None:
     import server.termhost.sharing as sharing
 
     sources = {
-        "hardening": hardening, "sharing": sharing, "server.ssh.channels": channels,
+        "hardening": hardening,
+        "sharing": sharing,
+        "server.ssh.channels": channels,
     }
     for use in private.PRIVATE_USES:
         for place in use.where.split(", "):

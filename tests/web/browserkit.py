@@ -38,8 +38,13 @@ from pyte.screens import wcwidth
 CHROMIUM = Path("/usr/bin/chromium")
 #: No sandbox (root in CI), no GPU, and nothing that would talk to anything but the page.
 CHROMIUM_ARGS = [
-    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-    "--disable-sync", "--no-first-run", "--disable-quic",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
 ]
 #: The bound on any wait for what must happen: generous, as on a loaded machine a page
 #: and its app may take tens of seconds to start; a passing test never waits it out.
@@ -54,8 +59,11 @@ IN_BROWSER = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
 async def chromium() -> AsyncIterator[Browser]:
     """Headless Chromium, always closed.  Missing, it fails the test: CI installs it."""
     if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; "
-                    ".ci/run does)", pytrace=False)
+        pytest.fail(
+            f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; "
+            ".ci/run does)",
+            pytrace=False,
+        )
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
             executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT * 1000
@@ -103,9 +111,15 @@ class Connection:
             with contextlib.suppress(ValueError):
                 message = json.loads(payload)
                 self.sent.append(message)
-                if (isinstance(message, list) and len(message) == 2 and message[0] == "resize"
-                        and isinstance(message[1], dict)):
-                    self.screen.resize(lines=int(message[1]["height"]), columns=int(message[1]["width"]))
+                if (
+                    isinstance(message, list)
+                    and len(message) == 2
+                    and message[0] == "resize"
+                    and isinstance(message[1], dict)
+                ):
+                    self.screen.resize(
+                        lines=int(message[1]["height"]), columns=int(message[1]["width"])
+                    )
         self._changed()
 
     def _close(self, _: object) -> None:
@@ -163,14 +177,17 @@ class TermPage:
     @property
     def lines(self) -> list[str]:
         """The screen, one string per row (a wide character counts once)."""
-        return [line.rstrip() for line in self.connection.screen.display] if self.connections else []
+        return (
+            [line.rstrip() for line in self.connection.screen.display] if self.connections else []
+        )
 
     @property
     def text(self) -> str:
         return "\n".join(self.lines)
 
-    async def wait_until(self, condition: Callable[[], bool], what: str,
-                         timeout: float = TIMEOUT) -> None:
+    async def wait_until(
+        self, condition: Callable[[], bool], what: str, timeout: float = TIMEOUT
+    ) -> None:
         """Until ``condition()`` holds, woken by each frame (bounded in time)."""
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
@@ -191,8 +208,10 @@ class TermPage:
         if not self.connections:
             return "no WebSocket opened"
         last = self.connection
-        return (f"{len(self.connections)} WebSocket(s), the last {'closed' if last.closed else 'open'}"
-                f"{', error ' + last.error if last.error else ''}, {len(last.received)} bytes received")
+        return (
+            f"{len(self.connections)} WebSocket(s), the last {'closed' if last.closed else 'open'}"
+            f"{', error ' + last.error if last.error else ''}, {len(last.received)} bytes received"
+        )
 
     async def shows(self, needle: str, timeout: float = TIMEOUT) -> str:
         """The screen, once it shows ``needle`` (on one row)."""
@@ -204,8 +223,9 @@ class TermPage:
         await self.wait_until(lambda: needle not in self.text, f"{needle!r} gone", timeout)
         return self.text
 
-    async def screen_until(self, condition: Callable[[str], bool], what: str,
-                           timeout: float = TIMEOUT) -> str:
+    async def screen_until(
+        self, condition: Callable[[str], bool], what: str, timeout: float = TIMEOUT
+    ) -> str:
         """The screen, once ``condition(screen)`` holds."""
         await self.wait_until(lambda: condition(self.text), what, timeout)
         return self.text
@@ -251,7 +271,9 @@ class TermPage:
         assert box is not None, "the terminal is not on the page"
         columns, rows = self.size
         width, height = box["width"] / columns, box["height"] / rows
-        await self.page.mouse.click(box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height)
+        await self.page.mouse.click(
+            box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height
+        )
 
     async def click_text(self, needle: str, offset: int = 0) -> None:
         """Click on ``needle`` where the screen shows it (``offset`` cells into it)."""
@@ -278,8 +300,11 @@ def colour_count(png: bytes, at_most: int = 2) -> int:
     assert png[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     position, chunks, header = 8, bytearray(), b""
     while position < len(png):
-        (length,), kind = struct.unpack(">I", png[position:position + 4]), png[position + 4:position + 8]
-        body = png[position + 8:position + 8 + length]
+        (length,), kind = (
+            struct.unpack(">I", png[position : position + 4]),
+            png[position + 4 : position + 8],
+        )
+        body = png[position + 8 : position + 8 + length]
         if kind == b"IHDR":
             header = body
         elif kind == b"IDAT":
@@ -292,7 +317,7 @@ def colour_count(png: bytes, at_most: int = 2) -> int:
     previous, colours = bytearray(stride), set[bytes]()
     for y in range(height):
         start = y * (stride + 1)
-        kind, line = raw[start], bytearray(raw[start + 1:start + 1 + stride])
+        kind, line = raw[start], bytearray(raw[start + 1 : start + 1 + stride])
         for x in range(stride):
             left = line[x - channels] if x >= channels else 0
             up = previous[x]
@@ -306,8 +331,10 @@ def colour_count(png: bytes, at_most: int = 2) -> int:
             elif kind == 4:
                 estimate = left + up - upper_left
                 pa, pb, pc = abs(estimate - left), abs(estimate - up), abs(estimate - upper_left)
-                line[x] = (line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else upper_left)) & 0xFF
-        colours.update(bytes(line[x:x + channels]) for x in range(0, stride, channels))
+                line[x] = (
+                    line[x] + (left if pa <= pb and pa <= pc else up if pb <= pc else upper_left)
+                ) & 0xFF
+        colours.update(bytes(line[x : x + channels]) for x in range(0, stride, channels))
         if len(colours) >= at_most:
             return len(colours)
         previous = line

@@ -43,10 +43,13 @@ class DoorClient:
 
     async def shows(self, needle: str, timeout: float = TIMEOUT) -> str:
         """Until the screen shows ``needle`` (fails after ``timeout``); the screen."""
+
         async def wait() -> None:
             while needle not in self.text:
                 if self._reader.done():
-                    raise AssertionError(f"closed ({self.ws.close_code}) before {needle!r}:\n{self.text}")
+                    raise AssertionError(
+                        f"closed ({self.ws.close_code}) before {needle!r}:\n{self.text}"
+                    )
                 self._changed.clear()
                 await self._changed.wait()
 
@@ -91,9 +94,13 @@ async def door_client(
     if cookies:
         sent["Cookie"] = "; ".join(f"{name}={value}" for name, value in cookies.items())
     async with aiohttp.ClientSession() as session:
-        ws = await session.ws_connect(ws_url, headers=sent, max_msg_size=max_msg_size,
-                                      autoping=autoping,
-                                      timeout=aiohttp.ClientWSTimeout(ws_close=5.0))
+        ws = await session.ws_connect(
+            ws_url,
+            headers=sent,
+            max_msg_size=max_msg_size,
+            autoping=autoping,
+            timeout=aiohttp.ClientWSTimeout(ws_close=5.0),
+        )
         client = DoorClient(ws, size)
         try:
             yield client

@@ -34,8 +34,10 @@ async def shoot(out: Path) -> None:
                     await page.press("Enter", "ArrowRight", "Enter")
                     await page.gone("Turn up a card")
                     for turn in range(TURNS):
-                        await page.screen_until(lambda screen: prompt_of(screen).startswith("Your turn:"),
-                                                "alice's turn")
+                        await page.screen_until(
+                            lambda screen: prompt_of(screen).startswith("Your turn:"),
+                            "alice's turn",
+                        )
                         taken = page.text.count("You took the")
                         await page.press("t")
                         await page.shows("Choose the card the")
@@ -45,8 +47,9 @@ async def shoot(out: Path) -> None:
                             return page.text.count("You took the") > taken
 
                         await page.wait_until(moved, "her move")
-                    await page.screen_until(lambda screen: prompt_of(screen).startswith("Your turn:"),
-                                            "alice's turn")
+                    await page.screen_until(
+                        lambda screen: prompt_of(screen).startswith("Your turn:"), "alice's turn"
+                    )
                     await page.assert_drawn()
                     await page.page.screenshot(path=str(out), timeout=60_000)
             finally:

@@ -52,13 +52,19 @@ async def test_a_newcomer_names_themself_plays_by_keys_and_by_mouse_and_a_reload
         await page.press("Enter")
         await page.shows("You turned up")
         await page.click_cell(*face_down_card(page, "alice"))
-        await page.wait_until(lambda: page.text.count("You turned up") == 2, "the second card turned up")
+        await page.wait_until(
+            lambda: page.text.count("You turned up") == 2, "the second card turned up"
+        )
 
         # A turn by mouse: click the draw pile, then one of the cards.
-        await page.screen_until(lambda screen: prompt_of(screen).startswith("Your turn:"), "your turn")
+        await page.screen_until(
+            lambda screen: prompt_of(screen).startswith("Your turn:"), "your turn"
+        )
         column, row = page.find("Pile ")
         await page.click_cell(column + 2, row + 3)
-        await page.screen_until(lambda screen: prompt_of(screen).startswith("You drew"), "the drawn card")
+        await page.screen_until(
+            lambda screen: prompt_of(screen).startswith("You drew"), "the drawn card"
+        )
         await page.click_cell(*my_card(page, "alice", column=3, row=2))
         await page.screen_until(
             lambda screen: "You kept the" in screen and prompt_of(screen).startswith("Your turn:"),
@@ -85,17 +91,22 @@ def face_down_card(page: TermPage, name: str) -> tuple[int, int]:
     for column in range(4):
         for row in range(3):
             x, y = my_card(page, name, column, row)
-            if page.lines[y][x:x + 1] == "░":
+            if page.lines[y][x : x + 1] == "░":
                 return x, y
     raise AssertionError(f"{name} has no face-down card:\n{page.text}")
 
 
-async def test_a_browser_player_and_an_ssh_player_at_one_table(tmp_path: Path, context: BrowserContext) -> None:
+async def test_a_browser_player_and_an_ssh_player_at_one_table(
+    tmp_path: Path, context: BrowserContext
+) -> None:
     """alice in the browser opens a table; bob joins over OpenSSH (in tmux); each sees
     the other's move, the browser bob's answer."""
     key = asyncssh.generate_private_key("ssh-ed25519")
     key_file = write_private_key(key.export_private_key(), tmp_path / "id_ed25519")
-    async with web_door(tmp_path / "server", ssh=True) as door, TermPage.open(context, door.url) as alice:
+    async with (
+        web_door(tmp_path / "server", ssh=True) as door,
+        TermPage.open(context, door.url) as alice,
+    ):
         async with tmux_pane(openssh_command(door.ssh_port, "bob", key_file)) as bob:
             await choose_name(alice, "alice")
             await open_table(alice)
@@ -118,7 +129,9 @@ async def test_a_browser_player_and_an_ssh_player_at_one_table(tmp_path: Path, c
                 await take_the_discard_over_ssh(bob)
                 await alice.shows("bob took the")
             # alice's move, by keys; bob sees it, and answers; alice's page shows his answer.
-            await alice.screen_until(lambda screen: prompt_of(screen).startswith("Your turn:"), "her turn")
+            await alice.screen_until(
+                lambda screen: prompt_of(screen).startswith("Your turn:"), "her turn"
+            )
             await alice.press("t")
             await alice.shows("Choose the card the")
             await alice.press("Enter")
@@ -127,12 +140,16 @@ async def test_a_browser_player_and_an_ssh_player_at_one_table(tmp_path: Path, c
             assert "alice" in moved and "Pile" in moved
             answers = alice.text.count("bob took the")
             await take_the_discard_over_ssh(bob)
-            await alice.wait_until(lambda: alice.text.count("bob took the") > answers, "bob's answer")
-            await alice.screen_until(lambda screen: prompt_of(screen).startswith("Your turn:"), "her turn")
+            await alice.wait_until(
+                lambda: alice.text.count("bob took the") > answers, "bob's answer"
+            )
+            await alice.screen_until(
+                lambda screen: prompt_of(screen).startswith("Your turn:"), "her turn"
+            )
 
 
 async def whose_turn(page: TermPage, pane: TmuxPane) -> str:
-    """"alice" (the page) or "bob" (the pane): whose prompt says "Your turn:" first."""
+    """ "alice" (the page) or "bob" (the pane): whose prompt says "Your turn:" first."""
     loop = asyncio.get_running_loop()
     deadline = loop.time() + TIMEOUT
     while loop.time() < deadline:
@@ -141,13 +158,17 @@ async def whose_turn(page: TermPage, pane: TmuxPane) -> str:
         if prompt_of(await pane.screen()).startswith("Your turn:"):
             return "bob"
         with contextlib.suppress(AssertionError):
-            await page.wait_until(lambda: prompt_of(page.text).startswith("Your turn:"), "", timeout=0.2)
+            await page.wait_until(
+                lambda: prompt_of(page.text).startswith("Your turn:"), "", timeout=0.2
+            )
     raise AssertionError(f"nobody's turn:\n{page.text}\n\n{await pane.screen()}")
 
 
 async def take_the_discard_over_ssh(pane: TmuxPane) -> None:
     """One whole turn in the terminal: take the discard, put it where the cursor is."""
-    await pane.wait_until(lambda screen: prompt_of(screen).startswith("Your turn:"), "bob's turn", TIMEOUT)
+    await pane.wait_until(
+        lambda screen: prompt_of(screen).startswith("Your turn:"), "bob's turn", TIMEOUT
+    )
     await ssh_press(pane, "t", "Choose the card the")
     await pane.keys("Enter")
     await pane.wait_gone("Choose the card the", TIMEOUT)
@@ -174,7 +195,9 @@ async def another_site() -> AsyncIterator[str]:
     browser sends the door's SameSite cookie with it): its URL."""
 
     async def index(request: web.Request) -> web.Response:
-        return web.Response(text="<!DOCTYPE html><title>elsewhere</title>", content_type="text/html")
+        return web.Response(
+            text="<!DOCTYPE html><title>elsewhere</title>", content_type="text/html"
+        )
 
     app = web.Application()
     app.router.add_get("/", index)
@@ -193,7 +216,10 @@ async def test_a_page_of_another_origin_cannot_open_a_game(
 ) -> None:
     async with another_site() as elsewhere:
         origins = (elsewhere.rstrip("/"),) if allowed else ()
-        async with web_door(tmp_path, origins=origins) as door, TermPage.open(context, door.url) as page:
+        async with (
+            web_door(tmp_path, origins=origins) as door,
+            TermPage.open(context, door.url) as page,
+        ):
             await page.shows("Choose your name")  # the player's own page: it has the cookie
             other = await context.new_page()
             await other.goto(elsewhere, timeout=TIMEOUT * 1000)
@@ -208,8 +234,10 @@ async def test_a_page_of_another_origin_cannot_open_a_game(
 
 @pytest.mark.parametrize(
     ("cap", "refusal"),
-    [("max_connections", "The server is full"),
-     ("max_connections_per_address", "Too many connections from your address")],
+    [
+        ("max_connections", "The server is full"),
+        ("max_connections_per_address", "Too many connections from your address"),
+    ],
 )
 async def test_the_caps_hold(tmp_path: Path, browser: Browser, cap: str, refusal: str) -> None:
     """One player at a cap of 1: the next reads why, and gets in once the first leaves."""
@@ -235,6 +263,8 @@ async def test_the_caps_hold(tmp_path: Path, browser: Browser, cap: str, refusal
         assert "Choose your name" in first.text  # the player inside is undisturbed
 
         await first.page.close()  # the first leaves: a place is free
-        await poll_until(lambda: door.web.connections.total == 0, "the first page's connection released")
+        await poll_until(
+            lambda: door.web.connections.total == 0, "the first page's connection released"
+        )
         await second.page.click("#door-try-again", timeout=TIMEOUT * 1000)
         await second.shows("Choose your name")

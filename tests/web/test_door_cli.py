@@ -61,8 +61,9 @@ def test_no_web_loads_neither_aiohttp_nor_the_door() -> None:
         "cli.attach_doors(server, args)\n"
         "print(sorted(m for m in ('aiohttp', 'server.web.door', 'textual') if m in sys.modules))\n"
     )
-    result = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True,
-                            timeout=60, check=True)
+    result = subprocess.run(
+        [sys.executable, "-c", program], capture_output=True, text=True, timeout=60, check=True
+    )
     assert result.stdout.strip() == "[]"
     args = cli.build_parser().parse_args(["--no-web", "--no-ssh"])
     server = SkyjoServer(cli.config_from_args(args))
@@ -81,8 +82,11 @@ def test_with_the_door_on_every_log_line_is_json_workers_included(tmp_path: Path
     command = [part for part in server_command(tmp_path / "data") if part != "--no-web"]
     log = tmp_path / "server.log"
     with log.open("w") as stderr:
-        process = subprocess.Popen([*command, "--web-port", "0", "--log-format", "json"],
-                                   stderr=stderr, stdout=subprocess.DEVNULL)
+        process = subprocess.Popen(
+            [*command, "--web-port", "0", "--log-format", "json"],
+            stderr=stderr,
+            stdout=subprocess.DEVNULL,
+        )
     try:
         deadline = time.monotonic() + 60
         while "data in " not in log.read_text() or "ready" not in log.read_text():
@@ -94,5 +98,7 @@ def test_with_the_door_on_every_log_line_is_json_workers_included(tmp_path: Path
         assert process.wait(60) == 0
     records = [json.loads(line) for line in log.read_text().splitlines()]
     assert any(r["logger"] == "server.web.door" for r in records)
-    assert any(r["message"].startswith("worker ") and r["logger"] != "server.termhost.workers"
-               for r in records), "no line from a worker process itself"
+    assert any(
+        r["message"].startswith("worker ") and r["logger"] != "server.termhost.workers"
+        for r in records
+    ), "no line from a worker process itself"

@@ -28,8 +28,14 @@ async def test_the_page_comes_with_a_strict_policy_and_a_private_cookie(tmp_path
             cookie_line = reply.headers["Set-Cookie"]
             assert reply.headers["X-Content-Type-Options"] == "nosniff"
             assert reply.headers["Referrer-Policy"] == "no-referrer"
-        for directive in ("default-src 'none'", "script-src 'self'", "connect-src 'self'",
-                          "frame-ancestors 'none'", "base-uri 'none'", "form-action 'none'"):
+        for directive in (
+            "default-src 'none'",
+            "script-src 'self'",
+            "connect-src 'self'",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'none'",
+        ):
             assert directive in policy
         assert "unsafe-eval" not in policy and "script-src 'self' 'unsafe-inline'" not in policy
         # The page loads only this server's files: no font or script from elsewhere.
@@ -37,7 +43,9 @@ async def test_the_page_comes_with_a_strict_policy_and_a_private_cookie(tmp_path
         assert "textual-terminal" in page and "/static/js/textual.js" in page
         attributes = [part.strip().lower() for part in cookie_line.split(";")]
         assert attributes[0].startswith("skyjo_id=") and len(attributes[0]) == len("skyjo_id=") + 43
-        assert "httponly" in attributes and "samesite=strict" in attributes and "path=/" in attributes
+        assert (
+            "httponly" in attributes and "samesite=strict" in attributes and "path=/" in attributes
+        )
         assert "secure" not in attributes  # plain http: a Secure cookie would never come back
         # A browser that has its cookie keeps it: no new one.
         value = attributes[0].split("=", 1)[1]
@@ -48,9 +56,11 @@ async def test_the_page_comes_with_a_strict_policy_and_a_private_cookie(tmp_path
 async def test_the_terminal_is_served_from_the_installed_textual_serve(tmp_path: Path) -> None:
     assets = terminal_assets_dir()
     async with web_door(tmp_path) as door, aiohttp.ClientSession() as session:
-        for path, kind in (("static/js/textual.js", "application/javascript"),
-                           ("static/css/xterm.css", "text/css"),
-                           ("static/fonts/RobotoMono-VariableFont_wght.ttf", "font/ttf")):
+        for path, kind in (
+            ("static/js/textual.js", "application/javascript"),
+            ("static/css/xterm.css", "text/css"),
+            ("static/fonts/RobotoMono-VariableFont_wght.ttf", "font/ttf"),
+        ):
             async with session.get(door.url + path) as reply:
                 assert reply.status == 200, path
                 assert reply.content_type == kind
@@ -106,7 +116,9 @@ def test_web_origin_options_are_checked_at_the_command_line(header: str) -> None
 
     parser = build_parser()
     if header == "https://play.example.org":
-        assert parser.parse_args(["--web-origin", header]).web_origin == ["https://play.example.org:443"]
+        assert parser.parse_args(["--web-origin", header]).web_origin == [
+            "https://play.example.org:443"
+        ]
     else:
         with pytest.raises(SystemExit):
             parser.parse_args(["--web-origin", header])

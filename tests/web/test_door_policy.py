@@ -20,8 +20,12 @@ PROXY = (ipaddress.ip_network("10.0.0.0/8"),)
 
 
 def test_forwarded_headers_are_believed_only_from_a_trusted_peer() -> None:
-    headers = {"Host": "10.0.0.5:8080", "X-Forwarded-For": "203.0.113.9, 198.51.100.4",
-               "X-Forwarded-Proto": "https", "X-Forwarded-Host": "play.example.org"}
+    headers = {
+        "Host": "10.0.0.5:8080",
+        "X-Forwarded-For": "203.0.113.9, 198.51.100.4",
+        "X-Forwarded-Proto": "https",
+        "X-Forwarded-Host": "play.example.org",
+    }
     direct = resolve_client("192.0.2.1", headers, direct_scheme="http", trusted=PROXY)
     assert direct == ClientPlace("192.0.2.1", "http", "10.0.0.5:8080")
     proxied = resolve_client("10.0.0.5", headers, direct_scheme="http", trusted=PROXY)
@@ -33,9 +37,15 @@ def test_forwarded_headers_are_believed_only_from_a_trusted_peer() -> None:
 
 def test_a_chain_of_trusted_proxies_is_walked_and_garbage_stops_it() -> None:
     chain = {"X-Forwarded-For": "198.51.100.4, 10.1.1.1"}
-    assert resolve_client("10.0.0.5", chain, direct_scheme="http", trusted=PROXY).address == "198.51.100.4"
+    assert (
+        resolve_client("10.0.0.5", chain, direct_scheme="http", trusted=PROXY).address
+        == "198.51.100.4"
+    )
     garbage = {"X-Forwarded-For": "<script>, 10.1.1.1"}
-    assert resolve_client("10.0.0.5", garbage, direct_scheme="http", trusted=PROXY).address == "10.1.1.1"
+    assert (
+        resolve_client("10.0.0.5", garbage, direct_scheme="http", trusted=PROXY).address
+        == "10.1.1.1"
+    )
 
 
 def test_origins_compare_as_browsers_do() -> None:

@@ -121,8 +121,10 @@ async def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path) ->
 
     async with web_door(tmp_path, max_connections_per_address=1, trusted_proxies=LOOPBACK) as door:
         # Two players behind the proxy, each with their own address: both admitted.
-        async with door_client(door.url, headers=via("192.0.2.1")) as one, \
-                door_client(door.url, headers=via("198.51.100.2")) as two:
+        async with (
+            door_client(door.url, headers=via("192.0.2.1")) as one,
+            door_client(door.url, headers=via("198.51.100.2")) as two,
+        ):
             await one.shows(NAME_PROMPT)
             await two.shows(NAME_PROMPT)
             async with door_client(door.url, headers=via("192.0.2.1")) as same:
@@ -230,8 +232,11 @@ async def test_a_session_that_ends_while_its_input_is_held_back_frees_its_place(
 
 async def test_behind_a_trusted_tls_proxy_the_https_page_may_play(tmp_path: Path) -> None:
     """The proxy's Host and X-Forwarded-Proto make https://play.example.org the page's origin."""
-    proxied = {"Host": "play.example.org", "X-Forwarded-Proto": "https",
-               "Origin": "https://play.example.org"}
+    proxied = {
+        "Host": "play.example.org",
+        "X-Forwarded-Proto": "https",
+        "Origin": "https://play.example.org",
+    }
     async with web_door(tmp_path) as door:
         with pytest.raises(aiohttp.WSServerHandshakeError):  # the proxy is not trusted
             async with door_client(door.url, headers=proxied):

@@ -72,14 +72,18 @@ async def test_the_screen_is_read_and_a_click_lands_on_its_cell(context: Browser
         assert page.find("ME") == (10 + len("CLICK ★ "), 3)  # the star is one cell here
         await page.click_text("ME", offset=1)
         # xterm's reports, press then release: the E, column 20, row 4 (from 1).
-        await page.wait_until(lambda: typed[-2:] == ["\x1b[<0;20;4M", "\x1b[<0;20;4m"], "the click's report")
+        await page.wait_until(
+            lambda: typed[-2:] == ["\x1b[<0;20;4M", "\x1b[<0;20;4m"], "the click's report"
+        )
         await page.type("hi")
         await page.wait_until(lambda: "".join(typed).endswith("hi"), "the typed keys")
 
 
 def test_a_one_colour_picture_is_told_from_a_drawing() -> None:
     blank = _png(4, 3, [[(9, 9, 9)] * 4] * 3)
-    drawn = _png(4, 3, [[(9, 9, 9)] * 4, [(9, 9, 9), (200, 10, 10), (9, 9, 9), (9, 9, 9)], [(9, 9, 9)] * 4])
+    drawn = _png(
+        4, 3, [[(9, 9, 9)] * 4, [(9, 9, 9), (200, 10, 10), (9, 9, 9), (9, 9, 9)], [(9, 9, 9)] * 4]
+    )
     assert colour_count(blank) == 1
     assert colour_count(drawn) == 2
 
@@ -89,12 +93,21 @@ def _png(width: int, height: int, rows: list[list[tuple[int, int, int]]]) -> byt
     import zlib
 
     def chunk(kind: bytes, body: bytes) -> bytes:
-        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        return (
+            struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+        )
 
     # Filter "Sub" on every row, as encoders use: a decoder that skips it sees other colours.
     raw = b""
     for row in rows:
         flat = [value for pixel in row for value in pixel]
-        raw += b"\x01" + bytes((flat[i] - (flat[i - 3] if i >= 3 else 0)) & 0xFF for i in range(len(flat)))
+        raw += b"\x01" + bytes(
+            (flat[i] - (flat[i - 3] if i >= 3 else 0)) & 0xFF for i in range(len(flat))
+        )
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )

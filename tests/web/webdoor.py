@@ -50,11 +50,14 @@ async def web_door(data_dir: Path, *, ssh: bool = False, **options: Any) -> Asyn
     """Lobby + browser door (+ SSH door with ``ssh``), stopped at the end.
 
     ``options`` override the door's ``WebOptions`` (caps, origins)."""
-    config = ServerConfig(host="127.0.0.1", port=0, data_dir=data_dir, pace=TEST_PACE,
-                          limits=TEST_LIMITS)
+    config = ServerConfig(
+        host="127.0.0.1", port=0, data_dir=data_dir, pace=TEST_PACE, limits=TEST_LIMITS
+    )
     server = SkyjoServer(config)
     web_options = dataclasses.replace(WebOptions(port=0, host="127.0.0.1"), **options)
-    web_options = dataclasses.replace(web_options, app_options={**APP_OPTIONS, **web_options.app_options})
+    web_options = dataclasses.replace(
+        web_options, app_options={**APP_OPTIONS, **web_options.app_options}
+    )
     # One host for both doors, attached first, as skyjo-server does (in-process here).
     game_host = GameHost(
         HostOptions(limits=options.get("limits", HostLimits(stop_timeout=3.0)), gc_policy=None),

@@ -72,8 +72,11 @@ def footer_keys(app: App[Any]) -> FooterKeys:
 async def footer(pilot: Pilot[Any]) -> FooterKeys:
     """The footer's keys once it is laid out (it rebuilds itself when the keys change)."""
     # Settled and not empty: while it rebuilds, the old keys are gone before the new ones mount.
-    await until(pilot, lambda: footer_keys(pilot.app).settled and footer_keys(pilot.app).shown,
-                "the footer laid out")
+    await until(
+        pilot,
+        lambda: footer_keys(pilot.app).settled and footer_keys(pilot.app).shown,
+        "the footer laid out",
+    )
     return footer_keys(pilot.app)
 
 
@@ -111,7 +114,9 @@ def screen_name(app: App[Any]) -> str:
     return type(app.screen).__name__
 
 
-async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str, timeout: float = TIMEOUT) -> None:
+async def until(
+    pilot: Pilot[Any], condition: Callable[[], Any], what: str, timeout: float = TIMEOUT
+) -> None:
     """Let the app run until ``condition()`` holds; fail, saying what was on screen, after ``timeout`` s."""
     deadline = time.monotonic() + timeout
     while True:
@@ -123,8 +128,10 @@ async def until(pilot: Pilot[Any], condition: Callable[[], Any], what: str, time
         except Exception:  # noqa: BLE001 - a screen still being built: look again
             pass
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}; notes {notes(pilot.app)}; "
-                                 f"on screen ({screen_name(pilot.app)}):\n" + screen_text(pilot.app))
+            raise AssertionError(
+                f"timed out waiting for {what}; notes {notes(pilot.app)}; "
+                f"on screen ({screen_name(pilot.app)}):\n" + screen_text(pilot.app)
+            )
         await pilot.pause(STEP)
 
 
@@ -135,12 +142,22 @@ async def on_screen(
     pilot: Pilot[Any], screen_type: tuple[type[Screen[Any]], ...], timeout: float = TIMEOUT
 ) -> Screen[Any]: ...
 async def on_screen(
-    pilot: Pilot[Any], screen_type: type[Screen[Any]] | tuple[type[Screen[Any]], ...], timeout: float = TIMEOUT
+    pilot: Pilot[Any],
+    screen_type: type[Screen[Any]] | tuple[type[Screen[Any]], ...],
+    timeout: float = TIMEOUT,
 ) -> Screen[Any]:
     """Wait until ``screen_type`` is the current screen and its footer is drawn; return it."""
     app = pilot.app
-    await until(pilot, lambda: isinstance(app.screen, screen_type) and footer_keys(app).shown
-                and footer_keys(app).settled, f"the {screen_type} with its footer", timeout)
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, screen_type)
+            and footer_keys(app).shown
+            and footer_keys(app).settled
+        ),
+        f"the {screen_type} with its footer",
+        timeout,
+    )
     cut = footer_keys(app).cut
     assert not cut, f"the footer of {screen_name(app)} cuts {cut} at {app.size.width} columns"
     return app.screen

@@ -39,12 +39,20 @@ Walk = Callable[..., Awaitable[None]]
 #: name -> (the steps, the player's name or None, whether it needs a server)
 JOURNEYS: dict[str, tuple[Walk, str | None, bool]] = {
     "settings-then-play": (test_settings_then_play.walk_settings_then_play, None, False),
-    "settings-in-french": (test_settings_then_play.walk_settings_in_french_keep_the_keyboard, None, False),
+    "settings-in-french": (
+        test_settings_then_play.walk_settings_in_french_keep_the_keyboard,
+        None,
+        False,
+    ),
     "keys-say-why": (test_keys_say_why.walk_choosing_a_face_up_card_says_why, None, False),
     "chats-by-esc": (test_chats.walk_open_and_leave_every_chat_by_esc, "Alice", True),
     "host-a-table": (test_tables.walk_host_wait_chat_start_play_a_round_and_leave, "Alice", True),
     "watch-to-the-end": (test_tables.walk_watch_a_table_to_its_end, "Carol", True),
-    "stats-and-replay": (test_stats_and_replay.walk_statistics_and_a_replay_from_them, "Zoé", False),
+    "stats-and-replay": (
+        test_stats_and_replay.walk_statistics_and_a_replay_from_them,
+        "Zoé",
+        False,
+    ),
 }
 DONE = "done"  # written into the signal file once the steps are over
 
@@ -55,8 +63,13 @@ def run_one(name: str, signal: Path) -> None:
     play.secrets = SeededSecrets(JOURNEY_SEED)  # type: ignore[assignment]  # a stand-in for the secrets module, as the tests' fixture does
     with tempfile.TemporaryDirectory(prefix="skyjo-shot-") as folder:
         server = ThreadedServer(Path(folder) / "server") if online else None
-        options: dict[str, Any] = {"lang": "en", "environ": {}, "pace": "off", "local_pace": ZERO_PACE,
-                                   "data_dir": Path(folder) / "client"}
+        options: dict[str, Any] = {
+            "lang": "en",
+            "environ": {},
+            "pace": "off",
+            "local_pace": ZERO_PACE,
+            "data_dir": Path(folder) / "client",
+        }
         if player is not None:
             options["name"] = player
         connect = tcp_connector("127.0.0.1", server.port) if server else None
@@ -86,9 +99,19 @@ async def capture_all(out: Path, names: list[str]) -> None:
     for name in names:
         with tempfile.TemporaryDirectory(prefix="skyjo-shot-signal-") as folder:
             signal = Path(folder) / "signal"
-            command = [sys.executable, "-m", "tests.client.journeys.shots", "--run", name, "--signal", str(signal)]
+            command = [
+                sys.executable,
+                "-m",
+                "tests.client.journeys.shots",
+                "--run",
+                name,
+                "--signal",
+                str(signal),
+            ]
             env = {"PYTHONPATH": str(root), "TERM": "xterm-256color", "COLORTERM": "truecolor"}
-            async with tmux_pane(["env", "-C", str(root), *[f"{k}={v}" for k, v in env.items()], *command]) as pane:
+            async with tmux_pane(
+                ["env", "-C", str(root), *[f"{k}={v}" for k, v in env.items()], *command]
+            ) as pane:
                 for _ in range(1800):  # at most three minutes
                     if signal.exists() and signal.read_text():
                         break

@@ -56,7 +56,9 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await until(pilot, lambda: in_text_box(app), "the room's chat line")
     assert (await footer(pilot)).descriptions == CHAT_KEYS
     await pilot.press(*"sb ready?", "enter")
-    await until(pilot, lambda: "Alice: sb ready?" in room.query_one(ChatPanel).text, "our line in the room")
+    await until(
+        pilot, lambda: "Alice: sb ready?" in room.query_one(ChatPanel).text, "our line in the room"
+    )
     await pilot.press("escape")  # closes the chat: we stay at our table
     await until(pilot, lambda: not in_text_box(app), "the room's chat line left")
     assert app.screen is room and app.table is not None and focused(app) == "TextTable#seats"
@@ -92,7 +94,9 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await on_screen(pilot, LobbyScreen)
 
 
-async def test_open_and_leave_every_chat_by_esc(make_app: Callable[..., SkyjoApp], make_server: Callable) -> None:
+async def test_open_and_leave_every_chat_by_esc(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
     server: SkyjoServer = await make_server()
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
     async with app.run_test(size=(80, 24)) as pilot:

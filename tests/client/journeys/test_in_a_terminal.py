@@ -17,7 +17,9 @@ import pytest
 from ...ssh.tmuxkit import TMUX, tmux_pane
 
 SKYJO = Path(sys.executable).with_name("skyjo")
-pytestmark = pytest.mark.skipif(not TMUX or not SKYJO.exists(), reason="needs tmux and the skyjo command")
+pytestmark = pytest.mark.skipif(
+    not TMUX or not SKYJO.exists(), reason="needs tmux and the skyjo command"
+)
 SLOW = 30.0  # the first game starts the in-process server: bounded, not timed
 
 
@@ -51,7 +53,6 @@ async def test_skyjo_in_a_terminal_settings_then_a_game(tmp_path: Path) -> None:
         assert status == 0
 
 
-
 async def test_your_turn_rings_and_titles_a_real_terminal(tmp_path: Path) -> None:
     """The escape sequences reach a real terminal: tmux shows the title and hears the bell."""
     data = tmp_path / "data"
@@ -79,6 +80,7 @@ async def test_your_turn_rings_and_titles_a_real_terminal(tmp_path: Path) -> Non
         await pane.wait_for("Start")
         await pane.keys("Enter")
         await pane.wait_for("Turn up", SLOW)
+
         async def told() -> bool:
             return await title() == "Your turn · Skyjo" and rang.exists()
 

@@ -40,32 +40,51 @@ async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
     await until(pilot, lambda: my_move(app) is not None and table.choices.flip, "our first flip")
     await player.move_to(table, 4)
     await pilot.press("enter")
-    await until(pilot, lambda: face_up(table) == [4] and not table.acting, "the first card turned up")
+    await until(
+        pilot, lambda: face_up(table) == [4] and not table.acting, "the first card turned up"
+    )
     assert table.cursor == 4
     await pilot.press("enter")  # the same card again: already face up
-    await until(pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up")
+    await until(
+        pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up"
+    )
     assert face_up(table) == [4]
 
     # The second flip, then our turn: draw, x, and a face-up card.
     await player.move_to(table, 7)
     await pilot.press("enter")
-    await until(pilot, lambda: my_move(app) is not None and table.choices.draw, "our first turn", timeout=30)
+    await until(
+        pilot, lambda: my_move(app) is not None and table.choices.draw, "our first turn", timeout=30
+    )
     assert "Nothing drawn" in screen_text(app)
     await pilot.press("t")  # take the discard: the empty slot says what we hold
-    await until(pilot, lambda: table.view is not None
-                and f"You take the {table.view.discard_top}" in screen_text(app), "what we take")
+    await until(
+        pilot,
+        lambda: (
+            table.view is not None and f"You take the {table.view.discard_top}" in screen_text(app)
+        ),
+        "what we take",
+    )
     assert "Nothing drawn" not in screen_text(app)
     await pilot.press("escape")  # not this time
     await until(pilot, lambda: "Nothing drawn" in screen_text(app), "nothing taken")
     await pilot.press("d")
-    await until(pilot, lambda: my_move(app) is not None and table.choices.discard_flip, "the drawn card")
+    await until(
+        pilot, lambda: my_move(app) is not None and table.choices.discard_flip, "the drawn card"
+    )
     await pilot.press("x")
     await player.move_to(table, face_up(table)[0])
     await pilot.press("enter")
-    await until(pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up after x")
+    await until(
+        pilot, lambda: prompt_line(app) == FACE_UP, "why a face-up card cannot be turned up after x"
+    )
     await player.move_to(table, min(table.choices.discard_flip))
     await pilot.press("enter")
-    await until(pilot, lambda: table.view is not None and table.view.drawn_card is None, "the drawn card discarded")
+    await until(
+        pilot,
+        lambda: table.view is not None and table.view.drawn_card is None,
+        "the drawn card discarded",
+    )
 
 
 async def test_choosing_a_face_up_card_says_why(make_app: Callable[..., SkyjoApp]) -> None:
@@ -96,5 +115,7 @@ async def test_a_move_key_pressed_while_the_game_starts_says_why_once_it_is_show
         finally:
             starting.release()
         table: TableScreen = await on_screen(pilot, TableScreen)
-        await until(pilot, lambda: prompt_line(app) == FLIP_FIRST, "why d cannot draw in the first flips")
+        await until(
+            pilot, lambda: prompt_line(app) == FLIP_FIRST, "why d cannot draw in the first flips"
+        )
         assert table.view is not None and table.view.drawn_card is None and table.kept_keys == 0

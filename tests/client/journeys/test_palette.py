@@ -31,8 +31,11 @@ THEME_COMMANDS = ("Theme: Skyjo (light)",)  # the first; the list scrolls to the
 async def open_palette(pilot: Pilot[Any], *shown: str) -> str:
     app = pilot.app
     await pilot.press("ctrl+p")
-    await until(pilot, lambda: CommandPalette.is_open(app) and all(s in screen_text(app) for s in shown),
-                f"the palette listing {shown}")
+    await until(
+        pilot,
+        lambda: CommandPalette.is_open(app) and all(s in screen_text(app) for s in shown),
+        f"the palette listing {shown}",
+    )
     return screen_text(app)
 
 
@@ -44,7 +47,9 @@ async def back_home(pilot: Pilot[Any]) -> None:
     assert focused(app) == "OptionList#menu"
 
 
-async def test_the_palette_offers_what_the_screen_can_do(make_app: Callable[..., SkyjoApp], tmp_path: Path) -> None:
+async def test_the_palette_offers_what_the_screen_can_do(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await on_screen(pilot, HomeScreen)
@@ -88,7 +93,9 @@ async def test_the_palette_speaks_the_players_language(make_app: Callable[..., S
     app = make_app(lang="fr")
     async with app.run_test(size=(80, 24)) as pilot:
         await on_screen(pilot, HomeScreen)
-        listed = await open_palette(pilot, "Chercher une commande", "Réglages", "Thème : Skyjo (clair)")
+        listed = await open_palette(
+            pilot, "Chercher une commande", "Réglages", "Thème : Skyjo (clair)"
+        )
         assert "Touche : o" in listed
         await pilot.press("escape")
         await on_screen(pilot, HomeScreen)

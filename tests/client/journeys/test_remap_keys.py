@@ -47,13 +47,19 @@ async def open_keys(pilot: Pilot[Any]) -> None:
     assert focused(pilot.app) == "TextTable#key-list"
 
 
-async def test_remap_a_table_key_then_play_with_it(make_app: Callable[..., SkyjoApp], tmp_path: Path) -> None:
+async def test_remap_a_table_key_then_play_with_it(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await on_screen(pilot, HomeScreen)
         await open_keys(pilot)
         await pilot.press(*["down"] * row_of("table.chat"), "enter")
-        await until(pilot, lambda: "Press the new key for “Chat” (Table)" in screen_text(app), "the question")
+        await until(
+            pilot,
+            lambda: "Press the new key for “Chat” (Table)" in screen_text(app),
+            "the question",
+        )
         assert focused(app) == "KeyCatcher#key-catcher"
 
         # Draw's key, on the same table: refused, saying whose it is; Chat keeps c.
@@ -100,7 +106,11 @@ async def test_remap_a_table_key_then_play_with_it(make_app: Callable[..., Skyjo
         await open_keys(pilot)
         assert listed_keys(again, "table.chat") == "w"
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: "Every key is back to its default." in screen_text(again), "the defaults said")
+        await until(
+            pilot,
+            lambda: "Every key is back to its default." in screen_text(again),
+            "the defaults said",
+        )
         assert listed_keys(again, "table.chat") == "c"
         await pilot.press("escape", "escape")
         await back_home(pilot)
@@ -108,7 +118,9 @@ async def test_remap_a_table_key_then_play_with_it(make_app: Callable[..., Skyjo
     assert saved["keys"] == {}
 
 
-async def test_a_home_key_remapped_shows_in_the_footer_at_once(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_a_home_key_remapped_shows_in_the_footer_at_once(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await on_screen(pilot, HomeScreen)

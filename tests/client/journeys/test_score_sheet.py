@@ -30,8 +30,13 @@ def chart_on_screen(app: App[Any]) -> bool:
         return False
     chart = found.first()
     region, size = chart.region, app.size
-    return (chart.display and region.height >= 7 and region.width >= 40
-            and region.bottom <= size.height and region.right <= size.width)
+    return (
+        chart.display
+        and region.height >= 7
+        and region.width >= 40
+        and region.bottom <= size.height
+        and region.right <= size.width
+    )
 
 
 def sheet_row(app: App[Any], first: str) -> str:
@@ -48,7 +53,8 @@ def round_cells(summary: Any) -> dict[int, str]:
     """What the sheet shows for each seat after the round ``summary`` tells: the score,
     the closer's mark ("×2" doubled, "✓" closed), the total."""
     return {
-        p.seat: f"{p.score}{'×2' if p.doubled else '✓' if p.closer else ''} {p.total}" for p in summary.players
+        p.seat: f"{p.score}{'×2' if p.doubled else '✓' if p.closer else ''} {p.total}"
+        for p in summary.players
     }
 
 
@@ -77,14 +83,27 @@ async def walk_the_score_sheet(pilot: Pilot[Any]) -> None:
     assert "o You" in heading
     shows_round(app, 1, first)
     assert "the end score, 200" in screen_text(app)
-    assert any(line.strip("│ ").startswith("200┤") or line.strip("│ ").startswith("200├")
-               for line in screen_lines(app)), "the end score on the chart's scale"
+    assert any(
+        line.strip("│ ").startswith("200┤") or line.strip("│ ").startswith("200├")
+        for line in screen_lines(app)
+    ), "the end score on the chart's scale"
     await pilot.press("g")  # back to the round's cards
-    await until(pilot, lambda: not chart_on_screen(app) and "Cards by column" in screen_text(app), "the round again")
+    await until(
+        pilot,
+        lambda: not chart_on_screen(app) and "Cards by column" in screen_text(app),
+        "the round again",
+    )
 
     await pilot.press("enter")  # the next round; then the scores window during it
-    await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
-                and app.screen.view.round == 2, "round 2 on the table")
+    await until(
+        pilot,
+        lambda: (
+            isinstance(app.screen, TableScreen)
+            and app.screen.view is not None
+            and app.screen.view.round == 2
+        ),
+        "round 2 on the table",
+    )
     await pilot.press("s")
     await on_screen(pilot, RoundSummaryScreen)
     await until(pilot, lambda: chart_on_screen(app), "the sheet in the scores window")
@@ -103,7 +122,9 @@ async def walk_the_score_sheet(pilot: Pilot[Any]) -> None:
     shows_round(app, rounds, over.summary)  # the last line: the final totals
 
 
-async def test_the_score_sheet_after_round_one_and_at_the_end(make_app: Callable[..., SkyjoApp]) -> None:
+async def test_the_score_sheet_after_round_one_and_at_the_end(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
     app = make_app(name="Zoé")
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_the_score_sheet(pilot)

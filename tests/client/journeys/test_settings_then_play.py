@@ -65,7 +65,9 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     await on_screen(pilot, SettingsScreen)
     assert focused(app) == "Input#name"
     assert (await footer(pilot)).has("Save") and (await footer(pilot)).has("Back")
-    await pilot.press("ctrl+a", *"Zoé")  # ctrl+a: the start of the line; the old name goes with ctrl+k
+    await pilot.press(
+        "ctrl+a", *"Zoé"
+    )  # ctrl+a: the start of the line; the old name goes with ctrl+k
     await pilot.press("ctrl+k")
     await pilot.press("ctrl+s")
     await on_screen(pilot, HomeScreen)
@@ -82,7 +84,9 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     table = await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
     assert "Zoé" in screen_text(app) and "Player" not in screen_text(app)
-    assert (await footer(pilot)).has("Choose") and (await footer(pilot)).has("Leave"), (await footer(pilot))
+    assert (await footer(pilot)).has("Choose") and (await footer(pilot)).has("Leave"), await footer(
+        pilot
+    )
     await play_the_round(pilot)
     log = log_text(table)  # your moves are told to you as yours: "You", never a name
     assert "You turned up" in log and "Zoé" not in log and "Player" not in log
@@ -102,13 +106,16 @@ async def walk_settings_in_french_keep_the_keyboard(pilot: Pilot[Any]) -> None:
     settings = await on_screen(pilot, SettingsScreen)
     settings.query_one("#language", Select).value = "fr"
     await pilot.press("ctrl+s")
-    await until(pilot, lambda: isinstance(app.screen, HomeScreen) and footer_keys(app).has("Réglages"),
-                "the home screen's keys in French")
+    await until(
+        pilot,
+        lambda: isinstance(app.screen, HomeScreen) and footer_keys(app).has("Réglages"),
+        "the home screen's keys in French",
+    )
     assert focused(app) == "OptionList#menu"
     assert "Réglages enregistrés." in notes(app), notes(app)  # said in the language chosen
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
-    assert (await footer(pilot)).has("Retour"), (await footer(pilot))
+    assert (await footer(pilot)).has("Retour"), await footer(pilot)
 
 
 async def test_settings_in_french_keep_the_keyboard(make_app: Callable[..., SkyjoApp]) -> None:

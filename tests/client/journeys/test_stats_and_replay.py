@@ -20,8 +20,14 @@ from ..players import KeyboardPlayer, play_to_game_over
 from .seen import footer, on_screen, screen_text, until
 
 REPLAY_KEYS = (
-    "Next move", "Previous move", "Next round", "Previous round", "Go to round", "Play/pause",
-    "Every card", "Close",
+    "Next move",
+    "Previous move",
+    "Next round",
+    "Previous round",
+    "Go to round",
+    "Play/pause",
+    "Every card",
+    "Close",
 )
 
 
@@ -55,8 +61,11 @@ async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     await pilot.press("right", "right")
     await until(pilot, lambda: "move 3/" in screen_text(app), "two moves later")
     await pilot.press("end")  # a key the footer does not show: it is in help
-    await until(pilot, lambda: replay.recording is not None
-                and replay.index == len(replay.recording.frames) - 1, "the last move")
+    await until(
+        pilot,
+        lambda: replay.recording is not None and replay.index == len(replay.recording.frames) - 1,
+        "the last move",
+    )
     await pilot.press("f1")
     help_screen = await on_screen(pilot, HelpScreen)
     text = help_screen.query_one(Markdown).source

@@ -59,19 +59,26 @@ async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], po
         chat = room.query_one(ChatPanel)
         await until(pilot, lambda: "Bob: hi Alice" in chat.text, "Bob's line")
         await pilot.press("c", *"hi Bob", "enter", "escape")
-        await until(pilot, lambda: "Alice: hi Bob" in chat.text and not in_text_box(app), "our answer sent")
+        await until(
+            pilot, lambda: "Alice: hi Bob" in chat.text and not in_text_box(app), "our answer sent"
+        )
         assert app.screen is room and focused(app) == "TextTable#seats"
 
         # Start once Bob is ready, and play the whole round.
-        await until(pilot, lambda: all(s is None or s["ready"] or s["host"] for s in room.table["seats"]),
-                    "Bob ready")
+        await until(
+            pilot,
+            lambda: all(s is None or s["ready"] or s["host"] for s in room.table["seats"]),
+            "Bob ready",
+        )
         await pilot.press("s")
         table: TableScreen = await on_screen(pilot, TableScreen)
         await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
         summary = await play_the_round(pilot)
         assert "You" in screen_text(app) and "Bob" in screen_text(app)  # you are "You" to yourself
         if isinstance(summary, RoundSummaryScreen):
-            assert (await footer(pilot)).has("Next round") and (await footer(pilot)).has("See the table")
+            assert (await footer(pilot)).has("Next round") and (await footer(pilot)).has(
+                "See the table"
+            )
             await pilot.press("escape")  # back to the table: the round is over
             await until(pilot, lambda: app.screen is table, "the table under the summary")
             await pilot.press("q")  # leave, which asks first
@@ -102,7 +109,14 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
     dan = Opponent(conn)
     try:
         await conn.hello(name="Dan")
-        await conn.request({"type": "create_table", "name": "Dan's table", "seats": 2, "settings": {"end-score": 10}})
+        await conn.request(
+            {
+                "type": "create_table",
+                "name": "Dan's table",
+                "seats": 2,
+                "settings": {"end-score": 10},
+            }
+        )
         await conn.request({"type": "add_bot", "level": "greedy"})
         lobby = await on_screen(pilot, LobbyScreen)
         await until(pilot, lambda: "Dan's table" in screen_text(app), "Dan's table listed")
@@ -112,7 +126,9 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         assert lobby is not None
         await conn.request({"type": "start_game"})
         await on_screen(pilot, TableScreen)
-        await until(pilot, lambda: prompt_line(app) == "You are watching this table.", "watching, said")
+        await until(
+            pilot, lambda: prompt_line(app) == "You are watching this table.", "watching, said"
+        )
         assert not (await footer(pilot)).has("Draw") and (await footer(pilot)).has("Leave")
         await pilot.press("d")  # a move key: a watcher is told why nothing happens
         await until(pilot, lambda: "you cannot play here" in prompt_line(app), "why d does nothing")
@@ -132,7 +148,9 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         await dan.stop()
 
 
-async def test_watch_a_table_to_its_end(make_app: Callable[..., SkyjoApp], make_server: Callable) -> None:
+async def test_watch_a_table_to_its_end(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
     server: SkyjoServer = await make_server()
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -43,7 +43,9 @@ async def readable(pilot: Pilot[Any], where: str, rows: range | None = None) -> 
 
 
 @pytest.mark.parametrize("theme", THEMES)
-async def test_every_text_is_readable(theme: str, make_app: Callable[..., SkyjoApp], tmp_path: Path) -> None:
+async def test_every_text_is_readable(
+    theme: str, make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
     with_theme(tmp_path, theme)
     app = make_app(environ={"USER": "zoé"})
     async with app.run_test(size=(80, 24)) as pilot:
@@ -56,7 +58,9 @@ async def test_every_text_is_readable(theme: str, make_app: Callable[..., SkyjoA
             lambda: CommandPalette.is_open(cast(Any, app)) and "Settings" in screen_text(app),
             "the palette",
         )
-        palette = app.screen.query_one("#--container").region  # what lies under it is faded, on purpose
+        palette = app.screen.query_one(
+            "#--container"
+        ).region  # what lies under it is faded, on purpose
         await readable(pilot, "the palette", range(palette.y, palette.bottom))
         await pilot.press("escape")
         await pilot.press("o")
@@ -94,25 +98,41 @@ async def test_theme_in_settings_then_every_home_key_works(
         await pilot.press(*["tab"] * 4)  # name, language, pace, highlight: the theme's choice
         assert focused(app) == "Select#theme"
         await pilot.press("enter")
-        await until(pilot, lambda: settings.query_one("#theme", Select).expanded, "the themes listed")
+        await until(
+            pilot, lambda: settings.query_one("#theme", Select).expanded, "the themes listed"
+        )
         await pilot.press("down", "enter")
-        await until(pilot, lambda: settings.query_one("#theme", Select).value == THEMES[1], "the light theme chosen")
+        await until(
+            pilot,
+            lambda: settings.query_one("#theme", Select).value == THEMES[1],
+            "the light theme chosen",
+        )
         assert app.theme == THEMES[0]  # chosen, not saved yet
         await pilot.press("ctrl+s")
         await back_home(pilot)
         assert app.theme == "skyjo-light"
-        for key, screen in (("n", SetupScreen), ("j", JoinScreen), ("s", StatsScreen),
-                            ("o", SettingsScreen), ("question_mark", HelpScreen)):
+        for key, screen in (
+            ("n", SetupScreen),
+            ("j", JoinScreen),
+            ("s", StatsScreen),
+            ("o", SettingsScreen),
+            ("question_mark", HelpScreen),
+        ):
             await pilot.press(key)
             await on_screen(pilot, screen)
             assert (await footer(pilot)).shown
-            if screen is StatsScreen:  # read once shown (see the report: closing it sooner can fail)
+            if (
+                screen is StatsScreen
+            ):  # read once shown (see the report: closing it sooner can fail)
                 await until(pilot, lambda: "Loading" not in screen_text(app), "the statistics")
             await pilot.press("escape")
             await back_home(pilot)
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running, "the app quit")
-    assert json.loads((tmp_path / "client" / "client.json").read_text("utf-8"))["theme"] == "skyjo-light"
+    assert (
+        json.loads((tmp_path / "client" / "client.json").read_text("utf-8"))["theme"]
+        == "skyjo-light"
+    )
 
 
 async def test_an_unknown_theme_in_client_json_gives_the_default(

@@ -30,13 +30,22 @@ async def test_the_lobby_shows_who_is_here_and_follows_bob_sitting_down(
         app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
         async with app.run_test(size=(80, 24)) as pilot:
             await on_screen(pilot, LobbyScreen)
-            await until(pilot, lambda: who_is_here(app) == "Here (2): Alice (in the lobby) · Bob (in the lobby)",
-                        "both of us in the lobby")
+            await until(
+                pilot,
+                lambda: who_is_here(app) == "Here (2): Alice (in the lobby) · Bob (in the lobby)",
+                "both of us in the lobby",
+            )
             await bob.request({"type": "create_table", "name": "[b]Friday[/b]", "seats": 2})
-            await until(pilot, lambda: "Bob (at [b]Friday[/b])" in who_is_here(app), "Bob seated at his table")
+            await until(
+                pilot,
+                lambda: "Bob (at [b]Friday[/b])" in who_is_here(app),
+                "Bob seated at his table",
+            )
             assert who_is_here(app) == "Here (2): Alice (in the lobby) · Bob (at [b]Friday[/b])"
             await bob.close()
-            await until(pilot, lambda: who_is_here(app) == "Here (1): Alice (in the lobby)", "Bob gone")
+            await until(
+                pilot, lambda: who_is_here(app) == "Here (1): Alice (in the lobby)", "Bob gone"
+            )
             assert "Bob" not in screen_text(app)
     finally:
         await bob.close()
