@@ -71,7 +71,9 @@ class LobbyScreen(SkyjoScreen[None]):
         reply = await self.skyjo.call({"type": "stats"}, quiet=True)
         found = (reply or {}).get("stats", {}).get("rating")
         self.rating = found if type(found) is int else None
-        self.query_one("#lobby-title", Label).update(self._title())
+        titles = self.query("#lobby-title")
+        if titles:  # the lobby may have gone (a table opened) while the server answered
+            titles.first(Label).update(self._title())
 
     def on_mount(self) -> None:
         self._columns()
