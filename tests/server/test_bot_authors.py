@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -169,3 +170,26 @@ async def test_each_rematch_at_a_seeded_table_is_dealt_from_the_next_seed(
         for game_id in (first, second)
     ]
     assert seeds == [100, 101]
+
+
+async def test_a_seeded_table_keeps_its_seed_over_a_restart(tmp_path: Path, make_server) -> None:
+    data = tmp_path / "shared"
+    server = await make_server(data)
+    alice = await Client.connect(server, "Alice")
+    await seeded_game(alice, seed=200)
+    await alice.close()
+    await server.stop()
+
+    again = await make_server(data)
+    alice = await Client.connect(again, token=alice.welcome.token)
+    try:
+        assert alice.welcome.resumed
+        await alice.until(lambda: alice.table is not None)
+        assert alice.last_table["seeded"] is True and alice.last_table["status"] == "finished"
+        await alice.request("rematch")
+        await alice.play(random.Random(0), choose=first_legal)
+        game_id = (await alice.push("game_over"))["game_id"]
+        record = (await alice.request("game_record", game_id=game_id))["record"]
+        assert record["seed"] == 201
+    finally:
+        await alice.close()
