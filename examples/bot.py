@@ -1,7 +1,7 @@
 """A Skyjo bot for skyjo-server: the example of docs/protocol.md, "Writing a bot".
 
     python examples/bot.py                                   # a new private table against a greedy bot
-    python examples/bot.py --seed 42 --seat 1                # dealt from seed 42, the bot sits second
+    python examples/bot.py --seed 42 --seat 1                # dealt from seed 42, in the second seat
     python examples/bot.py --connect HOST:PORT --table KXQPTW --seat 2   # join a table by its code
 
 It connects, says hello with a name, creates or joins a table, plays the moves
