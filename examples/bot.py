@@ -89,15 +89,25 @@ async def play(conn: ServerConnection) -> dict[str, Any]:
                     await conn.request({"type": "ready"})  # the next round, without waiting
         elif push["type"] == "game_over":
             return push
+        elif push["type"] == "left_table":  # kicked, or the table closed: no game to finish
+            raise ConnectionLost(f"removed from the table ({push['reason']})")
     raise ConnectionLost("the connection closed during the game")
 
 
+def address(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (``[::1]:7777`` for an IPv6 address) as a host and a port."""
+    host, _, port = text.rpartition(":")
+    if not host or not port.isdigit():
+        raise argparse.ArgumentTypeError(f"{text!r} is not HOST:PORT")
+    return host.strip("[]"), int(port)
+
+
 async def main(args: argparse.Namespace) -> int:
-    host, _, port = args.connect.rpartition(":")
+    host, port = args.connect
     try:
-        conn = await ServerConnection.open(host or "127.0.0.1", int(port))
+        conn = await ServerConnection.open(host, port)
     except (OSError, TimeoutError) as error:
-        print(f"cannot connect to {args.connect}: {error}", file=sys.stderr)
+        print(f"cannot connect to {host} port {port}: {error}", file=sys.stderr)
         return 1
     try:
         await conn.hello(name=args.name, client="example-bot")
@@ -117,7 +127,9 @@ async def main(args: argparse.Namespace) -> int:
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--connect", default="127.0.0.1:7777", help="HOST:PORT of the server")
+    parser.add_argument(
+        "--connect", type=address, default=("127.0.0.1", 7777), help="HOST:PORT of the server"
+    )
     parser.add_argument("--name", default="Example bot", help="the name to play under")
     parser.add_argument("--table", help="join the table with this code (else create one)")
     parser.add_argument("--seat", type=int, help="the seat to sit in (default: any free one)")

@@ -13,6 +13,7 @@ from pathlib import Path
 from server.app import SkyjoServer
 
 from .support import WAIT, Client, table_with
+from .test_bot_authors import seat_names
 
 Connect = Callable[..., Awaitable[Client]]
 SCRIPT = Path(__file__).parents[2] / "examples" / "bot.py"
@@ -90,3 +91,14 @@ async def test_the_example_bot_joins_a_table_in_the_seat_it_asks_for(
     assert game_over["names"] == ["Alice", "Greedy bot 1", "Example bot"]
     over = OVER.search(out)
     assert over is not None and over.group(1) == str(game_over["game_id"]), out
+
+
+async def test_the_example_bot_says_why_it_could_not_sit_down(
+    server: SkyjoServer, connect: Connect
+) -> None:
+    alice = await connect("Alice")
+    table = await table_with(alice, seats=3, bots=("greedy",), private=True)
+    status, out, err = await run_bot(server, "--table", table["code"], "--seat", "1")
+    assert status == 1 and out == ""
+    assert "seat_taken: seat 1 is taken (free seats: 2)" in err
+    assert seat_names(alice) == ["Alice", "Greedy bot 1", None]
