@@ -56,6 +56,7 @@ class ErrorCode(str, Enum):
     # The lobby and tables.
     NOT_FOUND = "not_found"
     TABLE_FULL = "table_full"
+    SEAT_TAKEN = "seat_taken"  # the seat asked for is someone else's
     ALREADY_AT_TABLE = "already_at_table"
     NOT_AT_TABLE = "not_at_table"
     NOT_HOST = "not_host"
@@ -63,6 +64,7 @@ class ErrorCode(str, Enum):
     BAD_SETTINGS = "bad_settings"
     BAD_SEATS = "bad_seats"
     BAD_TIMER = "bad_timer"
+    BAD_SEED = "bad_seed"  # a seed is for private tables only
     BAD_LEVEL = "bad_level"
     TOO_MANY_TABLES = "too_many_tables"  # the server hosts as many tables as it may
     TABLES_PER_PLAYER = "tables_per_player"  # you created as many open tables as you may
@@ -164,8 +166,10 @@ _CATALOGUE: Final = (
         settings=opt(MAP),
         private=opt(BOOL),
         turn_timer=opt(INT),
+        seat=opt(INT),  # the creator's seat (default 0)
+        seed=opt(INT),  # private tables: the deals come from it (comparing bots)
     ),
-    _request("join_table", table_id=opt(STR), code=opt(STR)),
+    _request("join_table", table_id=opt(STR), code=opt(STR), seat=opt(INT)),
     _request("spectate", table_id=opt(STR), code=opt(STR)),
     _request("leave_table"),
     _request("add_bot", level=Field(STR)),

@@ -116,8 +116,8 @@ ADDED_COLUMNS = (
     ("games", "subjects", "TEXT"),
 )
 #: The games that move ratings: neither private (friends' rules, friends' games) nor
-#: seeded (a deal chosen in advance can be learnt). Nothing deals seeded games yet:
-#: whatever does passes ``seeded=True`` to ``finish_game``.
+#: seeded (a deal chosen in advance can be learnt: a private table's host may give a
+#: seed, and its games reach ``finish_game`` with ``seeded=True``).
 RATED = "private = 0 AND seeded = 0"
 #: Who may see a game: any public one, and the private ones they sat or watched at.
 VISIBLE_TO = "(private = 0 OR id IN (SELECT game_id FROM game_viewers WHERE player_id = :viewer))"
@@ -395,7 +395,9 @@ class Store(Database):
         ``viewers`` (for a game at a private table) are the only players who
         will see it in ``recent_games`` and ``game_record``; None: everyone.
         ``subjects`` (by seat, ``server.ratings``) are whose ratings the game
-        moves, unless it is private or ``seeded`` (see ``RATED``).
+        moves, unless it is private or ``seeded`` (see ``RATED``). A seeded game
+        counts in no statistics either (so not on the leaderboard): it is kept
+        as a record, to compare players deal for deal, and listed as seeded.
         Returns the game's id."""
         private = viewers is not None
 
@@ -415,7 +417,7 @@ class Store(Database):
                     None if subjects is None else json.dumps(list(subjects)),
                 ),
             )
-            for result in results:
+            for result in () if seeded else results:
                 _add_result(conn, result)
             game_id = cursor.lastrowid
             assert game_id is not None
@@ -445,15 +447,16 @@ class Store(Database):
         """The latest games ``viewer`` may see (public ones, and private ones they were at)."""
         return await self.run(lambda c: _recent_games(c, limit, viewer))
 
-    async def game_record(self, game_id: int, viewer: int) -> dict[str, Any] | None:
-        """A game's record, if ``viewer`` may see it (None otherwise, as for no such game)."""
+    async def game_record(self, game_id: int, viewer: int) -> tuple[dict[str, Any], bool] | None:
+        """A game's record and whether it was seeded, if ``viewer`` may see it (None
+        otherwise, as for no such game)."""
 
-        def read(conn: sqlite3.Connection) -> dict[str, Any] | None:
+        def read(conn: sqlite3.Connection) -> tuple[dict[str, Any], bool] | None:
             row = conn.execute(
-                f"SELECT record FROM games WHERE id = :game AND {VISIBLE_TO}",
+                f"SELECT record, seeded FROM games WHERE id = :game AND {VISIBLE_TO}",
                 {"game": game_id, "viewer": viewer},
             ).fetchone()
-            return None if row is None else json.loads(row[0])
+            return None if row is None else (json.loads(row[0]), bool(row[1]))
 
         return await self.run(read)
 
@@ -622,7 +625,7 @@ def _leaderboard(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
 
 def _recent_games(conn: sqlite3.Connection, limit: int, viewer: int) -> list[dict[str, Any]]:
     rows = conn.execute(
-        "SELECT id, finished, table_name, names, totals, winners FROM games "
+        "SELECT id, finished, table_name, names, totals, winners, seeded FROM games "
         f"WHERE {VISIBLE_TO} ORDER BY id DESC LIMIT :limit",
         {"viewer": viewer, "limit": limit},
     )
@@ -634,8 +637,9 @@ def _recent_games(conn: sqlite3.Connection, limit: int, viewer: int) -> list[dic
             "names": json.loads(names),
             "totals": json.loads(totals),
             "winners": json.loads(winners),
+            "seeded": bool(seeded),
         }
-        for game_id, finished, table_name, names, totals, winners in rows
+        for game_id, finished, table_name, names, totals, winners, seeded in rows
     ]
 
 

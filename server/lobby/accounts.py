@@ -201,10 +201,11 @@ async def recent_games(lobby: Lobby, session: Session, message: dict[str, Any]) 
 async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
     # A private table's game is for those who were there: to anyone else it does not exist.
     assert session.player_id is not None
-    record = await lobby.store.game_record(message["game_id"], session.player_id)
-    if record is None:
+    stored = await lobby.store.game_record(message["game_id"], session.player_id)
+    if stored is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such game")
-    return {"record": record}
+    record, seeded = stored
+    return {"record": record, "seeded": seeded}
 
 
 async def ping(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:

@@ -145,8 +145,10 @@ class TablePlay:
             table.audience.clear()
             table.see_the_game()
             players = len(table.filled())
-            self.game = Game(players, table.settings, seed=secrets.randbits(48))
             table.games_played += 1
+            chosen = table.game_seed(table.games_played)
+            seed = secrets.randbits(48) if chosen is None else chosen
+            self.game = Game(players, table.settings, seed=seed)
             self._deal_bots()
             for _, seat in table.filled():
                 seat.ready = seat.rematch = False
@@ -163,7 +165,12 @@ class TablePlay:
     def _deal_bots(self) -> None:
         assert self.game is not None
         levels = {index: seat.level for index, seat in self.table.filled()}
-        seed = f"{self.table.id}/{self.table.games_played}"
+        # At a seeded table the bots' own choices (ties, the random bot) follow the
+        # game's seed too: the same moves against them replay the same game.
+        if self.table.seed is None:
+            seed = f"{self.table.id}/{self.table.games_played}"
+        else:
+            seed = f"seeded/{self.game.seed}"
         self.bots.deal(self.game, levels, seed, self.table.settings)
 
     # -- moves -----------------------------------------------------------------------
@@ -336,6 +343,7 @@ class TablePlay:
             meta=table.to_meta(),
             viewers=table.audience if table.private else None,
             subjects=subjects,
+            seeded=table.seed is not None,
         )
         table.push_all(
             {

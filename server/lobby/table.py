@@ -89,6 +89,7 @@ class Table:
         private: bool = False,
         turn_timer: int | None = None,
         code: str | None = None,
+        seed: int | None = None,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -97,6 +98,9 @@ class Table:
         self.private = private
         self.turn_timer = turn_timer
         self.code = code or new_code()
+        # Chosen by the host of a private table: its games are dealt from it (see
+        # ``game_seed``), to compare players deal for deal; they are not rated.
+        self.seed = seed
         self.seats: list[Seat | None] = [None] * capacity
         self.host_id: int | None = None
         self.status = WAITING
@@ -185,6 +189,12 @@ class Table:
         taken = [s for s in self.seats if s is not None]
         self.seats = taken + [None] * (self.capacity - len(taken))
 
+    def game_seed(self, number: int) -> int | None:
+        """The seed of the table's game ``number`` (1: its first): the table's seed,
+        then the next number for each rematch (as ``skyjo-sim --seed`` seeds a
+        series); None at a table without a seed."""
+        return None if self.seed is None else self.seed + number - 1
+
     def bot_name(self, level: str) -> str:
         names = {s.name for _, s in self.filled()}
         number = 1
@@ -235,6 +245,7 @@ class Table:
             **self.summary(),
             "code": self.code,
             "private": self.private,
+            "seeded": self.seed is not None,
             "seats": [
                 None if s is None else self.seat_to_wire(i, s) for i, s in enumerate(self.seats)
             ],
@@ -276,6 +287,7 @@ class Table:
             "capacity": self.capacity,
             "settings": self.settings.to_dict(),
             "turn_timer": self.turn_timer,
+            "seed": self.seed,
             "host_id": self.host_id,
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
@@ -296,6 +308,7 @@ class Table:
             private=meta["private"],
             turn_timer=meta["turn_timer"],
             code=meta["code"],
+            seed=meta.get("seed"),
         )
         table.seats = [None if s is None else Seat.from_meta(s) for s in meta["seats"]]
         table.host_id = meta["host_id"]

@@ -47,6 +47,33 @@ def _timer(lobby: Lobby, raw: int | None) -> int | None:
     return raw
 
 
+def _seed(raw: int | None, private: bool) -> int | None:
+    if raw is not None and not private:
+        raise ProtocolError(
+            ErrorCode.BAD_SEED, "only a private table can be given a seed (its games are not rated)"
+        )
+    return raw
+
+
+def _chosen_seat(table: Table, wanted: int | None) -> int:
+    """The seat to sit in: ``wanted`` if it is free, else (None) the lowest free one."""
+    if wanted is None:
+        index = table.free_seat()
+        if index is None:
+            raise ProtocolError(ErrorCode.TABLE_FULL, "every seat at this table is taken")
+        return index
+    if not 0 <= wanted < table.capacity:
+        raise ProtocolError(
+            ErrorCode.NOT_FOUND,
+            f"no seat {wanted}: this table's seats are 0 to {table.capacity - 1}",
+        )
+    if table.seats[wanted] is not None:
+        free = [i for i, s in enumerate(table.seats) if s is None]
+        where = f"free seats: {', '.join(map(str, free))}" if free else "the table is full"
+        raise ProtocolError(ErrorCode.SEAT_TAKEN, f"seat {wanted} is taken ({where})")
+    return wanted
+
+
 def _not_at_a_table(lobby: Lobby, session: Session) -> None:
     if lobby.places.table_of(session) is not None:
         raise ProtocolError(ErrorCode.ALREADY_AT_TABLE, "leave your table first")
@@ -59,19 +86,22 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
         raise ProtocolError(
             ErrorCode.BAD_SEATS, f"a table has {lobby.MIN_SEATS} to {lobby.MAX_SEATS} seats"
         )
-    lobby.quotas.check(session, len(lobby.tables))
+    private = bool(message.get("private", False))
     table = Table(
         lobby.new_table_id(),
         _table_name(message["name"]),
         seats,
         _settings(message.get("settings")),
-        private=bool(message.get("private", False)),
+        private=private,
         turn_timer=_timer(lobby, message.get("turn_timer")),
+        seed=_seed(message.get("seed"), private),
     )
+    index = _chosen_seat(table, message.get("seat", 0))
+    lobby.quotas.check(session, len(lobby.tables))
     lobby.add_table(table)
     lobby.quotas.created(table.id, session)
     table.host_id = session.player_id
-    await _sit(lobby, session, table, 0)
+    await _sit(lobby, session, table, index)
     return {"table": table.wire_for(session)}
 
 
@@ -86,10 +116,7 @@ async def join_table(lobby: Lobby, session: Session, message: dict[str, Any]) ->
     table = lobby.find_table(message)
     if table.status in IN_GAME:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "a game is on at this table: watch it instead")
-    index = table.free_seat()
-    if index is None:
-        raise ProtocolError(ErrorCode.TABLE_FULL, "every seat at this table is taken")
-    await _sit(lobby, session, table, index)
+    await _sit(lobby, session, table, _chosen_seat(table, message.get("seat")))
     return {"table": table.wire_for(session)}
 
 

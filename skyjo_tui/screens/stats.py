@@ -148,9 +148,12 @@ class StatsScreen(SkyjoScreen[None]):
             when = time.strftime(
                 "%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0)))
             )
+            name = Text(str(game.get("table_name", "")))
+            if game.get("seeded"):  # dealt from a chosen seed: in no statistics
+                name.append(f" · {self.tr('stats.seeded')}", style="dim")
             table.add_row(
                 when,
-                str(game.get("table_name", "")),
+                name,
                 Text(", ".join(names), overflow="ellipsis"),
                 ", ".join(winners),
                 key=str(game.get("game_id")),

@@ -158,7 +158,7 @@ async def test_ratings_lost_from_the_database_are_rebuilt_the_same_from_the_game
     assert third.store.ratings == played
 
 
-async def test_a_seeded_game_is_stored_but_not_rated(tmp_path: Path) -> None:
+async def test_a_seeded_game_is_stored_but_neither_rated_nor_counted(tmp_path: Path) -> None:
     store = Store(tmp_path / "skyjo.sqlite3")
     await store.open()
     try:
@@ -184,7 +184,8 @@ async def test_a_seeded_game_is_stored_but_not_rated(tmp_path: Path) -> None:
             )
 
         await finish(seeded=True)
-        assert store.ratings == {} and (await store.stats(alice.id))["games"] == 1
+        assert store.ratings == {} and (await store.stats(alice.id))["games"] == 0
+        assert [g["seeded"] for g in await store.recent_games(5, alice.id)] == [True]
         await finish(seeded=False)
         assert store.rating_of(subjects[0]).games == 1  # type: ignore[union-attr]
     finally:
