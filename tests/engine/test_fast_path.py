@@ -86,7 +86,8 @@ def test_fast_path_plays_the_same_round_as_apply(spec: dict[str, Any]) -> None:
         if full.is_over:
             break
         seat = fast.actor()
-        assert seat == (full.pending_flippers() or [full.current])[0]
+        flippers = full.pending_flippers()
+        assert seat == (flippers[0] if flippers else full.current)
         legal = full.legal_actions(seat)
         assert list(fast.moves()) == legal
         action = pick(legal, rng, spec["draw_bias"])
