@@ -44,6 +44,10 @@ from server.engine.rollout import dealt_round
 
 _DRAW, _FLIP = ActionKind.DRAW, ActionKind.FLIP
 
+# rlskyjo's actions: 0-11 place the hand card there, 12-23 discard it and turn
+# that card up, 24 draw from the pile, 25 take the discard.
+RL_DISCARD_AND_FLIP, RL_DRAW, RL_TAKE = 12, 24, 25
+
 #: One timed run: plays ``rounds`` whole rounds, returns the turns played.
 Run = Callable[[int], int]
 
@@ -136,11 +140,15 @@ def rlskyjo_path(players: int, seed: int) -> Run | None:
         turns = 0
         for _ in range(rounds):
             game.reset()  # deals and makes every seat's two initial flips
+            took = False
             while not game.is_terminated:
                 player_id, expected = game.expected_action
                 allowed = flatnonzero(mask_of(game.players_masked, player_id, expected)).tolist()
+                if took:  # its mask would let the taken discard go back: the rules do not
+                    allowed = [a for a in allowed if a < RL_DISCARD_AND_FLIP]
                 action = rng.choice(allowed)  # 24 draw / 25 take at even odds, or a placement
-                turns += action < 24
+                took = action == RL_TAKE
+                turns += action < RL_DRAW
                 game.act(player_id, action)
         return turns
 

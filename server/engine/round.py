@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import cache
 
 from .actions import MOVES, Action, ActionKind, LiveMoves, describe, live_moves, malformed
 from .cards import COLUMNS, ROWS, TABLEAU_SIZE, positions_of_column
@@ -112,22 +113,16 @@ class Round:
         self.players = players
         self.cards: list[list[int]] = [list(t) for t in position.tableaux]
         self.face_up: list[list[bool]] = [list(up) for up in position.face_up]
-        self.removed: list[list[bool]] = [
-            [column in gone for column in range(COLUMNS)] for gone in position.removed_columns
-        ]
+        tables = [_columns_left(gone) for gone in position.removed_columns]
+        self.removed: list[list[bool]] = [list(removed) for removed, _ in tables]
         # The positions still on the table and the moves they allow, kept up to
         # date as columns leave: legal-action lists are built on every move.
-        self.live_positions: list[tuple[int, ...]] = [
-            ALL_POSITIONS
-            if not any(removed)
-            else tuple(pos for pos in ALL_POSITIONS if not removed[pos // ROWS])
-            for removed in self.removed
-        ]
+        self.live_positions: list[tuple[int, ...]] = [live for _, live in tables]
         self._live_moves: list[LiveMoves] = [
             live_moves(p, self.live_positions[p]) for p in range(players)
         ]
         self.face_down_count = [
-            sum(not up[pos] for pos in live)
+            TABLEAU_SIZE - sum(up) if live is ALL_POSITIONS else sum(not up[p] for p in live)
             for up, live in zip(self.face_up, self.live_positions, strict=True)
         ]
         self.phase = position.phase
@@ -495,6 +490,15 @@ class Round:
         self.raw_scores, self.final_scores = raw, final
         if events is not None:
             events.append(RoundScored(raw, final, self.closer, doubled))
+
+
+@cache  # 16 sets of removed columns
+def _columns_left(gone: tuple[int, ...]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """Per column whether it is removed, and the positions left on the table."""
+    removed = tuple(column in gone for column in range(COLUMNS))
+    if not any(removed):
+        return removed, ALL_POSITIONS
+    return removed, tuple(pos for pos in ALL_POSITIONS if not removed[pos // ROWS])
 
 
 def closer_penalty(
