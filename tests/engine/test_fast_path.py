@@ -9,6 +9,7 @@ offer the same legal actions, and they must end with the same scores.
 from __future__ import annotations
 
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from server.engine import (
+    DECK,
     Action,
     ActionKind,
     Deal,
@@ -232,3 +234,48 @@ def test_rollout_deals_are_whole_decks_and_play_to_the_end() -> None:
         scores = play_out(round_, lambda r, legal: rng.choice(legal))
         assert round_.is_over and len(scores) == players
         assert scores == round_.final_scores
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(rounds, st.integers(0, 200))
+def test_a_sample_consistent_with_a_view_is_a_round_that_plays_out(
+    spec: dict[str, Any], at: int
+) -> None:
+    """What a search does: deal the cards a seat has not seen anywhere it cannot see."""
+    players = spec["players"]
+    game = Game(players, spec["settings"], seed=spec["deal_seed"])
+    rng = random.Random(spec["policy_seed"])
+    for _ in range(at):
+        if game.round.is_over:
+            break
+        game.apply(pick(game.legal_actions(game.round.actor()), rng, spec["draw_bias"]))
+    round_ = game.round
+    if round_.is_over:
+        return
+    seat = spec["policy_seed"] % players
+    view = view_for(game, seat)
+    discard = list(round_.discard)  # what a card counter follows from the events
+    seen = Counter(card for t in view.tableaux for card in t.cards if card is not None)
+    seen.update(discard)  # columns removed in play went there too
+    seen.update([] if view.drawn_card is None else [view.drawn_card])
+    unseen = list((Counter(DECK) - seen).elements())
+    rng.shuffle(unseen)
+    face_down = [
+        [
+            unseen.pop()
+            for pos, card in enumerate(t.cards)
+            if card is None and pos // 3 not in t.removed_columns
+        ]
+        for t in view.tableaux
+    ]
+    assert len(unseen) == view.pile_size
+    sample = Position.from_view(view, face_down, unseen, discard)
+    sample.check()
+    rollout = Round.from_position(sample, spec["settings"], check=False)
+    assert rollout.legal_actions(seat) == round_.legal_actions(seat)
+    assert rollout.actor() == round_.actor()
+    assert [rollout.visible_score(p) for p in range(players)] == [
+        round_.visible_score(p) for p in range(players)
+    ]
+    scores = play_out(rollout, lambda r, legal: rng.choice(legal))
+    assert len(scores) == players and rollout.is_over
