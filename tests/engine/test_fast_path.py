@@ -130,6 +130,17 @@ def test_a_round_rebuilt_from_its_position_goes_on_alike(spec: dict[str, Any], a
     assert scores == full.final_scores
 
 
+def game_after(spec: dict[str, Any], moves: int) -> tuple[Game, random.Random]:
+    """A game of the first round after up to ``moves`` random moves, and the policy's rng."""
+    game = Game(spec["players"], spec["settings"], seed=spec["deal_seed"])
+    rng = random.Random(spec["policy_seed"])
+    for _ in range(moves):
+        if game.round.is_over:
+            break
+        game.apply(pick(game.legal_actions(game.round.actor()), rng, spec["draw_bias"]))
+    return game, rng
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(rounds, st.integers(0, 200))
 def test_a_view_filled_with_the_true_cards_is_the_true_position(
@@ -137,12 +148,7 @@ def test_a_view_filled_with_the_true_cards_is_the_true_position(
 ) -> None:
     """``Position.from_view`` with the hidden cards a sample would give back."""
     players = spec["players"]
-    game = Game(players, spec["settings"], seed=spec["deal_seed"])
-    rng = random.Random(spec["policy_seed"])
-    for _ in range(at):
-        if game.round.is_over:
-            break
-        game.apply(pick(game.legal_actions(game.round.actor()), rng, spec["draw_bias"]))
+    game, _ = game_after(spec, at)
     round_ = game.round
     if round_.is_over:
         return
@@ -243,12 +249,7 @@ def test_a_sample_consistent_with_a_view_is_a_round_that_plays_out(
 ) -> None:
     """What a search does: deal the cards a seat has not seen anywhere it cannot see."""
     players = spec["players"]
-    game = Game(players, spec["settings"], seed=spec["deal_seed"])
-    rng = random.Random(spec["policy_seed"])
-    for _ in range(at):
-        if game.round.is_over:
-            break
-        game.apply(pick(game.legal_actions(game.round.actor()), rng, spec["draw_bias"]))
+    game, rng = game_after(spec, at)
     round_ = game.round
     if round_.is_over:
         return
