@@ -1,179 +1,214 @@
-"""How many complete random-play rounds per second the engine plays.
+"""Rounds per second of random play: this engine's two paths against rlskyjo's, the same work.
 
     python benchmarks/engine.py [--rounds N] [--repeat R] [--seed S]
 
-Rounds are played through the public API only (``Game.legal_actions``,
-``Game.apply``, ``Game.next_round``): every seat picks a random legal action,
-its two initial flips included, and whole games are played (a new game starts
-when one ends), so dealing, the final reveal, scoring and totals are counted.
-Each figure is the best of ``--repeat`` runs, in CPU seconds of this process
-(the machine is shared: wall-clock time would also measure the neighbours).
+Every line plays whole rounds with the same policy, rlskyjo's random player:
+at the start of a turn "draw from the pile" or "take the discard" at even
+odds, then a uniform choice among the legal placements (after taking the
+discard: any card still on the table; after a draw: exchange it anywhere, or
+discard it and turn up a face-down card); the two initial flips are uniform.
+A *turn* is counted alike on every line: one card placed (rlskyjo's place
+actions, our take/swap/discard-and-flip); initial flips and rlskyjo's final
+draw request are not turns.
 
-Two random policies are timed, because the work in a round depends on it:
-- ``uniform``: one choice among all legal actions. At the start of a turn that
-  is "draw" or one of 12 "take the discard at pos", so most turns take the
-  discard and take one action.
-- ``source-first``: the policy of rlskyjo's random player, whose action mask
-  offers "draw from the pile" and "take the discard" first: one of the two at
-  even odds, then a position (or, after a draw, swap or discard-and-flip).
+Lines:
+- ``skyjo full path``: ``Game.legal_actions``/``Game.apply`` over whole games
+  (legality reasons, events, the move log that records are made of, totals);
+- ``skyjo fast path``: what search rollouts run: ``rollout.dealt_round`` and
+  ``Round.moves``/``Round.play`` (no events, no checks, no records);
+- ``rlskyjo``: its numba engine (``SkyjoGame.reset``, ``_jit_action_mask``,
+  ``act``) with only what the policy needs per step. It is no dependency of
+  this project: ``pip install --no-deps rlskyjo numpy numba llvmlite`` into a
+  throwaway environment and run this file with that environment's Python
+  and ``PYTHONPATH=.``; without it, only this engine is timed.
 
-When the ``rlskyjo`` package is importable (it is not a dependency of this
-project: ``pip install --no-deps rlskyjo numpy numba llvmlite`` into a
-throwaway environment), its numba engine is timed side by side in two ways:
-the loop of its own ``rlskyjo.game.sample_game.sample_run`` (an observation
-and an action mask per step, ``numpy.random.choice`` over the mask, ``act``),
-and a lean loop that does only what ours does per step: the action mask, a
-uniform choice among the allowed actions, and ``act``. Its rounds make the
-initial flips inside ``reset`` and end without a final reveal; the actions per
-round printed beside each figure show how much each engine does per round.
+Runs are interleaved (A, B, C, A, B, C, ...: ``--repeat`` runs of each, after
+a warm-up), so drift of a shared machine's load hits every line alike; each
+line shows the median and the range of its runs, and the ratio against
+rlskyjo is the median of the ratios of runs made side by side. Time is CPU
+time of this process (the machine is shared: wall-clock time would measure
+the neighbours too).
 """
 
 from __future__ import annotations
 
 import argparse
 import random
+import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from server.engine import Action, ActionKind, Game, GamePhase, Phase, Settings
+from server.engine.rollout import dealt_round
 
-Policy = Callable[[list[Action], random.Random], Action]
+_DRAW, _FLIP = ActionKind.DRAW, ActionKind.FLIP
+
+# rlskyjo's actions: 0-11 place the hand card there, 12-23 discard it and turn
+# that card up, 24 draw from the pile, 25 take the discard.
+RL_DISCARD_AND_FLIP, RL_DRAW, RL_TAKE = 12, 24, 25
+
+#: One timed run: plays ``rounds`` whole rounds, returns the turns played.
+Run = Callable[[int], int]
 
 
 @dataclass(frozen=True)
-class Result:
-    label: str
-    players: int
-    rounds: int
-    actions: int
+class Sample:
     seconds: float
-
-    def line(self) -> str:
-        return (
-            f"{self.label:<34} {self.players} players: {self.rounds / self.seconds:8,.0f} rounds/s"
-            f"  {self.actions / self.rounds:6.1f} actions/round"
-            f"  {self.actions / self.seconds / 1000:6,.0f}k actions/s"
-        )
+    turns: int
 
 
-def uniform(legal: list[Action], rng: random.Random) -> Action:
-    return rng.choice(legal)
+@dataclass
+class Line:
+    label: str
+    run: Run
+    samples: list[Sample]
+
+    def rates(self, rounds: int) -> list[float]:
+        return [rounds / s.seconds for s in self.samples]
 
 
-def source_first(legal: list[Action], rng: random.Random) -> Action:
-    """rlskyjo's random player: pile or discard at even odds, then a position."""
-    if legal[0].kind is not ActionKind.DRAW:  # initial flips, or a drawn card to place
+def source_first(legal: Sequence[Action], rng: random.Random) -> Action:
+    """rlskyjo's random player: pile or discard at even odds, then a uniform placement."""
+    if legal[0].kind is not _DRAW:  # initial flips, or a drawn card to place
         return rng.choice(legal)
     if rng.random() < 0.5:
         return legal[0]
-    return rng.choice(legal[1:])  # take the discard, at a uniform position
+    return legal[rng.randrange(1, len(legal))]  # take the discard, at a uniform position
 
 
-def play_rounds(players: int, rounds: int, policy: Policy, seed: int) -> int:
-    """Play ``rounds`` complete rounds of random play; return the actions applied."""
+def full_path(players: int, seed: int) -> Run:
+    """Whole games through ``Game``: every move checked, its events built and logged."""
     rng = random.Random(seed)
     settings = Settings()
-    game = Game(players, settings, seed=f"bench/{seed}/0")
-    playing, flipping = GamePhase.PLAYING, Phase.INITIAL_FLIPS  # enum lookups out of the loop
-    played = actions = 0
-    while played < rounds:
-        round_ = game.round
-        while game.phase is playing:
-            seat = round_.pending_flippers()[0] if round_.phase is flipping else round_.current
-            game.apply(policy(game.legal_actions(seat), rng))
-            actions += 1
-        played += 1
-        if game.phase is GamePhase.GAME_OVER:
-            game = Game(players, settings, seed=f"bench/{seed}/{played}")
-        else:
-            game.next_round()
-    return actions
+    playing, flipping, over = GamePhase.PLAYING, Phase.INITIAL_FLIPS, GamePhase.GAME_OVER
+    games = 0
+
+    def run(rounds: int) -> int:
+        nonlocal games
+        game = Game(players, settings, seed=f"bench/{seed}/{games}")
+        turns = 0
+        for _ in range(rounds):
+            round_ = game.round
+            while game.phase is playing:
+                seat = round_.pending_flippers()[0] if round_.phase is flipping else round_.current
+                action = source_first(game.legal_actions(seat), rng)
+                turns += action.kind is not _DRAW and action.kind is not _FLIP
+                game.apply(action)
+            if game.phase is over:
+                games += 1
+                game = Game(players, settings, seed=f"bench/{seed}/{games}")
+            else:
+                game.next_round()
+        return turns
+
+    return run
 
 
-def best_of(repeats: int, label: str, players: int, rounds: int, run: Callable[[], int]) -> Result:
-    """The fastest of ``repeats`` timed runs; ``run`` plays ``rounds`` rounds and
-    returns the actions. Time is this process's CPU time: the machine is shared,
-    and wall-clock time would measure the neighbours too."""
-    timings = []
-    for _ in range(repeats):
-        start = time.process_time()
-        actions = run()
-        timings.append((time.process_time() - start, actions))
-    seconds, actions = min(timings)
-    return Result(label, players, rounds, actions, seconds)
+def fast_path(players: int, seed: int) -> Run:
+    """Rollouts as search plays them: a fresh deal, then ``moves``/``play`` to the end."""
+    rng = random.Random(seed)
+    settings = Settings()
+
+    def run(rounds: int) -> int:
+        turns = 0
+        for _ in range(rounds):
+            round_ = dealt_round(players, rng, settings)
+            moves, play = round_.moves, round_.play
+            while round_.final_scores is None:
+                action = source_first(moves(), rng)
+                turns += action.kind is not _DRAW and action.kind is not _FLIP
+                play(action)
+        return turns
+
+    return run
 
 
-def time_engine(
-    label: str, policy: Policy, players: int, rounds: int, seed: int, repeats: int
-) -> Result:
-    play_rounds(players, max(rounds // 20, 5), policy, seed)  # warm-up
-    return best_of(
-        repeats, label, players, rounds, lambda: play_rounds(players, rounds, policy, seed)
-    )
-
-
-def time_rlskyjo(players: int, rounds: int, seed: int, repeats: int) -> list[Result]:
-    """rlskyjo's engine with its own loop and with a lean one; [] when it is absent."""
+def rlskyjo_path(players: int, seed: int) -> Run | None:
+    """rlskyjo's engine with the same policy; None when it is not installed."""
     try:
         import numpy
         from rlskyjo.game.skyjo import SkyjoGame
-        from rlskyjo.models.random_admissible_policy import policy_ra
     except ImportError:
-        return []
+        return None
     rng = random.Random(seed)
+    game = SkyjoGame(num_players=players)
+    game.set_seed(seed)
+    mask_of, flatnonzero = game._jit_action_mask, numpy.flatnonzero
 
-    def own_step(game: SkyjoGame, player_id: int, expected: str) -> int:
-        """The body of rlskyjo.game.sample_game.sample_run, verbatim in effect."""
-        observation, mask = game.collect_observation(player_id)
-        return int(policy_ra(observation, mask))
-
-    def lean_step(game: SkyjoGame, player_id: int, expected: str) -> int:
-        mask = game._jit_action_mask(game.players_masked, player_id, expected)
-        return rng.choice(numpy.flatnonzero(mask).tolist())
-
-    def play(step: Callable[[SkyjoGame, int, str], int], games: int) -> int:
-        game = SkyjoGame(num_players=players)
-        game.set_seed(seed)
-        actions = 0
-        for _ in range(games):
-            game.reset()
+    def run(rounds: int) -> int:
+        turns = 0
+        for _ in range(rounds):
+            game.reset()  # deals and makes every seat's two initial flips
+            took = False
             while not game.is_terminated:
                 player_id, expected = game.expected_action
-                game.act(player_id, step(game, player_id, expected))
-                actions += 1
-        return actions
+                allowed = flatnonzero(mask_of(game.players_masked, player_id, expected)).tolist()
+                if took:  # its mask would let the taken discard go back: the rules do not
+                    allowed = [a for a in allowed if a < RL_DISCARD_AND_FLIP]
+                action = rng.choice(allowed)  # 24 draw / 25 take at even odds, or a placement
+                took = action == RL_TAKE
+                turns += action < RL_DRAW
+                game.act(player_id, action)
+        return turns
 
-    results = []
-    for label, step in (
-        ("rlskyjo, its sample_run loop", own_step),
-        ("rlskyjo, lean loop", lean_step),
-    ):
-        play(step, max(rounds // 20, 5))  # numba compiles on first use
-        results.append(best_of(repeats, label, players, rounds, lambda: play(step, rounds)))  # noqa: B023 - run in this turn
-    return results
+    return run
+
+
+def timed(run: Run, rounds: int) -> Sample:
+    start = time.process_time()
+    turns = run(rounds)
+    return Sample(time.process_time() - start, turns)
+
+
+def measure(players: int, rounds: int, repeats: int, seed: int) -> list[Line]:
+    lines = [
+        Line("skyjo full path (Game.apply)", full_path(players, seed), []),
+        Line("skyjo fast path (rollouts)", fast_path(players, seed), []),
+    ]
+    rival = rlskyjo_path(players, seed)
+    if rival is not None:
+        lines.append(Line("rlskyjo (numba)", rival, []))
+    for line in lines:
+        line.run(max(rounds // 10, 20))  # warm-up; numba compiles on first use
+    for _ in range(repeats):
+        for line in lines:
+            line.samples.append(timed(line.run, rounds))
+    return lines
+
+
+def report(players: int, rounds: int, lines: list[Line]) -> None:
+    rival = lines[-1] if lines[-1].label.startswith("rlskyjo") else None
+    for line in lines:
+        rates = line.rates(rounds)
+        turns = statistics.mean(s.turns for s in line.samples) / rounds
+        text = (
+            f"{line.label:<30} {players} players: {statistics.median(rates):8,.0f} rounds/s"
+            f" ({min(rates):,.0f}-{max(rates):,.0f})  {turns:5.1f} turns/round"
+            f"  {statistics.median(rates) * turns / 1000:6,.1f}k turns/s"
+        )
+        if rival is not None and line is not rival:
+            ratios = [a / b for a, b in zip(rates, rival.rates(rounds), strict=True)]
+            text += (
+                f"  x{statistics.median(ratios):.2f} rlskyjo ({min(ratios):.2f}-{max(ratios):.2f})"
+            )
+        print(text, flush=True)
+    if rival is None:
+        print("rlskyjo is not installed: comparison skipped", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--rounds", type=int, default=2000, help="rounds per measurement")
+    parser.add_argument("--rounds", type=int, default=1000, help="rounds per timed run")
+    parser.add_argument("--repeat", type=int, default=7, help="timed runs of each line")
     parser.add_argument("--seed", type=int, default=1, help="seed of deals and random moves")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs; the best is shown")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     args = parser.parse_args()
     if args.rounds < 1 or args.repeat < 1:
         parser.error("--rounds and --repeat must be at least 1")
-    for players in (2, 4):
-        for label, policy in (
-            ("skyjo engine, uniform", uniform),
-            ("skyjo engine, source-first", source_first),
-        ):
-            result = time_engine(label, policy, players, args.rounds, args.seed, args.repeat)
-            print(result.line(), flush=True)
-        rivals = time_rlskyjo(players, args.rounds, args.seed, args.repeat)
-        if not rivals:
-            print("rlskyjo is not installed: comparison skipped", flush=True)
-        for result in rivals:
-            print(result.line(), flush=True)
+    print(f"{args.repeat} interleaved runs of {args.rounds} rounds per line; CPU time", flush=True)
+    for players in args.players:
+        report(players, args.rounds, measure(players, args.rounds, args.repeat, args.seed))
 
 
 if __name__ == "__main__":

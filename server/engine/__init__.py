@@ -10,6 +10,7 @@ from .deal import Deal
 from .errors import EngineError, IllegalAction, InvalidSetup, ReplayDivergence
 from .events import Event, event_from_dict
 from .game import Game, GamePhase, settle_round
+from .position import Position
 from .records import ReplayStep, Seat, game_record, read_records, record_line, replay, replay_steps
 from .round import Phase, Round, closer_penalty
 from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
@@ -34,6 +35,7 @@ __all__ = [
     "InvalidSetup",
     "Phase",
     "PlayerView",
+    "Position",
     "ReplayDivergence",
     "ReplayStep",
     "Round",

@@ -7,17 +7,23 @@ touches anything, so an illegal action raises ``IllegalAction`` and changes
 nothing. Chance is explicit: the deal is an input, and the order of a
 reshuffled pile comes from a seeded generator or from a list given up front
 (replays).
+
+Search plays the same rules on the fast path: ``moves()`` lists the legal
+actions of the seat to act and ``play`` makes one without checking it and
+without building events. Both paths run the same transition (``play``): ``apply``
+checks the action first and hands it a list to record events in.
 """
 
 from __future__ import annotations
 
 import random
-from enum import Enum
+from collections.abc import Sequence
+from functools import cache
 
 from .actions import MOVES, Action, ActionKind, LiveMoves, describe, live_moves, malformed
 from .cards import COLUMNS, ROWS, TABLEAU_SIZE, positions_of_column
 from .deal import Deal
-from .errors import IllegalAction, InvalidSetup
+from .errors import EngineError, IllegalAction, InvalidSetup
 from .events import (
     CardDrawn,
     CardExchanged,
@@ -33,18 +39,10 @@ from .events import (
     RoundStarted,
     TurnBegan,
 )
+from .position import INITIAL_FLIPS, Phase, Position
 from .settings import Settings, Starter
 
-INITIAL_FLIPS = 2
 ALL_POSITIONS = tuple(range(TABLEAU_SIZE))
-
-
-class Phase(str, Enum):
-    INITIAL_FLIPS = "initial_flips"  # everyone turns up two cards, at the same time
-    CHOOSE = "choose"  # the current player draws or takes the discard
-    DRAWN = "drawn"  # the current player holds a drawn card: swap it or discard it
-    ROUND_OVER = "round_over"
-
 
 # Naming an enum member (Phase.CHOOSE) costs a metaclass attribute lookup, about
 # 60 ns on Python 3.11, and every move names several: the per-move code below
@@ -63,6 +61,9 @@ _FLIP, _TAKE, _DRAW, _SWAP, _DISCARD_FLIP = (
     ActionKind.DISCARD_AND_FLIP,
 )
 
+#: Where a transition records its events: a list on the full path, None on the fast one.
+Sink = list[Event] | None
+
 
 class Round:
     """The state of one round. Seats are numbered 0..n-1 in play order."""
@@ -77,31 +78,70 @@ class Round:
         reshuffle_seed: str = "",
     ) -> None:
         deal.validate()
+        self._load(Position.dealt(deal, previous_closer), settings, number, reshuffle_seed)
+        self._deal: Deal | None = deal
+
+    @classmethod
+    def from_position(
+        cls,
+        position: Position,
+        settings: Settings = Settings(),
+        *,
+        check: bool = True,
+        number: int = 1,
+        reshuffle_seed: str = "",
+    ) -> Round:
+        """A round in the state ``position`` describes (a search's sampled deal).
+
+        ``check=False`` skips ``position.check()`` for positions the caller built
+        consistent (a search's own samples, thousands a decision).
+        """
+        if check:
+            position.check()
+        round_ = cls.__new__(cls)
+        round_._load(position, settings, number, reshuffle_seed)
+        round_._deal = None
+        return round_
+
+    def _load(
+        self, position: Position, settings: Settings, number: int, reshuffle_seed: str
+    ) -> None:
         self.settings = settings
         self.number = number
-        self.previous_closer = previous_closer
-        self.deal = deal
-        players = len(deal.tableaux)
+        self.previous_closer = position.previous_closer
+        players = len(position.tableaux)
         self.players = players
-        self.cards: list[list[int]] = [list(t) for t in deal.tableaux]
-        self.face_up: list[list[bool]] = [[False] * TABLEAU_SIZE for _ in range(players)]
-        self.removed: list[list[bool]] = [[False] * COLUMNS for _ in range(players)]
+        self.cards: list[list[int]] = [list(t) for t in position.tableaux]
+        self.face_up: list[list[bool]] = [list(up) for up in position.face_up]
+        tables = [_columns_left(gone) for gone in position.removed_columns]
+        self.removed: list[list[bool]] = [list(removed) for removed, _ in tables]
         # The positions still on the table and the moves they allow, kept up to
         # date as columns leave: legal-action lists are built on every move.
-        self.live_positions: list[tuple[int, ...]] = [ALL_POSITIONS] * players
-        self._live_moves: list[LiveMoves] = [live_moves(p, ALL_POSITIONS) for p in range(players)]
-        self.face_down_count = [TABLEAU_SIZE] * players
-        self.initial_flips = [0] * players
+        self.live_positions: list[tuple[int, ...]] = [live for _, live in tables]
+        self._live_moves: list[LiveMoves] = [
+            live_moves(p, self.live_positions[p]) for p in range(players)
+        ]
+        self.face_down_count = [
+            TABLEAU_SIZE - sum(up) if live is ALL_POSITIONS else sum(not up[p] for p in live)
+            for up, live in zip(self.face_up, self.live_positions, strict=True)
+        ]
+        self.phase = position.phase
+        flipping = self.phase is _FLIPPING
+        self.initial_flips = [sum(up) if flipping else INITIAL_FLIPS for up in self.face_up]
         # Piles keep their top at the end of the list, so a draw is a pop().
-        self.pile: list[int] = list(reversed(deal.pile))
-        self.discard: list[int] = [deal.discard]
+        self.pile: list[int] = list(reversed(position.pile))
+        self.discard: list[int] = list(position.discard)
         self.out_of_play: list[int] = []  # columns removed by the final reveal
-        self.phase = _FLIPPING
-        self.current: int | None = None
+        self.current: int | None = position.current
         self.starter: int | None = None
-        self.drawn: int | None = None
-        self.closer: int | None = None
-        self.turns_left_after_close = 0
+        self.drawn: int | None = position.drawn
+        self.closer: int | None = position.closer
+        # Seats yet to finish their last turn (the current one included).
+        self.turns_left_after_close = (
+            0
+            if self.closer is None or self.current is None
+            else (self.closer - self.current) % players
+        )
         self.raw_scores: tuple[int, ...] | None = None
         self.final_scores: tuple[int, ...] | None = None
         self.reshuffle_seed = reshuffle_seed
@@ -109,6 +149,13 @@ class Round:
         self.forced_reshuffles: list[tuple[int, ...]] = []
 
     # -- queries --------------------------------------------------------------
+
+    @property
+    def deal(self) -> Deal:
+        """The deal this round started from (a round built from a position has none)."""
+        if self._deal is None:
+            raise EngineError("a round built from a position has no deal")
+        return self._deal
 
     @property
     def is_over(self) -> bool:
@@ -128,10 +175,34 @@ class Round:
             return []
         return [p for p in range(self.players) if self.initial_flips[p] < INITIAL_FLIPS]
 
+    def actor(self) -> int | None:
+        """The seat to act: the current player, or the first seat still owing flips."""
+        if self.phase is not _FLIPPING:
+            return self.current
+        flips = self.initial_flips
+        return next(p for p in range(self.players) if flips[p] < INITIAL_FLIPS)
+
     def visible_score(self, player: int) -> int:
         """The sum of the player's face-up cards still on the table."""
         cards, up, removed = self.cards[player], self.face_up[player], self.removed[player]
         return sum(cards[i] for i in range(TABLEAU_SIZE) if up[i] and not removed[i // ROWS])
+
+    def position(self) -> Position:
+        """This round's state as a ``Position`` (every card known: it is secret)."""
+        if self.phase is _OVER:
+            raise EngineError("a position is a round in progress: this one is over")
+        return Position(
+            tuple(tuple(cards) for cards in self.cards),
+            tuple(tuple(up) for up in self.face_up),
+            tuple(tuple(c for c in range(COLUMNS) if gone[c]) for gone in self.removed),
+            tuple(self.discard),
+            tuple(reversed(self.pile)),
+            self.phase,
+            self.current,
+            self.drawn,
+            self.closer,
+            self.previous_closer,
+        )
 
     def legal_actions(self, player: int | None = None) -> list[Action]:
         """The legal actions of ``player`` (default: the player whose turn it is)."""
@@ -143,19 +214,28 @@ class Round:
         if phase is _FLIPPING:
             if self.initial_flips[player] >= INITIAL_FLIPS:
                 return []
-            flip = MOVES[player].flip
-            return [flip[p] for p in self._face_down(player)]
+            return self._flips(player)
         if player != self.current:
             return []
         if phase is _CHOOSING:
             return list(self._live_moves[player].choose)
         if phase is _HOLDING:
-            discard_and_flip = MOVES[player].discard_and_flip
-            return [
-                *self._live_moves[player].swap_drawn,
-                *[discard_and_flip[p] for p in self._face_down(player)],
-            ]
+            return self._placements(player)
         return []
+
+    def moves(self) -> Sequence[Action]:
+        """The fast path's legal actions: those of ``actor()``, empty once the round is over.
+
+        The sequence may be shared with later calls: read it, do not change it.
+        """
+        phase = self.phase
+        if phase is _CHOOSING:
+            return self._live_moves[self.current].choose  # type: ignore[index]  # a seat plays
+        if phase is _HOLDING:
+            return self._placements(self.current)  # type: ignore[arg-type]  # a seat plays
+        if phase is _FLIPPING:
+            return self._flips(self.actor())  # type: ignore[arg-type]  # someone owes flips
+        return ()
 
     def check(self, action: Action) -> None:
         """Raise ``IllegalAction`` with the reason when ``action`` is not legal now."""
@@ -170,25 +250,44 @@ class Round:
 
     def apply(self, action: Action) -> list[Event]:
         """Play ``action`` and return the events it caused, in order."""
-        reason = self._illegal_reason(action)
+        reason = self._illegal_reason(action)  # check() inlined: a call less on every move
         if reason is not None:
             raise IllegalAction(f"{describe(action)}: {reason}")
+        events: list[Event] = []
+        self.play(action, events)
+        return events
+
+    def play(self, action: Action, events: Sink = None) -> None:
+        """The fast path: play ``action``, one of ``moves()``, unchecked; events only into ``events``.
+
+        This is the one transition of both paths: ``apply`` checks the action and
+        passes a list for the events. An action that is not legal now leaves the
+        round in no defined state: the fast path is for search, which plays only
+        the moves it was given.
+        """
         kind, player, pos = action.kind, action.player, action.pos
         if kind is _DRAW:
-            return self._draw(player)
+            self._draw(player, events)
+            return
         assert pos is not None  # every other kind names a position
         if kind is _TAKE:
             value = self.discard.pop()
-            return self._exchange(player, pos, value, [DiscardTaken(player, value)])
-        if kind is _FLIP:
-            return self._initial_flip(player, pos)
-        drawn = self.drawn
-        assert drawn is not None
-        self.drawn = None
-        if kind is _SWAP:
-            return self._exchange(player, pos, drawn, [])
-        self.discard.append(drawn)
-        return self._turn_up(player, pos, [DrawnCardDiscarded(player, drawn)])
+            if events is not None:
+                events.append(DiscardTaken(player, value))
+            self._exchange(player, pos, value, events)
+        elif kind is _FLIP:
+            self._initial_flip(player, pos, events)
+        else:
+            drawn = self.drawn
+            assert drawn is not None
+            self.drawn = None
+            if kind is _SWAP:
+                self._exchange(player, pos, drawn, events)
+            else:
+                self.discard.append(drawn)
+                if events is not None:
+                    events.append(DrawnCardDiscarded(player, drawn))
+                self._turn_up(player, pos, events)
 
     def force_next_reshuffles(self, *orders: tuple[int, ...] | list[int]) -> None:
         """Make the next reshuffles produce these piles (top first), for replays."""
@@ -202,6 +301,20 @@ class Round:
     def _face_down(self, player: int) -> list[int]:
         up = self.face_up[player]
         return [p for p in self.live_positions[player] if not up[p]]
+
+    def _flips(self, player: int) -> list[Action]:
+        flip = MOVES[player].flip
+        return [flip[p] for p in self._face_down(player)]
+
+    def _placements(self, player: int) -> list[Action]:
+        """What the holder of a drawn card may do: swap it anywhere, or discard it and flip."""
+        discard_and_flip = MOVES[player].discard_and_flip
+        up = self.face_up[player]
+        live = self.live_positions[player]
+        return [
+            *self._live_moves[player].swap_drawn,
+            *[discard_and_flip[p] for p in live if not up[p]],
+        ]
 
     def _illegal_reason(self, action: Action) -> str | None:
         """Why ``action`` is not legal now, or None when it is."""
@@ -244,14 +357,14 @@ class Round:
             return "that card is already face up" if up else None
         return "you hold a drawn card: exchange it or discard it"
 
-    def _initial_flip(self, player: int, pos: int) -> list[Event]:
+    def _initial_flip(self, player: int, pos: int, events: Sink) -> None:
         self._reveal(player, pos)
         self.initial_flips[player] += 1
-        events: list[Event] = [CardFlipped(player, pos, self.cards[player][pos], True)]
-        if not self.pending_flippers():
+        if events is not None:
+            events.append(CardFlipped(player, pos, self.cards[player][pos], True))
+        if min(self.initial_flips) >= INITIAL_FLIPS:
             self.starter = self._choose_starter()
-            events.append(self._begin_turn(self.starter))
-        return events
+            self._begin_turn(self.starter, events)
 
     def _choose_starter(self) -> int:
         if self.settings.starter is Starter.CLOSER_STARTS and self.previous_closer is not None:
@@ -259,16 +372,15 @@ class Round:
         sums = [self.visible_score(p) for p in range(self.players)]
         return sums.index(max(sums))  # index() finds the first in seat order: the tie-break
 
-    def _draw(self, player: int) -> list[Event]:
-        events: list[Event] = []
+    def _draw(self, player: int, events: Sink) -> None:
         if not self.pile:
-            events.append(self._reshuffle())
-        self.drawn = self.pile.pop()
+            self._reshuffle(events)
+        self.drawn = drawn = self.pile.pop()
         self.phase = _HOLDING
-        events.append(CardDrawn(player, self.drawn))
-        return events
+        if events is not None:
+            events.append(CardDrawn(player, drawn))
 
-    def _reshuffle(self) -> PileReshuffled:
+    def _reshuffle(self, events: Sink) -> None:
         under_top = self.discard[:-1]
         if self.forced_reshuffles:
             order = self.forced_reshuffles[0]
@@ -284,9 +396,10 @@ class Round:
         self.reshuffles += 1
         self.pile = list(reversed(order))
         self.discard = [kept]
-        return PileReshuffled(len(order), tuple(order))
+        if events is not None:
+            events.append(PileReshuffled(len(order), tuple(order)))
 
-    def _exchange(self, player: int, pos: int, value: int, events: list[Event]) -> list[Event]:
+    def _exchange(self, player: int, pos: int, value: int, events: Sink) -> None:
         cards = self.cards[player]
         replaced = cards[pos]
         cards[pos] = value
@@ -294,13 +407,15 @@ class Round:
         if not was_up:
             self._reveal(player, pos)
         self.discard.append(replaced)
-        events.append(CardExchanged(player, pos, value, replaced, was_up))
-        return self._end_turn(player, pos, events)
+        if events is not None:
+            events.append(CardExchanged(player, pos, value, replaced, was_up))
+        self._end_turn(player, pos, events)
 
-    def _turn_up(self, player: int, pos: int, events: list[Event]) -> list[Event]:
+    def _turn_up(self, player: int, pos: int, events: Sink) -> None:
         self._reveal(player, pos)
-        events.append(CardFlipped(player, pos, self.cards[player][pos], False))
-        return self._end_turn(player, pos, events)
+        if events is not None:
+            events.append(CardFlipped(player, pos, self.cards[player][pos], False))
+        self._end_turn(player, pos, events)
 
     def _reveal(self, player: int, pos: int) -> None:
         self.face_up[player][pos] = True
@@ -321,54 +436,69 @@ class Round:
             return cards[base]
         return None
 
-    def _remove_column(self, player: int, column: int, value: int, at_reveal: bool) -> Event:
+    def _remove_column(
+        self, player: int, column: int, value: int, at_reveal: bool, events: Sink
+    ) -> None:
         self.removed[player][column] = True
         gone = positions_of_column(column)
         live = tuple(p for p in self.live_positions[player] if p not in gone)
         self.live_positions[player] = live
         self._live_moves[player] = live_moves(player, live)
         (self.out_of_play if at_reveal else self.discard).extend([value] * ROWS)
-        return ColumnRemoved(player, column, value, at_reveal)
+        if events is not None:
+            events.append(ColumnRemoved(player, column, value, at_reveal))
 
-    def _end_turn(self, player: int, pos: int, events: list[Event]) -> list[Event]:
+    def _end_turn(self, player: int, pos: int, events: Sink) -> None:
         column = pos // ROWS
         value = self._complete_column(player, column)
         if value is not None:
-            events.append(self._remove_column(player, column, value, False))
+            self._remove_column(player, column, value, False, events)
         if self.closer is not None:
             self.turns_left_after_close -= 1
             if self.turns_left_after_close == 0:
-                return self._finish(events)
+                self._finish(events)
+                return
         elif self.face_down_count[player] == 0:
             self.closer = player
             self.turns_left_after_close = self.players - 1
-            events.append(RoundClosed(player))
-        events.append(self._begin_turn((player + 1) % self.players))
-        return events
+            if events is not None:
+                events.append(RoundClosed(player))
+        self._begin_turn((player + 1) % self.players, events)
 
-    def _begin_turn(self, player: int) -> TurnBegan:
+    def _begin_turn(self, player: int, events: Sink) -> None:
         self.current = player
         self.phase = _CHOOSING
-        return TurnBegan(player, self.closer is not None)
+        if events is not None:
+            events.append(TurnBegan(player, self.closer is not None))
 
-    def _finish(self, events: list[Event]) -> list[Event]:
+    def _finish(self, events: Sink) -> None:
         """The final reveal, its columns of three, and the scores."""
         self.phase = _OVER
         self.current = None
         for player in range(self.players):
             for pos in self._face_down(player):
                 self._reveal(player, pos)
-                events.append(CardRevealed(player, pos, self.cards[player][pos]))
+                if events is not None:
+                    events.append(CardRevealed(player, pos, self.cards[player][pos]))
             for column in range(COLUMNS):
                 value = self._complete_column(player, column)
                 if value is not None:
-                    events.append(self._remove_column(player, column, value, True))
+                    self._remove_column(player, column, value, True, events)
         raw = tuple(self.visible_score(p) for p in range(self.players))
         assert self.closer is not None
         final, doubled = closer_penalty(raw, self.closer, self.settings)
         self.raw_scores, self.final_scores = raw, final
-        events.append(RoundScored(raw, final, self.closer, doubled))
-        return events
+        if events is not None:
+            events.append(RoundScored(raw, final, self.closer, doubled))
+
+
+@cache  # 16 sets of removed columns
+def _columns_left(gone: tuple[int, ...]) -> tuple[tuple[bool, ...], tuple[int, ...]]:
+    """Per column whether it is removed, and the positions left on the table."""
+    removed = tuple(column in gone for column in range(COLUMNS))
+    if not any(removed):
+        return removed, ALL_POSITIONS
+    return removed, tuple(pos for pos in ALL_POSITIONS if not removed[pos // ROWS])
 
 
 def closer_penalty(
