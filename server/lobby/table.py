@@ -89,6 +89,7 @@ class Table:
         private: bool = False,
         turn_timer: int | None = None,
         code: str | None = None,
+        hints: bool = True,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -96,6 +97,7 @@ class Table:
         self.settings = settings
         self.private = private
         self.turn_timer = turn_timer
+        self.hints = hints  # the coach answers ``hint`` requests here (the host's choice)
         self.code = code or new_code()
         self.seats: list[Seat | None] = [None] * capacity
         self.host_id: int | None = None
@@ -204,6 +206,7 @@ class Table:
             "spectators": len(self.spectators()),
             "settings": self.settings.to_dict(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
         }
 
     def seat_to_wire(self, index: int, seat: Seat) -> dict[str, Any]:
@@ -276,6 +279,7 @@ class Table:
             "capacity": self.capacity,
             "settings": self.settings.to_dict(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
             "host_id": self.host_id,
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
@@ -296,6 +300,7 @@ class Table:
             private=meta["private"],
             turn_timer=meta["turn_timer"],
             code=meta["code"],
+            hints=meta.get("hints", True),
         )
         table.seats = [None if s is None else Seat.from_meta(s) for s in meta["seats"]]
         table.host_id = meta["host_id"]

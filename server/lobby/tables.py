@@ -67,6 +67,7 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
         _settings(message.get("settings")),
         private=bool(message.get("private", False)),
         turn_timer=_timer(lobby, message.get("turn_timer")),
+        hints=message.get("hints") is not False,
     )
     lobby.add_table(table)
     lobby.quotas.created(table.id, session)
