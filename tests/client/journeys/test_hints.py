@@ -43,7 +43,11 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
         await until(pilot, lambda: my_move(app) is not None and table.choices.flip, "the flips")
         assert (await footer(pilot)).has("Hint")
         await pilot.press("i")
-        await until(pilot, lambda: prompt_line(app).startswith("Hint: Turn up a card in column"), "a flip hint")
+        await until(
+            pilot,
+            lambda: prompt_line(app).startswith("Hint: Turn up a card in column"),
+            "a flip hint",
+        )
 
         # Flip two cards as the hint says, then ask on our first turn.
         player = KeyboardPlayer(pilot)
