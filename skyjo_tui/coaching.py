@@ -1,4 +1,4 @@
-"""The coach's words: a move and why, from the server's structured ``hint`` (or a review).
+"""The coach's words: a move and why, from the server's structured ``hint``, and a review's.
 
 Pure (no Textual). The server says which move is best and how many points
 the others give away (docs/protocol.md, *The coach*); this module puts that
@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from server.bots.review import ReviewedMove
 from server.engine import Action, ActionKind, PlayerView
 
 from .i18n import Translator
@@ -92,3 +93,24 @@ def hint_marks(action: Action, view: PlayerView) -> tuple[frozenset[int], frozen
         piles.add("discard")
     cards = frozenset() if action.pos is None else frozenset({action.pos})
     return cards, frozenset(piles)
+
+
+def review_summary(costly: int, points: float, tr: Translator) -> str:
+    """ "3 costly moves, 11 points given away"."""
+    return tr.plural("review.summary", costly, points=round(points))
+
+
+def review_line(move: ReviewedMove, name: str, tr: Translator) -> str:
+    """One reviewed move in a sentence: what was played, what was best, what it cost."""
+    played = move_words(move.played, move.view, tr)
+    if move.given_away < CLOSE_CALL:
+        return tr("review.line_good", name=name, round=move.round, turn=move.turn, played=played)
+    return tr(
+        "review.line",
+        name=name,
+        round=move.round,
+        turn=move.turn,
+        played=played,
+        best=move_words(move.best, move.view, tr),
+        points=f"{move.given_away:.1f}",
+    )

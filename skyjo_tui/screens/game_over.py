@@ -28,6 +28,7 @@ class GameOverScreen(SkyjoModal[None]):
         Binding("l,q", "leave", "keys.leave", id="over.leave"),
         Binding("escape", "close", "keys.see_table", id="over.close"),
         Binding("g", "sheet", "keys.sheet", id="over.sheet"),
+        Binding("v", "review", "keys.review", id="over.review"),
     ]
 
     def __init__(self, summary: RoundSummary, table: TableScreen) -> None:
@@ -74,7 +75,23 @@ class GameOverScreen(SkyjoModal[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
             return self.summary.own_seat is not None and not self._asked
+        if action == "review":  # the stored game's record is what is reviewed
+            return self.summary.own_seat is not None and self.table_screen.game_id is not None
         return True
+
+    @work(group="review", exclusive=True)
+    async def action_review(self) -> None:
+        """Your moves of this game against the best ones, from its stored record."""
+        from .review import ReviewScreen
+
+        seat, game_id = self.summary.own_seat, self.table_screen.game_id
+        if seat is None or game_id is None:
+            return
+        reply = await self.skyjo.call({"type": "game_record", "game_id": game_id})
+        if reply is None:
+            return
+        record = reply["record"]
+        self.app.push_screen(ReviewScreen(record, seat, str(record["seats"][seat]["name"])))
 
     @on(Button.Pressed, "#rematch")
     @work(group="rematch")

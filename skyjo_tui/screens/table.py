@@ -168,7 +168,12 @@ class TableScreen(SkyjoScreen[None]):
             self._next_step()
 
     def feed_game_over(self, message: dict[str, Any]) -> None:
+        from .game_over import GameOverScreen
+
         self.game_id = message.get("game_id")
+        for screen in self.app.screen_stack:
+            if isinstance(screen, GameOverScreen):
+                screen.refresh_bindings()  # its review key needs the stored game's id
 
     def link_changed(self, change: LinkChanged) -> None:
         if change.link is not Link.ONLINE:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from textual.pilot import Pilot
 
 from server.app import SkyjoServer
 from server.engine import ActionKind
