@@ -64,9 +64,9 @@ class ReviewScreen(SkyjoScreen[int | None]):
         table.add_columns(
             tr("review.column.round"),
             tr("review.column.turn"),
+            tr("review.column.points"),  # before the words: they may not fit 80 columns
             tr("review.column.played"),
             tr("review.column.best"),
-            tr("review.column.points"),
         )
         self._work_out()
 
@@ -90,9 +90,9 @@ class ReviewScreen(SkyjoScreen[int | None]):
             table.add_row(
                 str(move.round),
                 str(move.turn),
-                Text(move_words(move.played, move.view, tr), style=style),
+                Text(f"{move.given_away:.1f}", style=style, end=""),
+                Text(move_words(move.played, move.view, tr), style=style, end=""),
                 tr("review.same") if good else move_words(move.best, move.view, tr),
-                Text(f"{move.given_away:.1f}", style=style),
                 key=str(move.step),
             )
         table.focus()

@@ -398,6 +398,9 @@ class TableScreen(SkyjoScreen[None]):
             return
         self._hint = (seq, Hint.from_wire(reply["hint"]))
         self._redraw()
+        hint = self._current_hint()
+        if hint is not None and self.view is not None:  # the whole sentence, wrapped
+            self.board.write_log(Text(hint_text(hint, self.view, self.tr), style="bold"))
 
     def _key_labels(self) -> dict[str, str]:
         return {
