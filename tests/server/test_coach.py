@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from server.bots.advice import advise, counter_for
@@ -93,3 +95,21 @@ async def test_only_a_seated_player_in_a_round_gets_a_hint(connect) -> None:
     with pytest.raises(ServerError) as caught:
         await alice.request("create_table", name="Other", seats=2, hints="yes")
     assert caught.value.code == "bad_field"
+
+
+async def test_hints_off_survives_a_restart(tmp_path: Path, make_server) -> None:
+    data = tmp_path / "shared"
+    server = await make_server(data)
+    alice = await Client.connect(server, "Alice")
+    table = (await alice.request("create_table", name="Quiet", seats=2, hints=False))["table"]
+    await alice.close()
+    await server.stop()
+
+    again = await make_server(data)
+    alice = await Client.connect(again, token=alice.welcome.token)
+    try:
+        assert alice.welcome.resumed and alice.welcome.table_id == table["table_id"]
+        await alice.until(lambda: alice.table is not None)
+        assert alice.last_table["hints"] is False
+    finally:
+        await alice.close()
