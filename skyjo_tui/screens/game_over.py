@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,6 +19,7 @@ from .base import SkyjoModal
 from .round_summary import say, show_sheet, state_label, summary_notes
 
 if TYPE_CHECKING:
+    from .review import ReviewScreen
     from .table import TableScreen
 
 
@@ -91,7 +92,22 @@ class GameOverScreen(SkyjoModal[None]):
         if reply is None:
             return
         record = reply["record"]
-        self.app.push_screen(ReviewScreen(record, seat, str(record["seats"][seat]["name"])))
+        review = ReviewScreen(record, seat, str(record["seats"][seat]["name"]))
+        self.app.push_screen(review, lambda step: self._replay_at(record, step, review))
+
+    def _replay_at(self, record: dict[str, Any], step: int | None, review: ReviewScreen) -> None:
+        """The game's replay, on the move chosen in its review (Enter there)."""
+        from ..replay import ReplayError, recording
+        from .replay import ReplayScreen
+
+        if step is None or review.review is None:
+            return
+        try:
+            shown = recording(record)
+        except ReplayError as exc:
+            self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
+            return
+        self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)))
 
     @on(Button.Pressed, "#rematch")
     @work(group="rematch")

@@ -68,8 +68,16 @@ class ReplayScreen(SkyjoScreen[None]):
         Binding("q,escape", "close", "keys.close", id="replay.close"),
     ]
 
-    def __init__(self, recordings: list[Recording], error: str = "") -> None:
+    def __init__(
+        self,
+        recordings: list[Recording],
+        error: str = "",
+        reviewed: tuple[Review, int] | None = None,
+    ) -> None:
+        """``reviewed``: a review of the first game, and the record step of a move of it
+        to open on (from the review after a game)."""
         super().__init__()
+        self._opening = reviewed
         self.recordings = recordings
         self.error = error
         self.game = 0
@@ -101,6 +109,9 @@ class ReplayScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         if self.recording is not None:
             self._jump(0)
+            if self._opening is not None:
+                review, step = self._opening
+                self._show_reviewed(step, review)
 
     def fits(self, width: int, height: int) -> bool:
         recording = self.recording

@@ -53,18 +53,20 @@ async def test_review_after_a_local_game(make_app: Callable[..., SkyjoApp]) -> N
         assert review.review is not None and review.review.moves
         rows = review.query_one("#review-moves", TextTable)
         assert rows.row_count == len(review.review.moves)
-        costly = review.review.costly
-        summary = f"{len(costly)} costly move"
-        assert summary in screen_text(app)
-        if costly:
-            await pilot.press("n")
-            await until(
-                pilot,
-                lambda: review.review.moves[rows.cursor_row].costly,  # type: ignore[union-attr]
-                "the first costly move",
-            )
+        moves, costly = review.review.moves, review.review.costly
+        assert costly  # the journeys' deal, and the keyboard player's plain moves
+        assert f"{len(costly)} costly moves" in screen_text(app)
         assert (await footer(pilot)).has("Next costly move")
-        await pilot.press("escape")
+        target = review.review.next_costly(moves[0].step)  # from the first row, the next
+        assert target is not None
+        await pilot.press("n")
+        await until(pilot, lambda: rows.cursor_row == moves.index(target), "the costly move")
+        await pilot.press("enter")  # that move in the game's replay, with the review's words
+        replay: ReplayScreen = await on_screen(pilot, ReplayScreen)
+        await until(pilot, lambda: replay.index == target.step - 1, "the position of that move")
+        words = prompt_line(app)
+        assert words.startswith(f"Player, round {target.round}, turn {target.turn}: "), words
+        await pilot.press("q")
         await on_screen(pilot, GameOverScreen)
 
 
