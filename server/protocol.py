@@ -75,6 +75,9 @@ class ErrorCode(str, Enum):
     # Playing.
     ILLEGAL_ACTION = "illegal_action"
     NOT_YOUR_SEAT = "not_your_seat"
+    # The coach.
+    HINTS_OFF = "hints_off"  # the table's host turned hints off
+    NOT_YOUR_TURN = "not_your_turn"  # a hint is for a move you may make now
     # Chat.
     CHAT_TOO_LONG = "chat_too_long"
     BAD_TEXT = "bad_text"
@@ -168,6 +171,7 @@ _CATALOGUE: Final = (
         turn_timer=opt(INT),
         seat=opt(INT),  # the creator's seat (default 0)
         seed=opt(INT),  # private tables: the deals come from it (comparing bots)
+        hints=opt(BOOL),
     ),
     _request("join_table", table_id=opt(STR), code=opt(STR), seat=opt(INT)),
     _request("spectate", table_id=opt(STR), code=opt(STR)),
@@ -178,6 +182,7 @@ _CATALOGUE: Final = (
     _request("start_game"),
     _request("ready", ready=opt(BOOL, nullable=False)),
     _request("act", action=Field(MAP)),
+    _request("hint"),  # the coach: the best move of this view (server/lobby/coach.py)
     _request("rematch"),
     _request("chat", text=Field(STR), scope=opt(STR, nullable=False)),
     _request("mute", player_id=Field(INT), muted=opt(BOOL, nullable=False)),

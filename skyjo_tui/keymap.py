@@ -38,6 +38,7 @@ def places() -> tuple[Place, ...]:
     from .screens.home import HomeScreen
     from .screens.lobby import LobbyScreen
     from .screens.replay import ReplayScreen
+    from .screens.review import ReviewScreen
     from .screens.room import RoomScreen
     from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
@@ -53,6 +54,7 @@ def places() -> tuple[Place, ...]:
         ("summary", (RoundSummaryScreen,)),
         ("over", (GameOverScreen,)),
         ("replay", (ReplayScreen,)),
+        ("review", (ReviewScreen,)),
     )
     return tuple(
         Place(

@@ -29,6 +29,7 @@ class LocalSetup:
             "seats": len(self.levels) + 1,
             "settings": dict(self.settings),
             "private": True,
+            "hints": True,  # the coach is on at home; a server's host may turn it off
         }
 
 

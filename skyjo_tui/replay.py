@@ -57,8 +57,15 @@ class Frame:
 @dataclass(frozen=True, slots=True)
 class Recording:
     seats: tuple[SeatInfo, ...]
-    frames: tuple[Frame, ...]
+    frames: tuple[Frame, ...]  # frames[i] is the game after the record's step i
     settings: Mapping[str, Any]
+    record: Mapping[str, Any]  # the record itself, for its review
+
+    def person_seat(self, name: str | None) -> int:
+        """The seat to review: ``name``'s, else the first person's, else the first seat."""
+        named = [i for i, seat in enumerate(self.seats) if name is not None and seat.name == name]
+        people = [i for i, seat in enumerate(self.seats) if seat.bot is None]
+        return (named or people or [0])[0]
 
     @property
     def finished(self) -> bool:
@@ -100,7 +107,7 @@ def recording(record: Mapping[str, Any]) -> Recording:
     except InvalidSetup as exc:  # ReplayDivergence included
         raise ReplayError(str(exc)) from exc
     seats = tuple(SeatInfo(str(seat["name"]), seat.get("bot")) for seat in record["seats"])
-    return Recording(seats, frames, dict(record["settings"]))
+    return Recording(seats, frames, dict(record["settings"]), record)
 
 
 def face_down(game: Game) -> tuple[tuple[int | None, ...], ...]:

@@ -24,7 +24,15 @@ def timer_brief(seconds: Any, tr: Translator) -> str:
     return tr("rules.timer", seconds=seconds) if seconds else tr("rules.no_timer")
 
 
-def table_brief(settings: Mapping[str, Any], timer: Any, tr: Translator) -> str:
-    """The rules, then the turn timer when there is one."""
-    rules = rules_brief(settings, tr)
-    return f"{rules} · {tr('rules.timer_short', seconds=timer)}" if timer else rules
+def hints_brief(hints: Any, tr: Translator) -> str:
+    """ "no hints" where the host turned the coach off; nothing otherwise (the default)."""
+    return tr("rules.no_hints") if hints is False else ""
+
+
+def table_brief(settings: Mapping[str, Any], timer: Any, tr: Translator, hints: Any = True) -> str:
+    """The rules, then the turn timer when there is one, then "no hints" when so."""
+    parts = [rules_brief(settings, tr)]
+    if timer:
+        parts.append(tr("rules.timer_short", seconds=timer))
+    parts.append(hints_brief(hints, tr))
+    return " · ".join(part for part in parts if part)

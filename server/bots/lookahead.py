@@ -105,10 +105,7 @@ def _next_turn_cost(
     ahead = Plan(after, unseen, draws, plan.settings, plan.params, rng, LOOKAHEAD_SAMPLES)
     if not ahead.hidden and not ahead.last_turn:
         return ahead.total
-    return (
-        sum(count * ahead.best_with(VALUES[i])[0] for i, count in enumerate(ahead.draws) if count)
-        / ahead.draw_total
-    )
+    return ahead.draw_cost()
 
 
 def _discard_feed(plan: Plan, action: Action) -> float:

@@ -70,15 +70,24 @@ class Plan:
 
     # -- the decisions --------------------------------------------------------
 
-    def take_or_draw(self) -> Action:
-        take_cost, pos = min(self.swap_costs(self.view.discard_top))
-        draw_cost = (
+    def take_or_draw_costs(self) -> list[tuple[float, Action]]:
+        """Every way to begin a turn: take the discard to each position, or draw;
+        cheapest first (a take before an equal draw, the lowest position first)."""
+        discard = self.view.discard_top
+        options = [
+            (cost, pos, Action.take_discard(self.seat, pos))
+            for cost, pos in self.swap_costs(discard)
+        ]
+        options.append((self.draw_cost(), len(self.cards), Action.draw(self.seat)))
+        options.sort(key=lambda option: option[:2])
+        return [(cost, action) for cost, _, action in options]
+
+    def draw_cost(self) -> float:
+        """The expected cost of drawing: the best way to play each card the pile may hold."""
+        return (
             sum(count * self.best_with(VALUES[i])[0] for i, count in enumerate(self.draws) if count)
             / self.draw_total
         )
-        if take_cost <= draw_cost:
-            return Action.take_discard(self.seat, pos)
-        return Action.draw(self.seat)
 
     def options_with(self, card: int) -> list[tuple[float, Action]]:
         """Every way to play a drawn ``card``, cheapest first."""

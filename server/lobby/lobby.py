@@ -21,7 +21,7 @@ from ..config import ServerConfig
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
 from ..protocol import ErrorCode, ProtocolError, error, ok
 from ..store import Store
-from . import accounts, chat, hosting, tables, who
+from . import accounts, chat, coach, hosting, tables, who
 from .bans import Bans
 from .guests import GuestSweeper
 from .listing import TableListing
@@ -42,6 +42,7 @@ HANDLERS: dict[str, Handler] = {
     **hosting.HANDLERS,
     **chat.HANDLERS,
     **who.HANDLERS,
+    **coach.HANDLERS,
 }
 #: Errors after which the connection is closed (the peer cannot go on).
 FATAL = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BANNED})

@@ -90,6 +90,7 @@ class Table:
         turn_timer: int | None = None,
         code: str | None = None,
         seed: int | None = None,
+        hints: bool = True,
     ) -> None:
         self.id = table_id
         self.name = name
@@ -97,6 +98,7 @@ class Table:
         self.settings = settings
         self.private = private
         self.turn_timer = turn_timer
+        self.hints = hints  # the coach answers ``hint`` requests here (the host's choice)
         self.code = code or new_code()
         # Chosen by the host of a private table: its games are dealt from it (see
         # ``game_seed``), to compare players deal for deal; they are not rated.
@@ -214,6 +216,7 @@ class Table:
             "spectators": len(self.spectators()),
             "settings": self.settings.to_dict(),
             "turn_timer": self.turn_timer,
+            "hints": self.hints,
         }
 
     def seat_to_wire(self, index: int, seat: Seat) -> dict[str, Any]:
@@ -288,6 +291,7 @@ class Table:
             "settings": self.settings.to_dict(),
             "turn_timer": self.turn_timer,
             "seed": self.seed,
+            "hints": self.hints,
             "host_id": self.host_id,
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
@@ -309,6 +313,7 @@ class Table:
             turn_timer=meta["turn_timer"],
             code=meta["code"],
             seed=meta.get("seed"),
+            hints=meta.get("hints", True),
         )
         table.seats = [None if s is None else Seat.from_meta(s) for s in meta["seats"]]
         table.host_id = meta["host_id"]

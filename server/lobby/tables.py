@@ -95,6 +95,7 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
         private=private,
         turn_timer=_timer(lobby, message.get("turn_timer")),
         seed=_seed(message.get("seed"), private),
+        hints=message.get("hints") is not False,
     )
     index = _chosen_seat(table, message.get("seat", 0))
     lobby.quotas.check(session, len(lobby.tables))

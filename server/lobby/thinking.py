@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Final
+from functools import partial
+from typing import Final, TypeVar
 
 from ..bots import Bot, make_bot
 from ..engine import Action, Event, Game, PlayerView, Settings, public_event
@@ -25,6 +27,7 @@ logger = logging.getLogger(__name__)
 
 BOT_THREADS: Final = 2
 TIME_LIMIT: Final = 10.0  # seconds a bot may think before its move is played for it
+T = TypeVar("T")
 
 
 class BotThinker:
@@ -41,11 +44,14 @@ class BotThinker:
         The caller must not let anything else touch ``bot`` until this returns
         (tables hold their lock): a bot is not thread-safe.
         """
+        return await self.run(partial(bot.choose, view))
+
+    async def run(self, work: Callable[[], T]) -> T:
+        """``work()`` in the bots' threads (a hint's evaluation); the same time limit."""
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self._threads, thread_name_prefix="skyjo-bot")
         loop = asyncio.get_running_loop()
-        thinking = loop.run_in_executor(self._pool, bot.choose, view)
-        return await asyncio.wait_for(thinking, self.time_limit)
+        return await asyncio.wait_for(loop.run_in_executor(self._pool, work), self.time_limit)
 
     def close(self) -> None:
         """Drop decisions not started; one in progress finishes in its thread."""

@@ -1,4 +1,4 @@
-"""A new table on the server: name, seats, public or private, turn timer, variants."""
+"""A new table on the server: name, seats, public or private, hints, turn timer, variants."""
 
 from __future__ import annotations
 
@@ -50,6 +50,14 @@ class CreateTableScreen(SkyjoModal[None]):
                     compact=True,
                     id="private",
                 )
+                yield Label(tr("create.hints"))
+                yield Select(
+                    [(tr("create.hints_on"), True), (tr("create.hints_off"), False)],
+                    value=True,
+                    allow_blank=False,
+                    compact=True,
+                    id="hints",
+                )
                 yield Label(tr("create.timer"))
                 yield Input(
                     "", type="integer", placeholder=tr("create.no_timer"), compact=True, id="timer"
@@ -74,6 +82,7 @@ class CreateTableScreen(SkyjoModal[None]):
             "private": bool(self.query_one("#private", Select).value),
             "settings": self.query_one(VariantsForm).settings(),
             "turn_timer": int(timer_text) if timer_text.isdigit() else None,
+            "hints": bool(self.query_one("#hints", Select).value),
         }
         if timer_text and not timer_text.isdigit():
             raise ValueError(self.tr("create.bad_timer"))

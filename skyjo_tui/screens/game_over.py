@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -19,6 +19,7 @@ from .base import SkyjoModal
 from .round_summary import say, show_sheet, state_label, summary_notes
 
 if TYPE_CHECKING:
+    from .review import ReviewScreen
     from .table import TableScreen
 
 
@@ -28,6 +29,7 @@ class GameOverScreen(SkyjoModal[None]):
         Binding("l,q", "leave", "keys.leave", id="over.leave"),
         Binding("escape", "close", "keys.see_table", id="over.close"),
         Binding("g", "sheet", "keys.sheet", id="over.sheet"),
+        Binding("v", "review", "keys.review", id="over.review"),
     ]
 
     def __init__(self, summary: RoundSummary, table: TableScreen) -> None:
@@ -74,7 +76,38 @@ class GameOverScreen(SkyjoModal[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
             return self.summary.own_seat is not None and not self._asked
+        if action == "review":  # the stored game's record is what is reviewed
+            return self.summary.own_seat is not None and self.table_screen.game_id is not None
         return True
+
+    @work(group="review", exclusive=True)
+    async def action_review(self) -> None:
+        """Your moves of this game against the best ones, from its stored record."""
+        from .review import ReviewScreen
+
+        seat, game_id = self.summary.own_seat, self.table_screen.game_id
+        if seat is None or game_id is None:
+            return
+        reply = await self.skyjo.call({"type": "game_record", "game_id": game_id})
+        if reply is None:
+            return
+        record = reply["record"]
+        review = ReviewScreen(record, seat, str(record["seats"][seat]["name"]))
+        self.app.push_screen(review, lambda step: self._replay_at(record, step, review))
+
+    def _replay_at(self, record: dict[str, Any], step: int | None, review: ReviewScreen) -> None:
+        """The game's replay, on the move chosen in its review (Enter there)."""
+        from ..replay import ReplayError, recording
+        from .replay import ReplayScreen
+
+        if step is None or review.review is None:
+            return
+        try:
+            shown = recording(record)
+        except ReplayError as exc:
+            self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
+            return
+        self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)))
 
     @on(Button.Pressed, "#rematch")
     @work(group="rematch")

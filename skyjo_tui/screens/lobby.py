@@ -131,7 +131,9 @@ class LobbyScreen(SkyjoScreen[None]):
             Text(str(summary.get("name", "")), overflow="ellipsis"),
             seats,
             tr(f"status.table.{summary.get('status', 'waiting')}"),
-            table_brief(summary.get("settings") or {}, summary.get("turn_timer"), tr),
+            table_brief(
+                summary.get("settings") or {}, summary.get("turn_timer"), tr, summary.get("hints")
+            ),
         ]
 
     def _selected_id(self) -> str | None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
@@ -12,6 +13,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
 from textual.timer import Timer
 
+from server.bots.review import Review, ReviewedMove, review_game
+
+from ..coaching import review_line
 from ..layout import plan_table
 from ..names import seat_names
 from ..narrate import describe, touched
@@ -45,6 +49,10 @@ class ReplayScreen(SkyjoScreen[None]):
         Binding("g", "goto", "keys.goto_round", id="replay.goto"),
         Binding("a", "autoplay", "keys.autoplay", id="replay.autoplay"),
         Binding("v", "reveal", "keys.reveal", id="replay.reveal"),
+        # The review of one player's moves (the app's player, else the first person seated).
+        # In help, not the footer: 80 columns hold no more keys.
+        Binding("r", "review", "keys.review", show=False, id="replay.review"),
+        Binding("c", "next_costly", "keys.next_costly", show=False, id="replay.next_costly"),
         Binding("home", "jump(0)", "keys.first", show=False, id="replay.first"),
         Binding("end", "jump(-1)", "keys.last", show=False, id="replay.last"),
         Binding(
@@ -60,14 +68,24 @@ class ReplayScreen(SkyjoScreen[None]):
         Binding("q,escape", "close", "keys.close", id="replay.close"),
     ]
 
-    def __init__(self, recordings: list[Recording], error: str = "") -> None:
+    def __init__(
+        self,
+        recordings: list[Recording],
+        error: str = "",
+        reviewed: tuple[Review, int] | None = None,
+    ) -> None:
+        """``reviewed``: a review of the first game, and the record step of a move of it
+        to open on (from the review after a game)."""
         super().__init__()
+        self._opening = reviewed
         self.recordings = recordings
         self.error = error
         self.game = 0
         self.index = 0
         self._autoplay: Timer | None = None
         self.reveal = False  # every card face up (a finished game only)
+        self._review: Review | None = None  # of the game shown, once worked out
+        self._review_note = ""  # the reviewed move shown now, in words
 
     @classmethod
     def from_file(cls, path: Path) -> ReplayScreen:
@@ -91,6 +109,9 @@ class ReplayScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         if self.recording is not None:
             self._jump(0)
+            if self._opening is not None:
+                review, step = self._opening
+                self._show_reviewed(step, review)
 
     def fits(self, width: int, height: int) -> bool:
         recording = self.recording
@@ -104,6 +125,7 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         if recording is None:
             return
+        self._review_note = ""
         target = self.index + delta
         if not 0 <= target < len(recording.frames):
             self.app.bell()
@@ -136,6 +158,7 @@ class ReplayScreen(SkyjoScreen[None]):
         if 0 <= self.game + delta < len(self.recordings):
             self.game += delta
             self.reveal = False
+            self._review, self._review_note = None, ""
             self.refresh_bindings()  # the next game may be one still in play
             self.query_one(TableBoard).model = None
             self._jump(0)
@@ -192,6 +215,60 @@ class ReplayScreen(SkyjoScreen[None]):
         self.reveal = not self.reveal
         self._draw()
 
+    # -- the review ------------------------------------------------------------------
+
+    def reviewed_seat(self) -> int:
+        recording = self.recording
+        assert recording is not None
+        session = self.skyjo.session
+        welcome = session.welcome if session is not None else None
+        return recording.person_seat(welcome.name if welcome is not None else None)
+
+    def action_review(self) -> None:
+        from .review import ReviewScreen
+
+        recording = self.recording
+        if recording is None:
+            return
+        seat = self.reviewed_seat()
+        name = recording.seats[seat].name
+        screen = ReviewScreen(recording.record, seat, name)
+        self.app.push_screen(screen, lambda step: self._show_reviewed(step, screen.review))
+
+    def _show_reviewed(self, step: int | None, review: Review | None) -> None:
+        if review is not None:
+            self._review = review
+        if step is None or self._review is None:
+            return
+        move = next((m for m in self._review.moves if m.step == step), None)
+        if move is not None:
+            self._show_move(move)
+
+    @work(group="review", exclusive=True)
+    async def action_next_costly(self) -> None:
+        recording = self.recording
+        if recording is None:
+            return
+        if self._review is None:
+            seat = self.reviewed_seat()
+            self._review = await asyncio.to_thread(review_game, recording.record, seat)
+        # The frame shown is the position before record step index + 1: that move is next,
+        # unless it is the reviewed move shown now.
+        move = self._review.next_costly(self.index + 1 if self._review_note else self.index)
+        if move is None:
+            self.notify(self.tr("review.no_costly"))
+            return
+        self._show_move(move)
+
+    def _show_move(self, move: ReviewedMove) -> None:
+        """The position the reviewed ``move`` was played from, and the review's words."""
+        recording = self.recording
+        assert recording is not None and self._review is not None
+        name = recording.seats[self._review.seat].name
+        self._jump(move.step - 1)
+        self._review_note = review_line(move, name, self.tr)
+        self._draw()
+
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:
             self.app.pop_screen()
@@ -204,6 +281,7 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         assert recording is not None
         self.index = index
+        self._review_note = ""  # a reviewed move says so again after its jump
         board = self.query_one(TableBoard)
         board.clear_log()
         start = max(0, index - LOG_BACKLOG)
@@ -240,6 +318,6 @@ class ReplayScreen(SkyjoScreen[None]):
             self.tr,
             changed=touched(frame.events) if self.skyjo.prefs.highlight else None,
             timer=where,
-            prompt=self.tr("replay.revealed" if revealed else "replay.prompt"),
+            prompt=self._review_note or self.tr("replay.revealed" if revealed else "replay.prompt"),
         )
         self.query_one(TableBoard).model = replace(model, revealed=revealed)

@@ -13,7 +13,7 @@ from textual.containers import Horizontal, Vertical
 from ..names import level_name
 from ..presence import presence_news, watchers_line
 from ..presenter import rating_text, seat_info
-from ..rules_text import rules_brief, timer_brief
+from ..rules_text import hints_brief, rules_brief, timer_brief
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Select, TextTable
@@ -95,11 +95,12 @@ class RoomScreen(SkyjoScreen[None]):
         if table.get("private"):
             title += " · " + tr("room.private")
         self.query_one("#room-title", Label).update(title)
-        rules = (
-            rules_brief(table.get("settings") or {}, tr)
-            + " · "
-            + timer_brief(table.get("turn_timer"), tr)
+        parts = (
+            rules_brief(table.get("settings") or {}, tr),
+            timer_brief(table.get("turn_timer"), tr),
+            hints_brief(table.get("hints"), tr),
         )
+        rules = " · ".join(part for part in parts if part)
         self.query_one("#room-rules", Label).update(rules)
         self._fill_seats(table.get("seats") or [])
         self.query_one("#room-state", Label).update(self._state_line())

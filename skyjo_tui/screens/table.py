@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -21,8 +22,10 @@ from textual.widgets import Input
 from server.engine import Action, Event, PlayerView, Settings, event_from_dict
 
 from ..choices import Choices, Mode
+from ..coaching import Hint, hint_marks, hint_text
 from ..cursor import Target, move
 from ..kept_keys import MoveInFlight
+from ..keymap import keys_of
 from ..layout import plan_table
 from ..names import seat_names
 from ..narrate import Touched, describe
@@ -41,7 +44,7 @@ from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
 from .base import SkyjoScreen
 
-_DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel")
+_DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel", "hint")
 #: The move keys that explain themselves when they can do nothing.
 _REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
 
@@ -60,6 +63,7 @@ class TableScreen(SkyjoScreen[None]):
         Binding("down,j", "move('down')", "keys.down", show=False, id="table.down"),
         Binding("c", "chat", "keys.chat", id="table.chat"),
         Binding("s", "summary", "keys.scores", id="table.summary"),
+        Binding("i", "hint", "keys.hint", id="table.hint"),
         Binding("question_mark", "app.help", "keys.help", id="table.help"),
         Binding("q", "leave", "keys.leave", id="table.leave"),
     ]
@@ -86,6 +90,7 @@ class TableScreen(SkyjoScreen[None]):
         self._ready = False  # the board is composed
         self._footer_state: tuple[bool | None, ...] = ()
         self._summary_due = False  # a summary to open as soon as this screen is on top
+        self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
     def compose(self) -> ComposeResult:
         yield TableBoard(id="board")
@@ -163,7 +168,12 @@ class TableScreen(SkyjoScreen[None]):
             self._next_step()
 
     def feed_game_over(self, message: dict[str, Any]) -> None:
+        from .game_over import GameOverScreen
+
         self.game_id = message.get("game_id")
+        for screen in self.app.screen_stack:
+            if isinstance(screen, GameOverScreen):
+                screen.refresh_bindings()  # its review key needs the stored game's id
 
     def link_changed(self, change: LinkChanged) -> None:
         if change.link is not Link.ONLINE:
@@ -342,7 +352,8 @@ class TableScreen(SkyjoScreen[None]):
         if view is None or not self._ready:
             return
         extra = " · ".join(part for part in (self._timer_text(), self._link_note) if part)
-        self.board.model = present(
+        hint = self._current_hint()
+        model = present(
             view,
             self.seats,
             self.tr,
@@ -351,9 +362,45 @@ class TableScreen(SkyjoScreen[None]):
             changed=self._changed,
             keys=self._key_labels(),
             timer=extra,
-            prompt=self._link_prompt(),
+            prompt=self._link_prompt() or (hint_text(hint, view, self.tr) if hint else None),
         )
+        if hint is not None and view.seat is not None:
+            cards, piles = hint_marks(hint.move, view)
+            model = replace(
+                model,
+                highlights={**model.highlights, view.seat: cards},
+                piles_highlight=piles,
+            )
+        self.board.model = model
         self._refresh_footer()
+
+    # -- the coach -------------------------------------------------------------------------
+
+    @property
+    def hints_allowed(self) -> bool:
+        """The table's host left the coach on (a server too old to say: it will refuse)."""
+        return self.table.get("hints") is not False
+
+    def _current_hint(self) -> Hint | None:
+        """The hint asked for the update on screen, while it is still our move."""
+        if self._hint is None or self.view is None or not self.view.legal_actions:
+            return None
+        seq, hint = self._hint
+        return hint if seq == self._shown_seq and not self._flight.active else None
+
+    def action_hint(self) -> None:
+        self._ask_hint(self._shown_seq)
+
+    @work(group="hint", exclusive=True)
+    async def _ask_hint(self, seq: int | None) -> None:
+        reply = await self.skyjo.call({"type": "hint"})
+        if reply is None:  # refused (said in a notification): nothing to show
+            return
+        self._hint = (seq, Hint.from_wire(reply["hint"]))
+        self._redraw()
+        hint = self._current_hint()
+        if hint is not None and self.view is not None:  # the whole sentence, wrapped
+            self.board.write_log(Text(hint_text(hint, self.view, self.tr), style="bold"))
 
     def _key_labels(self) -> dict[str, str]:
         return {
@@ -409,6 +456,8 @@ class TableScreen(SkyjoScreen[None]):
             )  # a sent move stays sent
         if action == "choose":
             return choices.any
+        if action == "hint":
+            return self.hints_allowed and choices.any and not self._flight.active
         return True
 
     def action_move(self, direction: str) -> None:
@@ -580,6 +629,10 @@ class TableScreen(SkyjoScreen[None]):
             return  # typed into the chat (Esc leaves it: ChatInput.Closed)
         # Keys reach the screen before its bindings: a move key whose binding is
         # off now does nothing by itself, so say why.
+        if not self.hints_allowed and event.key in keys_for("table.hint", self.skyjo.keymap):
+            self.app.bell()
+            self.board.prompt_line.flash(self.tr("hint.off"))
+            return
         action = self._move_action_of(event.key)
         if action is not None and not self.check_action(action, ()):
             if self.view is None:
@@ -633,6 +686,14 @@ class TableScreen(SkyjoScreen[None]):
 
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")
+
+
+def keys_for(binding_id: str, keymap: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys of one of the table's bindings now, with the player's keymap."""
+    for binding in TableScreen.BINDINGS:
+        if isinstance(binding, Binding) and binding.id == binding_id:
+            return keys_of(binding, keymap)
+    return ()
 
 
 def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:

@@ -1,0 +1,79 @@
+"""The coach's words, in every language, from the server's structured hint."""
+
+from __future__ import annotations
+
+import json
+
+from server.engine import Action, PlayerView, TableauView
+from skyjo_tui.coaching import Hint, hint_marks, hint_text, review_summary
+from skyjo_tui.i18n import LANGUAGES, Translator, load_catalog
+
+MINE = (5, None, None, 9, None, None, None, None, None, None, None, None)
+
+
+def seat_zero_view(drawn: int | None = None) -> PlayerView:
+    tableau = TableauView(MINE, (), 14)
+    return PlayerView(
+        0,
+        1,
+        "choose" if drawn is None else "drawn",
+        0,
+        (tableau, tableau),
+        3,
+        90,
+        drawn,
+        None,
+        (),
+        (0, 0),
+        None,
+        (),
+        (),
+    )
+
+
+def wire(move: Action, alternative: Action | None, given_away: float) -> Hint:
+    """A hint as it comes over the wire (JSON-like maps)."""
+    other = (
+        None if alternative is None else {"move": alternative.to_dict(), "given_away": given_away}
+    )
+    return Hint.from_wire(
+        json.loads(json.dumps({"move": move.to_dict(), "alternative": other, "moves": []}))
+    )
+
+
+def test_the_issues_example_in_english_and_french() -> None:
+    hint = wire(Action.take_discard(0, 4), Action.draw(0), 3.12)
+    view = seat_zero_view()
+    assert hint_text(hint, view, Translator("en")) == (
+        "Hint: Take the 3 and put it on your hidden card in column 2: "
+        "about 3 points better than drawing."
+    )
+    assert hint_text(hint, view, Translator("fr")) == (
+        "Conseil : Prenez le 3 et posez-le sur votre carte cachée de la colonne 2 : "
+        "environ 3 points de mieux que piocher."
+    )
+    assert hint_marks(hint.move, view) == (frozenset({4}), frozenset({"discard"}))
+
+
+def test_a_drawn_card_a_close_call_and_one_point() -> None:
+    view = seat_zero_view(drawn=1)
+    en = Translator("en")
+    keep = wire(Action.swap_drawn(0, 3), Action.discard_and_flip(0, 1), 1.2)
+    assert hint_text(keep, view, en) == (
+        "Hint: Keep the 1 and put it on your 9 in column 2: about 1 point better than discarding it."
+    )
+    close = wire(Action.discard_and_flip(0, 7), Action.swap_drawn(0, 0), 0.3)
+    assert hint_text(close, view, en) == (
+        "Hint: Discard the 1 and turn up a card in column 3: about as good as keeping it."
+    )
+    assert hint_marks(close.move, view) == (frozenset({7}), frozenset({"discard"}))
+    assert hint_marks(Action.draw(0), view) == (frozenset(), frozenset({"draw"}))
+    assert review_summary(3, 11.4, en) == "3 costly moves, 11 points given away"
+    assert review_summary(1, 2.0, Translator("fr")) == "1 coup coûteux, 2 points perdus"
+
+
+def test_every_language_has_every_word_of_the_coach() -> None:
+    english = {k for k in load_catalog("en") if k.startswith(("hint.", "review."))}
+    assert len(english) > 20
+    for lang in LANGUAGES:
+        assert english <= set(load_catalog(lang)), lang
