@@ -29,6 +29,11 @@ Reported per door (p50/p90/p99/max with sample counts):
   on average (uniformly 0.5x to 1.5x: a card game's pace);
 - the same while a third of the players leave (one after another, spread over
   the phase; the others go on pressing ``--leave-keys`` keys each);
+- CPU time (server process and workers, from ``/proc``, so robust to a busy
+  machine): per session start (connect to the lobby drawn, players arriving
+  one at a time) and per key while typing, split between the server process
+  (doors, encryption, relays) and the workers (the apps);
+  ``benchmarks/appcpu.py`` profiles the apps' part in one process;
 - idle CPU over ``--idle`` seconds, and frames nobody asked for meanwhile (a
   frame during the key phases that no key caused would be counted as a key's);
 - garbage-collector pauses per phase, in the server process and in the
@@ -284,6 +289,8 @@ class Player:
     first_output: float = 0.0
     first_frame: float = 0.0
     lobby: float = 0.0
+    start_cpu: float = 0.0
+    """CPU time of the server and its workers while this player arrived (to the lobby)."""
     keys: dict[str, list[float]] = field(default_factory=dict)
 
     async def arrive(self) -> None:
@@ -352,14 +359,22 @@ def rss_bytes(pid: int) -> int:
 
 def cpu_seconds(pid: int) -> float:
     """CPU time of the server and its workers, finished (waited for) workers included."""
-    ticks = 0
+    return sum(cpu_split(pid))
+
+
+def cpu_split(pid: int) -> tuple[float, float]:
+    """CPU time of (the server process itself, its workers: running and finished)."""
+    own = workers = 0
     for member in descendants(pid):
         with contextlib.suppress(OSError), open(f"/proc/{member}/stat") as file:
             fields = file.read().rsplit(")", 1)[1].split()
-            ticks += int(fields[11]) + int(fields[12])
             if member == pid:
-                ticks += int(fields[13]) + int(fields[14])
-    return ticks / os.sysconf("SC_CLK_TCK")
+                own += int(fields[11]) + int(fields[12])
+                workers += int(fields[13]) + int(fields[14])  # children waited for
+            else:
+                workers += int(fields[11]) + int(fields[12])
+    ticks = os.sysconf("SC_CLK_TCK")
+    return own / ticks, workers / ticks
 
 
 def free_port() -> int:
@@ -538,6 +553,8 @@ class Run:
     idle_cpu: float = 0.0
     idle_frames: int = 0
     typing_cpu: float = 0.0
+    typing_cpu_server: float = 0.0
+    """Of ``typing_cpu``: the server process's share (doors, encryption, relays, lobby)."""
     typing_time: float = 0.0
     phases: list[Phase] = field(default_factory=list)
     gc: dict[str, Any] = field(default_factory=dict)
@@ -577,7 +594,9 @@ async def one_run(args: argparse.Namespace, number: int) -> Run:
                 run.players[door] = [player(door, i + 1) for i in range(args.sessions)]
                 for each in run.players[door]:
                     everyone.append(each)
+                    cpu = cpu_seconds(server.pid)
                     await each.arrive()
+                    each.start_cpu = cpu_seconds(server.pid) - cpu
                     await each.sit_down()
                 await asyncio.sleep(1.0)
                 run.rss_playing[door] = rss_bytes(server.pid)
@@ -593,12 +612,14 @@ async def one_run(args: argparse.Namespace, number: int) -> Run:
             run.idle_frames = sum(p.terminal.screen.frames for p in everyone) - frames
 
             phase = Phase("while typing", time.monotonic())
-            cpu, started = cpu_seconds(server.pid), time.perf_counter()
+            (own, workers), started = cpu_split(server.pid), time.perf_counter()
             await asyncio.gather(
                 *(p.press_keys("typing", args.keys, args.gap, rng) for p in everyone)
             )
             run.typing_time = time.perf_counter() - started
-            run.typing_cpu = cpu_seconds(server.pid) - cpu
+            own_after, workers_after = cpu_split(server.pid)
+            run.typing_cpu_server = own_after - own
+            run.typing_cpu = run.typing_cpu_server + workers_after - workers
             phase.until = time.monotonic()
             run.phases.append(phase)
 
@@ -665,6 +686,7 @@ def summary(run: Run, door: str) -> dict[str, Any]:
         "first_output": [p.first_output for p in players],
         "first_frame": [p.first_frame for p in players],
         "lobby": [p.lobby for p in players],
+        "start_cpu": [p.start_cpu for p in players],
         **keys,
     }
 
@@ -693,12 +715,19 @@ def report(run: Run, args: argparse.Namespace) -> None:
         )
         if door == "web":
             print(f"[{door}] connect to the lobby drawn (name typed): {spread(figures['lobby'])}")
+        print(
+            f"[{door}] CPU per session start (server + workers, connect to the lobby drawn): "
+            f"{spread(figures['start_cpu'])}"
+        )
         print(f"[{door}] key to end of frame: {spread(figures['typing'])}")
         print(f"[{door}] key to end of frame while a third leave: {spread(figures['leaving'])}")
     keys = sum(len(p.keys.get("typing", [])) for door in run.doors for p in run.players[door])
+    per_key = 1000 / max(keys, 1)
     print(
         f"server CPU while typing: {run.typing_cpu / run.typing_time * 100:.0f} % of one core, "
-        f"{run.typing_cpu / max(keys, 1) * 1000:.1f} ms per key"
+        f"{run.typing_cpu * per_key:.1f} ms per key (the server process "
+        f"{run.typing_cpu_server * per_key:.1f}, the workers "
+        f"{(run.typing_cpu - run.typing_cpu_server) * per_key:.1f})"
     )
     print(
         f"idle CPU over {args.idle:.0f} s: {run.idle_cpu * 100:.2f} % of one core; "
@@ -730,6 +759,7 @@ def overall(runs: list[Run]) -> None:
         print(f"[{door}] MiB per extra session: " + ", ".join(f"{v:.2f}" for v in per_session))
         for key, label in (
             ("first_frame", "first useful frame"),
+            ("start_cpu", "CPU per session start"),
             ("typing", "key to frame"),
             ("leaving", "key to frame while a third leave"),
         ):

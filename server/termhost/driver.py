@@ -42,7 +42,13 @@ from textual.geometry import Size
 from textual.message import Message
 
 from ..limits import TokenBucket
-from .options import DEFAULT_PENDING_INPUT_CAP, DEFAULT_WRITE_BUFFER_CAP, MAX_SIZE, MIN_SIZE
+from .options import (
+    DEFAULT_PENDING_INPUT_CAP,
+    DEFAULT_WRITE_BUFFER_CAP,
+    INPUT_SLICE,
+    MAX_SIZE,
+    MIN_SIZE,
+)
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -171,6 +177,9 @@ class ChannelTerminal:
         self._decode = codecs.getincrementaldecoder("utf-8")(errors="replace").decode
         self._pending: list[str] = []
         self._pending_len = 0
+        self._backlog: list[str] = []
+        """Input received, not yet handed on (``INPUT_SLICE`` per turn of the loop)."""
+        self._slice_handle: asyncio.Handle | None = None
         self._driver: InputReceiver | None = None
         self.closed = False
         self.overflowed = False
@@ -219,13 +228,14 @@ class ChannelTerminal:
         self.closed = True
         self._pending.clear()
         self._pending_len = 0
+        self._backlog.clear()
         driver, self._driver = self._driver, None
         if driver is not None:
             driver._cancel_tick()
-        for handle in (self._resume_handle, self._resize_handle):
+        for handle in (self._resume_handle, self._resize_handle, self._slice_handle):
             if handle is not None:
                 handle.cancel()
-        self._resume_handle = self._resize_handle = None
+        self._resume_handle = self._resize_handle = self._slice_handle = None
         if self._on_close is not None:
             self._on_close(reason)
 
@@ -241,10 +251,40 @@ class ChannelTerminal:
         if not text:
             return
         if self._driver is not None:
-            self._driver.feed(text)
+            self._hand_on(text)
         elif self._pending_len + len(text) <= self._pending_input_cap:
             self._pending.append(text)
             self._pending_len += len(text)
+
+    def _hand_on(self, text: str) -> None:
+        """Give ``text`` to the driver, a slice per turn of the loop when it is long.
+
+        The input budget pauses a client that sends too much, but what it has
+        sent is handed on: a whole SSH chunk (up to 32 KiB) parsed at once is
+        thousands of key events in one go, and every other session of the
+        process waits for them.
+        """
+        if self._backlog or len(text) > INPUT_SLICE:
+            self._backlog.append(text)
+            if self._slice_handle is None:
+                self._next_slice()
+        elif self._driver is not None:
+            self._driver.feed(text)
+
+    def _next_slice(self) -> None:
+        self._slice_handle = None
+        driver = self._driver
+        if driver is None or self.closed or not self._backlog:
+            return  # kept for the next driver (``attach``), or dropped by ``close``
+        first = self._backlog[0]
+        if len(first) > INPUT_SLICE:
+            self._backlog[0] = first[INPUT_SLICE:]
+            first = first[:INPUT_SLICE]
+        else:
+            del self._backlog[0]
+        if self._backlog:
+            self._slice_handle = asyncio.get_running_loop().call_soon(self._next_slice)
+        driver.feed(first)
 
     def _charge_input(self, amount: int) -> None:
         """Spend input budget; over budget, stop reading until it refills."""
@@ -294,8 +334,10 @@ class ChannelTerminal:
             return
         self._driver = driver
         pending, self._pending, self._pending_len = self._pending, [], 0
+        if self._backlog and self._slice_handle is None:
+            self._next_slice()  # left by the driver before (received before the pending input)
         if pending:
-            driver.feed("".join(pending))
+            self._hand_on("".join(pending))
 
     def detach(self, driver: InputReceiver) -> None:
         """Stop routing input to ``driver`` (it is shutting down)."""

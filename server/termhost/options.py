@@ -20,6 +20,10 @@ DEFAULT_WRITE_BUFFER_CAP: Final = 1024 * 1024
 """Bytes queued in the channel (client not reading) before the session is dropped."""
 DEFAULT_PENDING_INPUT_CAP: Final = 64 * 1024
 """Characters of input buffered before the app's driver is ready; extra is dropped."""
+INPUT_SLICE: Final = 512
+"""Characters of input handed to an app at once: a longer input (a paste, a
+flood) is handed on a slice per turn of the event loop, so that the other
+sessions of the process are served in between."""
 
 
 @dataclass(frozen=True)

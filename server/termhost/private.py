@@ -160,6 +160,14 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "sharing._STRIP_CACHES_IN_USE",
         instance=True,
     ),
+    # -- textual: the client's own widgets (every door's app) ----------------------------
+    PrivateUse(
+        "textual.widgets._footer",
+        "FooterKey",
+        "compact",
+        "a footer's keys are given its compact style before they mount (not restyled twice each)",
+        "skyjo_tui.widgets.footer.KeyFooter",
+    ),
     # -- textual: the driver ----------------------------------------------------------
     PrivateUse(
         "textual.driver",

@@ -12,7 +12,7 @@ from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.reactive import reactive
 from textual.strip import Strip
@@ -74,6 +74,8 @@ class TableauWidget(Widget):
         self.set_class(wide, "wide")
         self._key: tuple[object, ...] | None = None
         self._cache: list[Strip] = []
+        self._rendering: list[Strip] | None = None
+        """The lines of the render in progress (``render_lines``)."""
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return tableau_width(self.card_size)
@@ -125,9 +127,19 @@ class TableauWidget(Widget):
 
     # -- drawing ---------------------------------------------------------------
 
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # What is shown is looked up once per render, not once per line: the
+        # key includes the widget's style, which walks every ancestor's styles
+        # (about a sixth of a key press's CPU time, ten lines a frame).
+        self._rendering = self._lines()
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._rendering = None
+
     def render_line(self, y: int) -> Strip:
         """The line API: lines are built once per change of what is shown."""
-        lines = self._lines()
+        lines = self._rendering if self._rendering is not None else self._lines()
         return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.rich_style)
 
     def _lines(self) -> list[Strip]:

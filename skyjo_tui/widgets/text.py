@@ -81,7 +81,25 @@ def _literal_options(
 
 
 class TextTable(widgets.DataTable[CellType]):
-    """``DataTable`` whose ``str`` cells and column labels are literal text (Rich ``Text``)."""
+    """``DataTable`` whose ``str`` cells and column labels are literal text (Rich ``Text``).
+
+    It also draws its lines again when new rows widen its columns: Textual's
+    table measures new rows when idle and keeps every line it drew before at
+    the same "update count", so a header drawn between the rows' arrival and
+    their measuring (another widget on its screen line changed) stayed at the
+    old widths, out of line with the rows, when the table's height did not
+    change (the lobby's list: the same number of tables, longer names).
+    """
+
+    _measured_widths: tuple[int, ...] = ()
+    """The columns' widths the lines were last drawn at."""
+
+    def watch_virtual_size(self) -> None:
+        # Set by the table when it has measured new rows (and on every layout).
+        widths = tuple(column.get_render_width(self) for column in self.columns.values())
+        if widths != self._measured_widths:
+            self._measured_widths = widths
+            self.notify_style_update()  # Textual's table forgets every line drawn, then redraws
 
     def add_column(
         self,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
+from textual.app import App, ComposeResult
 from textual.widgets import DataTable, Label
 
 from server.app import SkyjoServer
@@ -12,6 +13,7 @@ from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.widgets.text import TextTable
 
 from .conftest import TEST_LIMITS
 from .players import rows, wait_for
@@ -59,3 +61,26 @@ async def test_the_lobby_shows_a_page_of_tables_and_follows_their_changes(
         assert app.screen.check_action("page", (1,)) is False  # no page after this one
         await pilot.press("left_square_bracket")
         await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == PAGE)
+
+
+async def test_the_list_header_lines_up_with_rows_measured_after_it_was_drawn() -> None:
+    """A table's header drawn between new rows' arrival and their measuring (another
+    widget on the header's screen line changed meanwhile, e.g. the lobby chat's
+    border) is drawn again at the columns' new widths, not kept from before."""
+
+    class OneList(App[None]):
+        def compose(self) -> ComposeResult:
+            yield TextTable()
+
+    app = OneList()
+    async with app.run_test(size=(80, 10)) as pilot:
+        table = app.query_one(TextTable)
+        table.add_columns("Table", "Seats")
+        table.add_row("Short", "1/4")
+        await pilot.pause()
+        table.clear()  # the same number of rows, longer names: the table keeps its height
+        table.add_row("A table with a long name", "1/4")
+        table.render_line(0)  # the screen draws the header's line before the table measures
+        await pilot.pause()
+        header, row = table.render_line(0).text, table.render_line(1).text
+        assert header.index("Seats") == row.index("1/4"), (header, row)

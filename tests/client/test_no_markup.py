@@ -30,6 +30,7 @@ ALLOWED_TEXTUAL_WIDGETS = {
     "Markdown": "the help: our own words, as Markdown",
     "LoadingIndicator": "no words",
     "Footer": "binding descriptions: our own words",
+    "FooterKey": "the Footer's keys (only given their style here): binding descriptions",
 }
 MARKUP_MODULES = {"rich.markup", "textual.markup"}
 MARKUP_CALLS = {"from_markup", "render_str", "to_content"}

@@ -34,7 +34,7 @@ from textual.widgets import Label
 from server.ssh.connection import SSHAppServer, create_app_server
 from server.ssh.session import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
-from server.termhost.driver import ChannelTerminal, SessionXTermParser, clamp_size
+from server.termhost.driver import INPUT_SLICE, ChannelTerminal, SessionXTermParser, clamp_size
 from server.termhost.gcpolicy import GCPolicy
 from server.termhost.hardening import (
     KEEP_PROCESS_STREAMS,
@@ -463,6 +463,27 @@ def test_channel_terminal_input_buffering_and_utf8() -> None:
     term.feed(b"late")
     assert len(driver.fed) == 2
     assert closed == []
+
+
+async def test_a_large_input_is_handed_on_a_slice_per_turn_of_the_loop() -> None:
+    """A client's whole paste (an SSH chunk holds up to 32 KiB) reaches the app in
+    order and complete, but a slice at a time with the loop turning in between:
+    parsed at once it would be thousands of key events in one go, and every other
+    session of the process would wait for them."""
+    term = ChannelTerminal(FakeChannel(), (80, 24))
+    driver = FakeDriver()
+    term.attach(driver)
+    paste = "".join(chr(ord("a") + n % 26) for n in range(5 * INPUT_SLICE + 7))
+    term.feed(paste.encode())
+    term.feed(b"!")  # typed after the paste: comes after it
+    assert len(driver.fed) == 1 and len(driver.fed[0]) <= INPUT_SLICE
+    others: list[int] = []
+    asyncio.get_running_loop().call_soon(lambda: others.append(len(driver.fed)))
+    for _turn in range(20):
+        await asyncio.sleep(0)
+    assert "".join(driver.fed) == paste + "!"
+    assert all(len(piece) <= INPUT_SLICE for piece in driver.fed)
+    assert others and others[0] < len(driver.fed)  # another callback ran before the end
 
 
 def test_channel_terminal_write_cap() -> None:
