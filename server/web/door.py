@@ -33,6 +33,7 @@ from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..limits import ConnectionRegistry, Refusal
 from ..listen import describe_listening, dual_stack_socket, peer_host
+from ..termhost.options import INPUT_SLICE
 from ..termhost.session import DoorPlayer, HostedSession, SessionStart
 from .options import WebOptions, web_options_from_args
 from .policy import (
@@ -83,8 +84,6 @@ SECURITY_HEADERS: Final = {
 }
 _PLAIN_HOST: Final = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 STOP_TIMEOUT: Final = 5.0
-INPUT_SLICE: Final = 512
-"""Characters of one message handed to the host at once (a paste is cut in slices)."""
 
 
 def terminal_assets_dir() -> Path:
