@@ -71,14 +71,17 @@ class Plan:
     # -- the decisions --------------------------------------------------------
 
     def take_or_draw(self) -> Action:
+        (take_cost, take), (draw_cost, draw) = self.take_and_draw()
+        return take if take_cost <= draw_cost else draw
+
+    def take_and_draw(self) -> tuple[tuple[float, Action], tuple[float, Action]]:
+        """(cost, move) of taking the discard to its best place, and of drawing."""
         take_cost, pos = min(self.swap_costs(self.view.discard_top))
         draw_cost = (
             sum(count * self.best_with(VALUES[i])[0] for i, count in enumerate(self.draws) if count)
             / self.draw_total
         )
-        if take_cost <= draw_cost:
-            return Action.take_discard(self.seat, pos)
-        return Action.draw(self.seat)
+        return (take_cost, Action.take_discard(self.seat, pos)), (draw_cost, Action.draw(self.seat))
 
     def options_with(self, card: int) -> list[tuple[float, Action]]:
         """Every way to play a drawn ``card``, cheapest first."""

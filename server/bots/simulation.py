@@ -1,10 +1,12 @@
 """Simulated play for the bots' search: every call into the engine is here.
 
-``master`` imagines the rest of a round many times over. Each time it deals
-the cards it cannot see at random (``determinize``: the counter knows which
-cards are unseen), builds a whole position of the engine from its view and
-that deal, and plays it out (``play_out``) through the engine's own
-``Round.apply``: the rules live in the engine alone. Switching to a faster
+``master`` imagines the next turns many times over. Each time it deals the
+cards it cannot see at random (``determinize``: the counter knows which cards
+are unseen), builds a whole position of the engine from its view and that
+deal, and plays it on (``play_until_turn_of``) through the engine's own
+``Round.apply``: the rules live in the engine alone. Until the engine offers
+a constructor for a position, ``determinize`` and ``copy_round`` set a
+round's state directly: they are the only code that knows its fields. Switching to a faster
 rollout path of the engine is a change to this module only.
 """
 
@@ -124,13 +126,27 @@ def copy_round(round_: Round) -> Round:
 Policy = Callable[[Round], Action]
 
 
-def play_out(round_: Round, policy: Policy) -> tuple[int, ...]:
-    """Play ``round_`` to its end with ``policy`` for every seat: the final scores."""
+def play_until_turn_of(round_: Round, seat: int | None, policy: Policy) -> None:
+    """Play on with ``policy`` until ``seat`` is to move or the round is over
+    (``None``: to the round's end)."""
     for _ in range(MOVE_LIMIT):
-        if round_.final_scores is not None:
-            return round_.final_scores
+        if round_.final_scores is not None or round_.current == seat:
+            return
         round_.apply(policy(round_))
-    return tuple(round_.visible_score(p) for p in range(round_.players))
+
+
+def shown_columns(round_: Round, player: int) -> list[tuple[int | None, int | None, int | None]]:
+    """The player's live columns as everyone sees them (None: face down)."""
+    cards, up = round_.cards[player], round_.face_up[player]
+    return [
+        (
+            cards[top] if up[top] else None,
+            cards[top + 1] if up[top + 1] else None,
+            cards[top + 2] if up[top + 2] else None,
+        )
+        for top in range(0, TABLEAU_SIZE, ROWS)
+        if not round_.removed[player][top // ROWS]
+    ]
 
 
 def rollout_policy(round_: Round) -> Action:
