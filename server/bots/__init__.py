@@ -5,11 +5,16 @@ from __future__ import annotations
 from server.engine import Settings
 
 from .base import Bot
+from .casual import CasualBot
 from .expert import ExpertBot
 from .greedy import GreedyBot
+from .master import MasterBot
 from .random_bot import RandomBot
 
-BOT_LEVELS: dict[str, type[Bot]] = {cls.level: cls for cls in (RandomBot, GreedyBot, ExpertBot)}
+#: Every level, weakest first: the ladder.
+BOT_LEVELS: dict[str, type[Bot]] = {
+    cls.level: cls for cls in (RandomBot, GreedyBot, CasualBot, ExpertBot, MasterBot)
+}
 
 
 def make_bot(level: str, seat: int, seed: int | str = 0, settings: Settings = Settings()) -> Bot:

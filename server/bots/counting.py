@@ -81,11 +81,15 @@ class CardCounter:
         if view.round != self.round or not self.discards or self.discards[-1] != view.discard_top:
             self.round, self.discards, self.known_pile = view.round, [view.discard_top], None
 
+    def remembered(self) -> list[int]:
+        """The discards this counter takes into account (all of them)."""
+        return self.discards
+
     def unseen(self, view: PlayerView) -> Counts:
         """What a face-down card may be: the deck less every card seen and still in play."""
         counts = full_deck()
         seen: list[int] = [c for t in view.tableaux for c in t.cards if c is not None]
-        seen.extend(self.discards)
+        seen.extend(self.remembered())
         if view.drawn_card is not None:
             seen.append(view.drawn_card)
         for card in seen:

@@ -89,6 +89,18 @@ class Plan:
             / self.draw_total
         )
 
+    def take_or_draw(self) -> Action:
+        (take_cost, take), (draw_cost, draw) = self.take_and_draw()
+        return take if take_cost <= draw_cost else draw
+
+    def take_and_draw(self) -> tuple[tuple[float, Action], tuple[float, Action]]:
+        """(cost, move) of taking the discard to its best place, and of drawing."""
+        take_cost, pos = min(self.swap_costs(self.view.discard_top))
+        return (take_cost, Action.take_discard(self.seat, pos)), (
+            self.draw_cost(),
+            Action.draw(self.seat),
+        )
+
     def options_with(self, card: int) -> list[tuple[float, Action]]:
         """Every way to play a drawn ``card``, cheapest first."""
         options = [(cost, Action.swap_drawn(self.seat, p)) for cost, p in self.swap_costs(card)]

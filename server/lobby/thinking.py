@@ -1,7 +1,8 @@
 """A table's bots, and their thinking in worker threads so the event loop never waits.
 
-A bot's decision is plain CPU work: a few milliseconds for the expert on
-average, but over a hundred in some positions on a busy machine. Run on the
+A bot's decision is plain CPU work: a few milliseconds for the expert and
+the master on average (the master's search has a fixed budget of imagined
+deals, not a clock), but over a hundred in some positions on a busy machine. Run on the
 event loop, that would stall every connection and every table for as long.
 In a worker thread the loop keeps serving meanwhile (Python hands the GIL
 back and forth every few milliseconds). Two workers: the machine this runs on

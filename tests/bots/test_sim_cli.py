@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from server.bots import BOT_LEVELS
 from server.engine.records import read_records, replay
 
 
@@ -106,4 +107,5 @@ def test_help_reads_as_sentences() -> None:
     assert done.returncode == 0, done.stderr
     text = " ".join(done.stdout.split())  # argparse wraps lines
     assert "Bot levels: random:" in text and ".;" not in text
-    assert text.endswith("still unseen.")
+    strongest = list(BOT_LEVELS.values())[-1]
+    assert text.endswith(f"{strongest.level}: {strongest.description}")

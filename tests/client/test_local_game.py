@@ -6,11 +6,12 @@ from collections.abc import Callable
 
 from textual.widgets import DataTable, TabbedContent
 
+from server.bots import BOT_LEVELS
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.replay import ReplayScreen
-from skyjo_tui.screens.setup import SetupScreen
+from skyjo_tui.screens.setup import SetupScreen, default_level
 from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
@@ -26,6 +27,9 @@ from .players import (
     rows,
     wait_for,
 )
+
+#: The bot a game set up with the default level is named after.
+BOT_NAME = f"{default_level(list(BOT_LEVELS)).capitalize()} bot 1"
 
 
 async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., SkyjoApp]) -> None:
@@ -58,9 +62,7 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         assert over.summary.game_over and over.summary.winners
         assert max(p.total for p in over.summary.players) >= 10  # the chosen end score
         results = over.query_one(ResultsTable)  # two players: room for the bot's whole name
-        assert any(
-            "Greedy bot 1" in str(results.get_row_at(row)[1]) for row in range(results.row_count)
-        )
+        assert any(BOT_NAME in str(results.get_row_at(row)[1]) for row in range(results.row_count))
         log = table.query_one(LineLog).lines
         assert any(" drew " in line for line in log) and any(
             "Round 1 begins" in line for line in log
@@ -74,7 +76,7 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
             str(results.get_row_at(row)[1]).startswith("You") for row in range(results.row_count)
         )
         assert any(line.startswith("You drew ") for line in log)
-        assert any(line.startswith("Greedy bot 1 ") for line in log)
+        assert any(line.startswith(f"{BOT_NAME} ") for line in log)
         assert not any("Player" in line for line in log)
         headline = str(over.query_one("#winners").render())
         assert "Player" not in headline and ("You" in headline) == (own in over.summary.winners)
