@@ -34,13 +34,14 @@ class ConnectingScreen(SkyjoScreen[None]):
             yield LoadingIndicator(id="connecting-spinner")
             with Center():
                 with Horizontal(classes="buttons", id="connecting-buttons"):
-                    yield Button(
+                    retry = Button(
                         self.tr("connect.retry"), variant="primary", id="retry", compact=True
                     )
+                    # Hidden from the start, not on mount: an app told to stop while this
+                    # screen mounts has no children left to query by then.
+                    retry.display = False
+                    yield retry
                     yield Button(self.tr("connect.back"), id="back", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one("#retry").display = False
 
     def _connecting_text(self) -> str:
         if self.label:

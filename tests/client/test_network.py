@@ -224,17 +224,10 @@ async def test_watch_a_game_and_errors_are_said_plainly(
 async def test_come_back_to_the_seat_after_quitting(
     make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
 ) -> None:
-    await bob.conn.request({"type": "create_table", "name": "Bob's table", "seats": 2})
     first = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
     async with first.run_test(size=(80, 24)) as pilot:
-        await wait_for(pilot, lambda: rows(first, LobbyScreen, "#tables") == 1)
-        await pilot.press("enter", "r")
-        await wait_for(
-            pilot,
-            lambda: any(
-                s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])
-            ),
-        )
+        # r once the room is there (pressed with Enter, under load it reached the lobby).
+        await ready_at_bobs_table(pilot, first, bob)
         await bob.conn.request({"type": "start_game"})
         await wait_for(
             pilot, lambda: isinstance(first.screen, TableScreen) and first.screen.view is not None

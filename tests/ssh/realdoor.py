@@ -22,11 +22,13 @@ from typing import Any
 import asyncssh
 from textual.app import App
 
+from server import netclient
 from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, skyjo_app_factory
 from server.termhost import HostLimits
 from server.termhost.options import WorkerOptions
+from skyjo_tui import session as client_session
 
 from .sshkit import TIMEOUT, Term, closing, connect, connect_guest, open_terminal
 
@@ -179,7 +181,14 @@ def holders(obj: object, depth: int = 4) -> str:
     return "\n".join(lines[:60])
 
 
-async def wait_collected(refs: list[weakref.ref[Any]], timeout: float = 3.0) -> None:
+#: How long a finished app may still be referenced, and not leaked: asyncio keeps a
+#: cancelled timer, with the context it was made in (the app's: Textual's ``active_app``),
+#: until it falls due, and the longest an app arms is a request's timeout.  Under load,
+#: the last apps' last requests were answered less than that before they finished.
+FREED_WITHIN = max(client_session.TIMEOUT, netclient.DEFAULT_TIMEOUT) + 5.0
+
+
+async def wait_collected(refs: list[weakref.ref[Any]], timeout: float = FREED_WITHIN) -> None:
     """Collect garbage until every referent is gone (finalizers may need the
     loop to run in between); on failure, say what keeps the first one alive."""
     loop = asyncio.get_running_loop()

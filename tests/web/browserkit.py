@@ -51,8 +51,13 @@ CHROMIUM_ARGS = [
 TIMEOUT = 60.0
 VIEWPORT: ViewportSize = {"width": 1280, "height": 800}
 #: The marks of a test in the browser: ``-m browser`` selects them; they run on
-#: the module's event loop, where the module's Chromium lives (conftest.py).
-IN_BROWSER = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="module")]
+#: the module's event loop, where the module's Chromium lives (conftest.py), and with
+#: pytest-xdist (``-n``, ``--dist loadgroup``) on one worker, so one Chromium serves them all.
+IN_BROWSER = [
+    pytest.mark.browser,
+    pytest.mark.asyncio(loop_scope="module"),
+    pytest.mark.xdist_group("chromium"),
+]
 
 
 @contextlib.asynccontextmanager
