@@ -48,6 +48,11 @@ def bot_number(name: str, level: str | None) -> int | None:
     return int(number) if number.isdigit() and number.isascii() else None
 
 
+def default_level(levels: Sequence[str]) -> str:
+    """The middle level (levels weakest first): a fair game for a first try."""
+    return levels[len(levels) // 2] if levels else ""
+
+
 def level_name(level: str, tr: Translator) -> str:
     """A bot level in words ("greedy", "glouton"); an unknown level as it is."""
     key = f"level.{level}"

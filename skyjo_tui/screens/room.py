@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
-from ..names import level_name
+from ..names import default_level, level_name
 from ..presence import presence_news, watchers_line
 from ..presenter import rating_text, seat_info
 from ..rules_text import hints_brief, rules_brief, timer_brief
@@ -49,7 +49,7 @@ class RoomScreen(SkyjoScreen[None]):
                     yield Label(tr("room.bot_level"))
                     yield Select(
                         [(level_name(level, tr), level) for level in levels],
-                        value=levels[len(levels) // 2] if levels else Select.BLANK,
+                        value=default_level(levels) if levels else Select.BLANK,
                         allow_blank=not levels,
                         compact=True,
                         id="bot-level",

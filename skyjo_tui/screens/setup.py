@@ -14,17 +14,12 @@ from textual.worker import Worker
 from server.bots import BOT_LEVELS
 
 from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
-from ..names import level_name
+from ..names import default_level, level_name
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
 from .table import TableScreen, move_action_of
-
-
-def default_level(levels: list[str]) -> str:
-    """The middle level: a fair game for a first try."""
-    return levels[len(levels) // 2] if levels else ""
 
 
 class SetupScreen(SkyjoScreen[None]):

@@ -8,10 +8,11 @@ from textual.widgets import DataTable, TabbedContent
 
 from server.bots import BOT_LEVELS
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.names import default_level
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.replay import ReplayScreen
-from skyjo_tui.screens.setup import SetupScreen, default_level
+from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog

@@ -18,6 +18,9 @@ import pytest
 from aiohttp import web
 from playwright.async_api import Browser, BrowserContext
 
+from server.bots import BOT_LEVELS
+from skyjo_tui.names import default_level
+
 from ..ssh.sshkit import poll_until
 from ..ssh.test_openssh import press_until_gone
 from ..ssh.tmuxkit import TmuxPane, openssh_command, tmux_pane, write_private_key
@@ -26,7 +29,8 @@ from .webdoor import choose_name, my_card, open_table, prompt_of, web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
 
-BOT = "Greedy bot 1"
+#: The bot the room adds at its default level (the middle of the ladder).
+BOT = f"{default_level(list(BOT_LEVELS)).capitalize()} bot 1"
 
 
 async def test_a_newcomer_names_themself_plays_by_keys_and_by_mouse_and_a_reload_returns_to_the_seat(
