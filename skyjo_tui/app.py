@@ -459,8 +459,11 @@ class SkyjoApp(App[None]):
         self.post_message(SessionNews(news))
 
     def on_session_news(self, message: SessionNews) -> None:
-        if not self.screen_stack:
-            return  # the app is closing: news still on its way has nowhere to go
+        if not self.is_running or not self.screen_stack:
+            # The app is closing: news still on its way has nowhere to go.  Textual
+            # stops running before it takes the screens down, widget by widget: a
+            # push fed to a table whose board had lost its prompt ended in NoMatches.
+            return
         news = message.news
         if isinstance(news, LinkChanged):
             self._link_changed(news)
