@@ -10,13 +10,18 @@ lowest), and judges where that leaves the table: each tableau priced by the
 expert's model from its face-up cards, or the exact scores when the round is
 over. It keeps the candidate that leaves it best placed against the others'
 mean. Every candidate is tried on the same deals, so their difference is
-measured with less noise than their values.
+measured with less noise than their values; the model's first choice is
+kept unless another candidate beats it by ``CONFIDENCE`` standard errors of
+that difference (with 24 deals and no such rule, half of the search's changes
+to the model's choice were by less than one standard error: noise).
 
 The budget is a number of deals, not a clock: a decision is the same whatever
 the machine's load, and a seed replays a game exactly.
 """
 
 from __future__ import annotations
+
+import math
 
 from server.engine import Action, ActionKind, PlayerView, Round
 
@@ -26,11 +31,14 @@ from .plan import Plan
 from .simulation import copy_round, determinize, play_until_turn_of, rollout_policy, shown_columns
 
 #: Deals imagined for each searched decision.
-DEALS = 24
+DEALS = 96
 #: How many of the expert's best moves are compared, at most.
 CANDIDATES = 3
 #: Moves priced more than this over the expert's best (in points) are not searched.
 MARGIN = 1.5
+#: How many standard errors (over the same deals) another candidate must beat the
+#: model's first choice by to be played instead: the search overrules the model on evidence.
+CONFIDENCE = 1.0
 
 
 class MasterBot(ExpertBot):
@@ -43,6 +51,7 @@ class MasterBot(ExpertBot):
     deals = DEALS
     candidates = CANDIDATES
     margin = MARGIN
+    confidence = CONFIDENCE
 
     def choose(self, view: PlayerView) -> Action:
         self.counter.sync(view)
@@ -69,12 +78,15 @@ class MasterBot(ExpertBot):
         return [a for cost, a in ranked[: self.candidates] if cost - best < self.margin]
 
     def _search(self, view: PlayerView, plan: Plan, candidates: list[Action]) -> Action:
-        totals = [0.0] * len(candidates)
+        outcomes: list[list[float]] = [[] for _ in candidates]
         for _ in range(self.deals):
             deal = determinize(view, self.counter, self.settings, self._rng)
             for i, action in enumerate(candidates):
-                totals[i] += self._outcome(deal, action, plan)
-        return candidates[min(range(len(candidates)), key=totals.__getitem__)]
+                outcomes[i].append(self._outcome(deal, action, plan))
+        best = min(range(len(candidates)), key=lambda i: sum(outcomes[i]))
+        if best and _significance(outcomes[0], outcomes[best]) < self.confidence:
+            best = 0
+        return candidates[best]
 
     def _outcome(self, deal: Round, action: Action, plan: Plan) -> float:
         """Our expected score less the others' mean, once ``action`` is played in ``deal``
@@ -93,3 +105,12 @@ class MasterBot(ExpertBot):
             ]
         others = [s for p, s in enumerate(scores) if p != self.seat]
         return scores[self.seat] - sum(others) / len(others)
+
+
+def _significance(first: list[float], other: list[float]) -> float:
+    """How many standard errors ``other`` is better than ``first`` on the same deals."""
+    gains = [a - b for a, b in zip(first, other, strict=True)]
+    n = len(gains)
+    mean = sum(gains) / n
+    spread = sum((g - mean) ** 2 for g in gains) / max(1, n - 1)
+    return mean / max(1e-9, math.sqrt(spread / n))
