@@ -89,7 +89,8 @@ def _any_card(rng: random.Random) -> int:
 
 
 def copy_round(round_: Round) -> Round:
-    """A copy of a simulated round to play one more line on (the same reshuffle order)."""
+    """A copy of a simulated round to play one more line on: copies of one round
+    reshuffle alike (the same seed, their reshuffles counted from the copy)."""
     return Round.from_position(
         round_.position(),
         round_.settings,
