@@ -456,6 +456,14 @@ async def server_process(
             args += ["--no-ssh"]
         if "web" in doors:
             args += ["--web-port", str(ports["web"])]
+            if "--web-max-per-address" in options:
+                # Every benchmark player comes from 127.0.0.1.
+                args += [
+                    "--web-max-connections",
+                    str(capacity),
+                    "--web-max-per-address",
+                    str(capacity),
+                ]
         elif "--no-web" in options:
             args += ["--no-web"]
         env = {
