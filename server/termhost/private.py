@@ -160,6 +160,21 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "sharing._STRIP_CACHES_IN_USE",
         instance=True,
     ),
+    # -- textual: painting only the lines an update touches (painting) -------------------
+    PrivateUse(
+        "textual._compositor",
+        "Compositor",
+        "_get_renders",
+        "replaced by a walk that asks widgets only for the lines an update touches",
+        "painting.paint_changed_lines_only",
+    ),
+    PrivateUse(
+        "textual._compositor",
+        "Compositor",
+        "visible_widgets",
+        "the widgets on screen, front to back, with their regions and clips",
+        "painting._renders_within",
+    ),
     # -- textual: the client's own widgets (every door's app) ----------------------------
     PrivateUse(
         "textual.widgets._footer",

@@ -44,6 +44,7 @@ from .hardening import (
     run_app_preserving_task_factory,
 )
 from .options import HostLimits, HostMessages
+from .painting import paint_changed_lines_only
 from .sharing import share_parsed_css, use_lazy_render_caches
 
 if TYPE_CHECKING:
@@ -381,6 +382,7 @@ class SessionHost:
     ) -> None:
         install_stdio_guard()
         use_lazy_render_caches()
+        paint_changed_lines_only()
         self.app_factory = app_factory
         self.limits = limits or HostLimits()
         self.messages = messages or HostMessages()

@@ -46,6 +46,7 @@ from .hardening import (
     install_stdio_guard,
     run_app_preserving_task_factory,
 )
+from .painting import paint_changed_lines_only
 from .relay import PipeChannel
 from .session import EXIT_FAILURE, DoorPlayer, SessionInfo, app_exit_status, prepare_app
 from .sharing import use_lazy_render_caches
@@ -300,6 +301,7 @@ def load_factory(spec: str) -> RemoteAppFactory:
 async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings) -> None:
     install_stdio_guard()
     use_lazy_render_caches()
+    paint_changed_lines_only()
     factory = load_factory(factory_spec)
     for module in settings.preload:
         importlib.import_module(module)

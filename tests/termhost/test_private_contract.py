@@ -26,11 +26,13 @@ def test_every_module_that_reaches_in_is_listed() -> None:
     """Each use names where it is used; the listed places exist in the code."""
     import server.ssh.channels as channels
     import server.termhost.hardening as hardening
+    import server.termhost.painting as painting
     import server.termhost.sharing as sharing
 
     sources = {
         "hardening": hardening,
         "sharing": sharing,
+        "painting": painting,
         "server.ssh.channels": channels,
     }
     for use in private.PRIVATE_USES:

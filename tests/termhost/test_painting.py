@@ -1,0 +1,190 @@
+"""A hosted player's terminal shows exactly what the app drew, after many partial updates.
+
+The host paints only the lines an update touches (``server/termhost/painting.py``).
+A real ``SessionHost`` runs a small app on an in-memory terminal emulated by
+pyte; after every key the emulated terminal must read, cell for cell (text and
+colours), as the app's whole screen rendered from scratch.  Wrong crops would
+leave stale lines, or shift a strip sideways within its line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, ClassVar
+
+import pyte
+from rich.style import Style
+from textual.app import App, ComposeResult
+from textual.binding import BindingType
+from textual.containers import Horizontal, Vertical
+from textual.geometry import Region
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Footer, Label
+
+from server.termhost import DoorPlayer, HostLimits, SessionHost, SessionInfo, SessionStart
+from server.termhost.session import HostedSession
+
+SIZE = (60, 16)
+BOX = len("[0:0] ")
+TIMEOUT = 10.0
+
+
+class Cards(Widget):
+    """Three lines of four boxes; the cursor's box is drawn reversed (a line API
+    widget, which repaints only the boxes that change)."""
+
+    DEFAULT_CSS = "Cards { width: 26; height: 3; background: darkgreen; }"
+
+    def __init__(self) -> None:
+        super().__init__(id="cards")
+        self.cursor = 0
+
+    def render_line(self, y: int) -> Strip:
+        segments = []
+        for column in range(4):
+            style = Style(reverse=column == self.cursor, color="yellow")
+            segments.append((f"[{y}:{column}]", style))
+            segments.append((" ", Style()))
+        from rich.segment import Segment
+
+        return Strip([Segment(text, style) for text, style in segments]).extend_cell_length(
+            self.size.width, self.rich_style
+        )
+
+
+class PaintedApp(App[None]):
+    CSS = """
+    #top { height: 1; background: blue; }
+    #left { width: 12; background: maroon; }
+    #side { width: 1fr; }
+    #log { height: 1fr; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        ("right", "cursor(1)", "Right"),
+        ("left", "cursor(-1)", "Left"),
+        ("l", "log", "Log"),
+    ]
+
+    def __init__(self, info: SessionInfo) -> None:
+        super().__init__()
+        self.lines = 0
+
+    def compose(self) -> ComposeResult:
+        yield Label("a status line at the top", id="top")
+        with Horizontal():
+            yield Label("left\ncolumn", id="left")
+            with Vertical():
+                yield Label("above the cards")
+                yield Cards()
+                yield Label("below the cards")
+            with Vertical(id="side"):
+                yield Label("", id="log")
+        yield Footer()
+
+    def action_cursor(self, step: int) -> None:
+        cards = self.query_one(Cards)
+        before, cards.cursor = cards.cursor, (cards.cursor + step) % 4
+        # Only the two boxes that changed: a region inside the widget, between its edges.
+        cards.refresh(*(Region(column * BOX, 0, BOX, 3) for column in (before, cards.cursor)))
+
+    def action_log(self) -> None:
+        self.lines += 1
+        self.query_one("#log", Label).update("\n".join(f"line {n}" for n in range(self.lines)))
+
+
+class PyteTransport:
+    """The player's terminal: pyte parses what the host writes."""
+
+    def __init__(self) -> None:
+        self.screen = pyte.Screen(*SIZE)
+        self.stream = pyte.ByteStream(self.screen)
+        self.ended: int | None = None
+
+    def write(self, data: bytes) -> None:
+        self.stream.feed(data)
+
+    def get_write_buffer_size(self) -> int:
+        return 0
+
+    def is_closing(self) -> bool:
+        return self.ended is not None
+
+    def abort(self) -> None:
+        self.end(1)
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+    def end(self, status: int) -> None:
+        self.ended = status
+
+
+def drawn(app: App[Any]) -> list[list[tuple[str, bool]]]:
+    """The app's whole screen rendered from scratch: (character, reversed) per cell."""
+    rows = []
+    for strip in app.screen._compositor.render_strips():  # noqa: SLF001
+        row: list[tuple[str, bool]] = []
+        for segment in strip:
+            reverse = bool(segment.style and segment.style.reverse)
+            row.extend((char, reverse) for char in segment.text)
+        rows.append(row)
+    return rows
+
+
+def shown(transport: PyteTransport) -> list[list[tuple[str, bool]]]:
+    """What the terminal shows: (character, reversed) per cell."""
+    buffer = transport.screen.buffer
+    return [
+        [(buffer[y][x].data, buffer[y][x].reverse) for x in range(SIZE[0])] for y in range(SIZE[1])
+    ]
+
+
+async def until(condition: Any) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while not condition():
+        assert time.monotonic() < deadline, "the app did not get the key"
+        await asyncio.sleep(0.02)
+
+
+async def until_alike(session: HostedSession, transport: PyteTransport) -> None:
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        app = session.app
+        if app is not None and app.is_running and shown(transport) == drawn(app):
+            return
+        await asyncio.sleep(0.02)
+    assert app is not None
+    expected = "\n".join("".join(c for c, _ in row) for row in drawn(app))
+    actual = "\n".join(transport.screen.display)
+    raise AssertionError(f"the terminal shows\n{actual}\n\nbut the app drew\n{expected}")
+
+
+async def test_the_terminal_shows_what_the_app_drew_after_every_partial_update() -> None:
+    host = SessionHost(PaintedApp, limits=HostLimits(max_sessions=2, idle_timeout=None))
+    transport = PyteTransport()
+    try:
+        session = host.open(transport, SessionStart(DoorPlayer("ssh", None), size=SIZE))
+        assert session is not None
+        await until_alike(session, transport)
+        assert "[0:0]" in "\n".join(transport.screen.display)
+        app = session.app
+        assert app is not None
+        cursor, lines = 0, 0
+        for key in [b"\x1b[C", b"\x1b[C", b"l", b"\x1b[D", b"l", b"l", b"\x1b[C"] * 3:
+            session.feed(key)
+            if key == b"l":
+                lines += 1
+            else:
+                cursor = (cursor + (1 if key == b"\x1b[C" else -1)) % 4
+            # The key has reached the app, then its frame the terminal.
+            expected = (cursor, lines)
+            await until(lambda: (app.query_one(Cards).cursor, app.lines) == expected)  # noqa: B023
+            await until_alike(session, transport)
+        assert "line 8" in "\n".join(transport.screen.display)
+    finally:
+        await host.close()
