@@ -97,7 +97,10 @@ class LobbyScreen(SkyjoScreen[None]):
         """Show the page of tables the app knows (``SkyjoApp.lobby_tables``)."""
         listing = self.skyjo.lobby_tables
         tables = listing.tables
-        more = self.query_one("#more-tables", Label)
+        found = self.query("#more-tables")
+        if not found:  # the lobby is going away (a table opened, the app stopping)
+            return
+        more = found.first(Label)
         more.display = listing.total > len(tables)
         first = listing.offset + 1
         more.update(
@@ -169,7 +172,10 @@ class LobbyScreen(SkyjoScreen[None]):
 
     def show_who(self, page: dict[str, Any] | None) -> None:
         """The players online and where (a server too old to say leaves the line out)."""
-        label = self.query_one("#who-here", Label)
+        found = self.query("#who-here")
+        if not found:  # the lobby is going away (a table opened, the app stopping)
+            return
+        label = found.first(Label)
         label.display = page is not None
         if page is not None:
             label.update(who_line(page, self.tr))

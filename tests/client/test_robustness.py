@@ -131,7 +131,9 @@ async def test_a_server_that_does_not_answer_is_said_plainly(
         await wait_for(
             pilot,
             lambda: (
-                isinstance(app.screen, ConnectingScreen) and app.screen.query_one("#retry").display
+                # The screen may be current a moment before its buttons are mounted.
+                isinstance(app.screen, ConnectingScreen)
+                and any(retry.display for retry in app.screen.query("#retry"))
             ),
         )
         text = str(app.screen.query_one("#connecting-text").render())
