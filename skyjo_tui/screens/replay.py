@@ -304,7 +304,8 @@ class ReplayScreen(SkyjoScreen[None]):
             frame.revealed() if self.reveal and recording.finished else (frame.view, {})
         )
         where = self.tr(
-            "replay.position",
+            # "game 1/1" says nothing, and the status line has no room to spare at 80 columns
+            "replay.position" if len(self.recordings) > 1 else "replay.position.one_game",
             move=self.index + 1,
             moves=len(recording.frames),
             game=self.game + 1,
@@ -318,4 +319,8 @@ class ReplayScreen(SkyjoScreen[None]):
             timer=where,
             prompt=self._review_note or self.tr("replay.revealed" if revealed else "replay.prompt"),
         )
-        self.query_one(TableBoard).model = replace(model, revealed=revealed)
+        # First on the status line, which a narrow terminal cuts at its end.
+        status = (
+            f"{self.tr('replay.seeded')} · {model.status}" if recording.seeded else model.status
+        )
+        self.query_one(TableBoard).model = replace(model, revealed=revealed, status=status)
