@@ -60,6 +60,9 @@ class Recording:
     frames: tuple[Frame, ...]  # frames[i] is the game after the record's step i
     settings: Mapping[str, Any]
     record: Mapping[str, Any]  # the record itself, for its review
+    # Dealt from a seed its host chose (the server says so beside the record; a record
+    # alone does not): not rated, not counted.
+    seeded: bool = False
 
     def person_seat(self, name: str | None) -> int:
         """The seat to review: ``name``'s, else the first person's, else the first seat."""
@@ -91,8 +94,9 @@ def load_file(path: Path) -> list[Recording]:
     return [recording(record) for record in records]
 
 
-def recording(record: Mapping[str, Any]) -> Recording:
-    """The public view after every step of ``record``, checked by the engine."""
+def recording(record: Mapping[str, Any], *, seeded: bool = False) -> Recording:
+    """The public view after every step of ``record``, checked by the engine;
+    ``seeded``: as the server's ``game_record`` reply says."""
     try:
         frames = tuple(
             Frame(
@@ -107,7 +111,7 @@ def recording(record: Mapping[str, Any]) -> Recording:
     except InvalidSetup as exc:  # ReplayDivergence included
         raise ReplayError(str(exc)) from exc
     seats = tuple(SeatInfo(str(seat["name"]), seat.get("bot")) for seat in record["seats"])
-    return Recording(seats, frames, dict(record["settings"]), record)
+    return Recording(seats, frames, dict(record["settings"]), record, seeded)
 
 
 def face_down(game: Game) -> tuple[tuple[int | None, ...], ...]:

@@ -91,11 +91,13 @@ class GameOverScreen(SkyjoModal[None]):
         reply = await self.skyjo.call({"type": "game_record", "game_id": game_id})
         if reply is None:
             return
-        record = reply["record"]
+        record, seeded = reply["record"], bool(reply.get("seeded"))
         review = ReviewScreen(record, seat, str(record["seats"][seat]["name"]))
-        self.app.push_screen(review, lambda step: self._replay_at(record, step, review))
+        self.app.push_screen(review, lambda step: self._replay_at(record, seeded, step, review))
 
-    def _replay_at(self, record: dict[str, Any], step: int | None, review: ReviewScreen) -> None:
+    def _replay_at(
+        self, record: dict[str, Any], seeded: bool, step: int | None, review: ReviewScreen
+    ) -> None:
         """The game's replay, on the move chosen in its review (Enter there)."""
         from ..replay import ReplayError, recording
         from .replay import ReplayScreen
@@ -103,7 +105,7 @@ class GameOverScreen(SkyjoModal[None]):
         if step is None or review.review is None:
             return
         try:
-            shown = recording(record)
+            shown = recording(record, seeded=seeded)
         except ReplayError as exc:
             self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
             return

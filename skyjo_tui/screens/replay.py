@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
@@ -13,7 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Middle
 from textual.timer import Timer
 
-from server.bots.review import Review, ReviewedMove, review_game
+from server.bots.review import Review, ReviewedMove
 
 from ..coaching import review_line
 from ..layout import plan_table
@@ -46,13 +45,14 @@ class ReplayScreen(SkyjoScreen[None]):
         Binding(
             "p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND
         ),
-        Binding("g", "goto", "keys.goto_round", id="replay.goto"),
-        Binding("a", "autoplay", "keys.autoplay", id="replay.autoplay"),
+        # The review of one player's moves (the app's player, else the first person seated);
+        # its next costly move once the review is worked out (``check_action``).
+        Binding("r", "review", "keys.review", id="replay.review"),
+        Binding("c", "next_costly", "keys.next_costly", id="replay.next_costly"),
         Binding("v", "reveal", "keys.reveal", id="replay.reveal"),
-        # The review of one player's moves (the app's player, else the first person seated).
-        # In help, not the footer: 80 columns hold no more keys.
-        Binding("r", "review", "keys.review", show=False, id="replay.review"),
-        Binding("c", "next_costly", "keys.next_costly", show=False, id="replay.next_costly"),
+        # In help, not the footer: 80 columns hold no more keys (1-9 jump to a round too).
+        Binding("g", "goto", "keys.goto_round", show=False, id="replay.goto"),
+        Binding("a", "autoplay", "keys.autoplay", show=False, id="replay.autoplay"),
         Binding("home", "jump(0)", "keys.first", show=False, id="replay.first"),
         Binding("end", "jump(-1)", "keys.last", show=False, id="replay.last"),
         Binding(
@@ -206,6 +206,8 @@ class ReplayScreen(SkyjoScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "reveal":  # a game still in play keeps its secrets: no key at all
             return self.recording is not None and self.recording.finished
+        if action == "next_costly":  # costly moves are the review's: none before it
+            return self._review is not None
         return True
 
     def action_reveal(self) -> None:
@@ -238,20 +240,16 @@ class ReplayScreen(SkyjoScreen[None]):
     def _show_reviewed(self, step: int | None, review: Review | None) -> None:
         if review is not None:
             self._review = review
+            self.refresh_bindings()  # its next costly move now has a key
         if step is None or self._review is None:
             return
         move = next((m for m in self._review.moves if m.step == step), None)
         if move is not None:
             self._show_move(move)
 
-    @work(group="review", exclusive=True)
-    async def action_next_costly(self) -> None:
-        recording = self.recording
-        if recording is None:
-            return
+    def action_next_costly(self) -> None:
         if self._review is None:
-            seat = self.reviewed_seat()
-            self._review = await asyncio.to_thread(review_game, recording.record, seat)
+            return
         # The frame shown is the position before record step index + 1: that move is next,
         # unless it is the reviewed move shown now.
         move = self._review.next_costly(self.index + 1 if self._review_note else self.index)
@@ -306,7 +304,8 @@ class ReplayScreen(SkyjoScreen[None]):
             frame.revealed() if self.reveal and recording.finished else (frame.view, {})
         )
         where = self.tr(
-            "replay.position",
+            # "game 1/1" says nothing, and the status line has no room to spare at 80 columns
+            "replay.position" if len(self.recordings) > 1 else "replay.position.one_game",
             move=self.index + 1,
             moves=len(recording.frames),
             game=self.game + 1,
@@ -320,4 +319,8 @@ class ReplayScreen(SkyjoScreen[None]):
             timer=where,
             prompt=self._review_note or self.tr("replay.revealed" if revealed else "replay.prompt"),
         )
-        self.query_one(TableBoard).model = replace(model, revealed=revealed)
+        # First on the status line, which a narrow terminal cuts at its end.
+        status = (
+            f"{self.tr('replay.seeded')} · {model.status}" if recording.seeded else model.status
+        )
+        self.query_one(TableBoard).model = replace(model, revealed=revealed, status=status)

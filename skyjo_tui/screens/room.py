@@ -22,6 +22,7 @@ from .base import SkyjoScreen
 
 class RoomScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "sit", "keys.sit_here", id="room.sit"),  # watching: the seat selected
         Binding("r", "ready", "keys.ready", id="room.ready"),
         Binding("s", "start", "keys.start", id="room.start"),
         Binding("b", "add_bot", "keys.add_bot", id="room.add_bot"),
@@ -181,10 +182,21 @@ class RoomScreen(SkyjoScreen[None]):
             return self.am_host and status in ("waiting", "finished")
         if action == "rematch":
             return seated and status == "finished"
+        if action == "sit":
+            return not seated and status == "waiting" and None in (self.table.get("seats") or ())
         return True
 
     def _send(self, message: dict[str, Any]) -> None:
         self.run_worker(self.skyjo.call(message), group="room")
+
+    def action_sit(self) -> None:
+        """Sit down in the empty seat selected (the server says if it was just taken)."""
+        row = self.query_one("#seats", TextTable).cursor_row
+        seats = self.table.get("seats") or []
+        if not 0 <= row < len(seats) or seats[row] is not None:
+            self.notify(self.tr("room.choose_empty"), severity="warning")
+            return
+        self._send({"type": "join_table", "code": self.table.get("code"), "seat": row})
 
     def action_ready(self) -> None:
         mine = next(

@@ -171,7 +171,8 @@ class StatsScreen(SkyjoScreen[None]):
         if reply is None:
             return
         try:
-            screen = ReplayScreen([recording(reply["record"])])
+            shown = recording(reply["record"], seeded=bool(reply.get("seeded")))
+            screen = ReplayScreen([shown])
         except (ReplayError, KeyError, TypeError) as exc:
             self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
             return

@@ -36,9 +36,9 @@ def test_casual_and_master_replay_exactly_from_their_seed(lineup: list[str]) -> 
 
 
 def test_casual_forgets_a_discard_it_saw_long_ago() -> None:
-    """Five 12s go onto the discard pile: the expert still counts them all as gone,
+    """Eight 12s go onto the discard pile: the expert still counts them all as gone,
     casual remembers only the last few of them."""
-    twelves = 1 + DISCARD_MEMORY  # the first discard, then one thrown away every turn
+    twelves = 8  # the first discard, then one thrown away every turn
     game, events = crafted_game(
         2, {0: {0: 1, 4: 2}, 1: {0: 1, 4: 2}}, discard=12, pile_top=[12] * twelves
     )
@@ -56,6 +56,7 @@ def test_casual_forgets_a_discard_it_saw_long_ago() -> None:
     unseen_twelves = 10 - twelves  # the deck has ten 12s
     assert expert.counter.unseen(view)[-1] == unseen_twelves  # type: ignore[attr-defined]
     forgotten = twelves - DISCARD_MEMORY
+    assert casual.counter.unseen(view)[-1] > unseen_twelves  # type: ignore[attr-defined]
     assert casual.counter.unseen(view)[-1] == unseen_twelves + forgotten  # type: ignore[attr-defined]
 
 

@@ -82,6 +82,26 @@ async def test_a_taken_or_missing_seat_is_refused_and_changes_nothing(connect: C
     ] == 1
 
 
+async def test_a_watcher_sits_down_in_the_seat_they_choose_and_only_at_that_table(
+    connect: Connect,
+) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    table = await table_with(alice, seats=3, private=True)  # Alice at 0
+    other = await table_with(await connect("Carol"), seats=2)
+    await bob.request("spectate", code=table["code"])
+    elsewhere = await refused(bob, "join_table", table_id=other["table_id"], seat=1)
+    assert elsewhere.code == "already_at_table"
+    taken = await refused(bob, "join_table", code=table["code"], seat=0)
+    assert taken.code == "seat_taken"
+    where = {p["name"]: p["where"] for p in (await bob.request("who"))["players"]}
+    assert where["Bob"] == "watching"  # a refused seat leaves him watching
+    joined = (await bob.request("join_table", code=table["code"], seat=2))["table"]
+    assert joined["your_seat"] == 2 and joined["watchers"] == []
+    await alice.until(lambda: seat_names(alice) == ["Alice", None, "Bob"])
+    again = await refused(bob, "join_table", code=table["code"], seat=1)  # seated: no moving
+    assert again.code == "already_at_table"
+
+
 # -- seeded private tables -------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from textual.widgets import Markdown
 
 from server.bots.match import play_game
@@ -22,7 +23,7 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.widgets.text import TextTable
 
 from ..players import KeyboardPlayer, play_to_game_over
-from .seen import footer, on_screen, prompt_line, screen_text, until
+from .seen import footer, footer_keys, on_screen, prompt_line, screen_lines, screen_text, until
 
 
 def a_record_with_alice(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
@@ -71,24 +72,36 @@ async def test_review_after_a_local_game(make_app: Callable[..., SkyjoApp]) -> N
 
 
 def footer_has(pilot: Any, key: str) -> bool:
-    from .seen import footer_keys
-
     return footer_keys(pilot.app).has(key)
 
 
+def bottom_line(app: SkyjoApp) -> str:
+    """The terminal's last row: the footer as the person reads it."""
+    return screen_lines(app)[-1]
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 30)], ids=["80x24", "120x30"])
 async def test_review_from_a_record_file_steps_to_each_costly_move(
-    make_app: Callable[..., SkyjoApp], tmp_path: Path
+    make_app: Callable[..., SkyjoApp], tmp_path: Path, size: tuple[int, int]
 ) -> None:
     path, record = a_record_with_alice(tmp_path)
     expected = review_game(record, 1)
     assert len(expected.costly) >= 2
     first, second = expected.costly[:2]
     app = make_app(replay=path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        replay: ReplayScreen = await on_screen(pilot, ReplayScreen)
-        await footer(pilot)  # 80 columns: the review's keys are in help (F1), not the footer
+    async with app.run_test(size=size) as pilot:
+        replay: ReplayScreen = await on_screen(pilot, ReplayScreen)  # no key of its footer cut
+        # The review's key is in the footer; its next costly move comes with the review.
+        keys = await footer(pilot)
+        assert keys.has("Review") and not keys.has("Next costly move"), keys
+        assert " r Review " in bottom_line(app)
+        await pilot.press("c")  # no review yet: nothing to step to
+        await pilot.pause()
+        assert replay.index == 0 and not prompt_line(app).startswith("Alice,")
+        # Keys the footer has no room for at 80 columns are in help (F1).
         await pilot.press("f1")
         help_text = (await on_screen(pilot, HelpScreen)).query_one(Markdown).source
+        assert "| Go to round |" in help_text and "| Play/pause |" in help_text
         assert "| Review |" in help_text and "| Next costly move |" in help_text
         await pilot.press("escape")
         await on_screen(pilot, ReplayScreen)
@@ -106,9 +119,34 @@ async def test_review_from_a_record_file_steps_to_each_costly_move(
         words = prompt_line(app)
         assert words.startswith(f"Alice, round {first.round}, turn {first.turn}: "), words
         assert f"({first.given_away:.1f} points given away)" in words
+        await until(pilot, lambda: footer_has(pilot, "Next costly move"), "the key c")
+        assert " c Next costly move " in bottom_line(app), bottom_line(app)
+        assert not footer_keys(app).cut, footer_keys(app)
         # From the replay itself: c steps to the next costly move.
         await pilot.press("c")
         await until(pilot, lambda: replay.index == second.step - 1, "the next costly move")
         assert prompt_line(app).startswith(f"Alice, round {second.round}, turn {second.turn}: ")
         await pilot.press("right")  # stepping on: the replay's own words again
         await until(pilot, lambda: not prompt_line(app).startswith("Alice,"), "the move played")
+
+
+async def test_in_french_at_80_columns_the_footer_holds_the_review_keys_too(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
+    """The longest labels: after a review left with Escape, every key still fits."""
+    path, record = a_record_with_alice(tmp_path)
+    first = review_game(record, 1).costly[0]
+    app = make_app(replay=path, lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        replay: ReplayScreen = await on_screen(pilot, ReplayScreen)
+        assert " r Bilan " in bottom_line(app) and not footer_has(pilot, "Erreur suivante")
+        await pilot.press("r")
+        review: ReviewScreen = await on_screen(pilot, ReviewScreen)
+        await until(pilot, lambda: review.review is not None, "the review worked out")
+        await pilot.press("escape")
+        await on_screen(pilot, ReplayScreen)  # nothing of its footer cut
+        await until(pilot, lambda: footer_has(pilot, "Erreur suivante"), "the key c")
+        assert " c Erreur suivante " in bottom_line(app), bottom_line(app)
+        await pilot.press("c")
+        await until(pilot, lambda: replay.index == first.step - 1, "the first costly move")
+        assert prompt_line(app).startswith(f"Alice, manche {first.round}"), prompt_line(app)

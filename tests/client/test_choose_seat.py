@@ -1,0 +1,53 @@
+"""Choosing where to sit: watch a waiting table, select an empty seat, sit down there."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.room import RoomScreen
+from skyjo_tui.widgets.text import TextTable
+
+from ..server.support import Client, table_with
+from .journeys.seen import footer, footer_keys, notes, on_screen, until
+from .players import rows, wait_for
+
+
+def seat_names(room: RoomScreen) -> list[str | None]:
+    return [None if s is None else s["name"] for s in room.table.get("seats") or []]
+
+
+async def test_a_watcher_sits_down_in_the_empty_seat_they_select(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any]
+) -> None:
+    server = await make_server()
+    alice = await Client.connect(server, "Alice")
+    await table_with(alice, seats=3)  # Alice at seat 1 of 3
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Bob")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+            await pilot.press("w")  # watch the table first: its seats, who sits where
+            room: RoomScreen = await on_screen(pilot, RoomScreen)
+            keys = await footer(pilot)
+            assert keys.has("Sit here") and not keys.has("Ready"), keys
+            seats = room.query_one("#seats", TextTable)
+            assert seats.cursor_row == 0  # Alice's seat: not free
+            await pilot.press("j")
+            await until(pilot, lambda: "Select an empty seat first." in notes(app), "the note")
+            assert seat_names(room) == ["Alice", None, None] and room.my_seat is None
+            await pilot.press("down", "down", "j")  # the third seat
+            await until(pilot, lambda: room.my_seat == 2, "seated in the third seat")
+            assert seat_names(room) == ["Alice", None, "Bob"]
+            await until(pilot, lambda: footer_keys(app).has("Ready"), "the seated player's keys")
+            assert not (await footer(pilot)).has("Sit here")
+            await alice.until(
+                lambda: (
+                    [s and s["name"] for s in alice.last_table["seats"]] == ["Alice", None, "Bob"]
+                )
+            )
+    finally:
+        await alice.close()
