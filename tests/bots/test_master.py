@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 from server.bots.master import DEALS, MasterBot, SearchRule, settle
 from server.bots.match import bot_move, make_bots, seats_to_act, tell_bots
 from server.engine import Game, GamePhase, Settings
+from server.engine.position import Phase
 
 RULE = MasterBot.rule
 
@@ -84,3 +85,32 @@ def test_masters_of_one_seed_decide_alike_whatever_else_runs_between_their_decis
                 decisions += 1
             tell_bots(watchers, game.apply(action))
     assert decisions > 20
+
+
+def test_a_decision_deals_alike_however_many_deals_the_earlier_ones_took() -> None:
+    """A master of the same seed that watched the game but was asked only every other
+    turn decides as the one asked every turn: a decision's deals come from its own seed
+    (until one of them may close, where the model samples from the bot's own stream)."""
+    settings = Settings()
+    game = Game(2, settings, seed=5)
+    bots = make_bots(["master", "expert"], 5, settings)
+    twin = make_bots(["master"], 5, settings)[0]
+    watchers = [*bots, twin]
+    tell_bots(watchers, [game.round.start_event()])
+    compared = 0
+    for turn in range(200):
+        seats = seats_to_act(game)
+        if game.round.number > 1 or not seats or _hidden(game, 0) <= 2:
+            break
+        for seat in seats:
+            action = bot_move(bots[seat], game)
+            if seat == 0 and (game.round.phase is Phase.INITIAL_FLIPS or turn % 4 < 2):
+                assert bot_move(twin, game) == action
+                compared += 1
+            tell_bots(watchers, game.apply(action))
+    assert compared >= 8
+
+
+def _hidden(game: Game, seat: int) -> int:
+    up = game.round.face_up[seat]
+    return sum(1 for pos in game.round.live_positions[seat] if not up[pos])
