@@ -15,6 +15,18 @@ kept unless another candidate beats it by ``CONFIDENCE`` standard errors of
 that difference (with 24 deals and no such rule, half of the search's changes
 to the model's choice were by less than one standard error: noise).
 
+The deals are imagined in batches (``BATCH``) and the search stops as soon as
+the decision is settled (``settle``): when the best alternative beats the
+model's choice by ``SETTLED`` standard errors, or when no alternative could
+reach ``CONFIDENCE`` by the end of the budget even if its true gain were
+``OPTIMISM`` standard errors above what was seen so far (such a hopeless
+alternative is no longer played on the later deals). The thresholds are wide
+because a few deals' standard error is itself noisy: stopping by 2.5 standard
+errors and giving up at 1.0 changed 3% of the decisions the whole budget
+makes on the same deals, these under 1% (docs/benchmarks.md). Each decision
+deals from its own seed, so that how many deals one took does not change the
+next one's.
+
 The budget is a number of deals, not a clock: a decision is the same whatever
 the machine's load, and a seed replays a game exactly.
 """
@@ -22,6 +34,9 @@ the machine's load, and a seed replays a game exactly.
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from server.engine import Action, ActionKind, PlayerView, Round
 
@@ -30,8 +45,10 @@ from .model import column_cost
 from .plan import Plan
 from .simulation import copy_round, determinize, play_until_turn_of, rollout_policy, shown_columns
 
-#: Deals imagined for each searched decision.
+#: Deals imagined for a searched decision, at most.
 DEALS = 96
+#: Deals imagined at a time, between two looks at whether the decision is settled.
+BATCH = 16
 #: How many of the expert's best moves are compared, at most.
 CANDIDATES = 3
 #: Moves priced more than this over the expert's best (in points) are not searched.
@@ -39,6 +56,31 @@ MARGIN = 1.5
 #: How many standard errors (over the same deals) another candidate must beat the
 #: model's first choice by to be played instead: the search overrules the model on evidence.
 CONFIDENCE = 1.0
+#: Standard errors an alternative must beat the model's choice by to end the search early.
+SETTLED = 4.0
+#: An alternative is given up once, even with its gain this many standard errors above
+#: what the deals so far show, it could not reach ``CONFIDENCE`` by the end of the budget.
+OPTIMISM = 2.0
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRule:
+    """When a search stops, and what it then plays (``settle``)."""
+
+    deals: int
+    batch: int
+    confidence: float
+    settled: float
+    optimism: float
+
+    def hopeless(self, first: list[float], other: list[float]) -> bool:
+        """``other`` could not reach ``confidence`` by the end of the budget, even were its
+        mean gain ``optimism`` standard errors better than seen on the deals so far."""
+        mean, spread = _gain(first, other)
+        if spread == 0.0:
+            return mean <= 0.0
+        hoped = mean + self.optimism * spread / math.sqrt(len(first))
+        return hoped / (spread / math.sqrt(self.deals)) < self.confidence
 
 
 class MasterBot(ExpertBot):
@@ -48,10 +90,9 @@ class MasterBot(ExpertBot):
         "imagined deals of the cards it has not seen and playing the others' replies."
     )
 
-    deals = DEALS
     candidates = CANDIDATES
     margin = MARGIN
-    confidence = CONFIDENCE
+    rule = SearchRule(DEALS, BATCH, CONFIDENCE, SETTLED, OPTIMISM)
 
     def choose(self, view: PlayerView) -> Action:
         self.counter.sync(view)
@@ -78,15 +119,18 @@ class MasterBot(ExpertBot):
         return [a for cost, a in ranked[: self.candidates] if cost - best < self.margin]
 
     def _search(self, view: PlayerView, plan: Plan, candidates: list[Action]) -> Action:
-        outcomes: list[list[float]] = [[] for _ in candidates]
-        for _ in range(self.deals):
-            deal = determinize(view, self.counter, self.settings, self._rng)
-            for i, action in enumerate(candidates):
-                outcomes[i].append(self._outcome(deal, action, plan))
-        best = min(range(len(candidates)), key=lambda i: sum(outcomes[i]))
-        if best and _significance(outcomes[0], outcomes[best]) < self.confidence:
-            best = 0
-        return candidates[best]
+        # Each decision deals from its own seed: the deals of a decision do not depend on
+        # how many deals earlier decisions took, so versions of the rule compared on the
+        # same games imagine the same deals wherever they reach the same position.
+        decision = f"master-search/{self.seed}/{self.seat}/{view.round}/{self.counter.turns}"
+        deals = random.Random(f"{decision}/{view.drawn_card}")
+
+        def one_deal(tried: Sequence[int]) -> list[float]:
+            deal = determinize(view, self.counter, self.settings, deals)
+            return [self._outcome(deal, candidates[i], plan) for i in tried]
+
+        chosen, _ = settle(one_deal, len(candidates), self.rule)
+        return candidates[chosen]
 
     def _outcome(self, deal: Round, action: Action, plan: Plan) -> float:
         """Our expected score less the others' mean, once ``action`` is played in ``deal``
@@ -107,10 +151,41 @@ class MasterBot(ExpertBot):
         return scores[self.seat] - sum(others) / len(others)
 
 
-def _significance(first: list[float], other: list[float]) -> float:
-    """How many standard errors ``other`` is better than ``first`` on the same deals."""
+def settle(
+    one_deal: Callable[[Sequence[int]], list[float]], candidates: int, rule: SearchRule
+) -> tuple[int, int]:
+    """Which candidate to play (0: the model's first choice), and after how many deals.
+
+    ``one_deal(tried)`` imagines one more deal and returns the outcome (lower is
+    better) of each candidate in ``tried`` on it; candidate 0 is always tried."""
+    outcomes: list[list[float]] = [[] for _ in range(candidates)]
+    alive = list(range(1, candidates))
+    while alive:
+        for _ in range(min(rule.batch, rule.deals - len(outcomes[0]))):
+            for i, value in zip([0, *alive], one_deal([0, *alive]), strict=True):
+                outcomes[i].append(value)
+        seen = len(outcomes[0])
+        alive = [i for i in alive if not rule.hopeless(outcomes[0], outcomes[i])]
+        if not alive:
+            break
+        best = min(alive, key=lambda i: sum(outcomes[i]))
+        beaten_by = _significance(outcomes[0], outcomes[best])
+        if beaten_by >= rule.settled or (seen >= rule.deals and beaten_by >= rule.confidence):
+            return best, seen
+        if seen >= rule.deals:
+            break
+    return 0, len(outcomes[0])
+
+
+def _gain(first: list[float], other: list[float]) -> tuple[float, float]:
+    """The mean and the standard deviation of what ``other`` saves over ``first``."""
     gains = [a - b for a, b in zip(first, other, strict=True)]
     n = len(gains)
     mean = sum(gains) / n
-    spread = sum((g - mean) ** 2 for g in gains) / max(1, n - 1)
-    return mean / max(1e-9, math.sqrt(spread / n))
+    return mean, math.sqrt(sum((g - mean) ** 2 for g in gains) / max(1, n - 1))
+
+
+def _significance(first: list[float], other: list[float]) -> float:
+    """How many standard errors ``other`` is better than ``first`` on the same deals."""
+    mean, spread = _gain(first, other)
+    return mean / max(1e-9, spread / math.sqrt(len(first)))
