@@ -19,14 +19,15 @@ from __future__ import annotations
 
 import argparse
 import json
-from dataclasses import fields, replace
 import math
 import sys
+from dataclasses import fields, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from benchmarks.bots import tables, wilson
+from bots import tables, wilson
+
 from server.bots.master import MasterBot, SearchRule
 from server.bots.tournament import Series, play_series
 
