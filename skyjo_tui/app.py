@@ -42,8 +42,6 @@ from .theme import OWN_THEMES, chosen_theme
 
 Connector = Callable[[], Awaitable[ServerConnection]]
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
-#: Seconds a login may take before the Connecting screen comes up (quicker: none shown).
-CONNECTING_AFTER = 0.3
 
 
 @dataclass(frozen=True)
@@ -249,13 +247,7 @@ class SkyjoApp(App[None]):
 
     @work(exclusive=True, group="login")
     async def go_online(self, connect: Connector, label: str, name: str | None) -> None:
-        """Log in (asking for a name if needed), then show the lobby or our table.
-
-        The Connecting screen comes up only when logging in takes longer than
-        ``CONNECTING_AFTER``: a server that answers at once (a door's player,
-        whose server is on the same machine; most servers on a LAN) goes straight
-        to the lobby or the name prompt, without building a screen to flash by.
-        """
+        """Log in (asking for a name if needed), then show the lobby or our table."""
         from .screens.connecting import ConnectingScreen
         from .screens.lobby import LobbyScreen
 
@@ -264,36 +256,26 @@ class SkyjoApp(App[None]):
         session = Session(connect, self._session_news)
         self.session = session
         waiting = ConnectingScreen(label, retry=lambda: self.go_online(connect, label, name))
+        await self.push_screen(waiting)
         token = self.prefs.tokens.get(label) if label else None
         self.hold_tables()  # a seat we come back to opens over the lobby, not over this screen
-        # In this worker, as always; the screen comes up from a timer meanwhile.
-        show_waiting = self.set_timer(CONNECTING_AFTER, lambda: self.push_screen(waiting))
         try:
             try:
-                try:
-                    welcome = await session.login(name=name, token=token)
-                except NameNeeded as needed:
-                    show_waiting.stop()
-                    welcome = await self._ask_name(session, needed, name)
-                    if welcome is None:
-                        await self._leave_connecting(waiting)
-                        return
-            except (OSError, TimeoutError, ConnectionLost, ServerError) as exc:
-                show_waiting.stop()
-                if not waiting.is_attached:
-                    await self.push_screen(waiting)
-                # Once mounted (the timer may have pushed it a moment ago).
-                waiting.call_after_refresh(waiting.failed, self.describe_error(exc))
-                return
+                welcome = await session.login(name=name, token=token)
+            except NameNeeded as needed:
+                welcome = await self._ask_name(session, needed, name)
+                if welcome is None:
+                    await self._leave_connecting(waiting)
+                    return
+        except (OSError, TimeoutError, ConnectionLost, ServerError) as exc:
+            waiting.failed(self.describe_error(exc))
+            return
         finally:
-            show_waiting.stop()  # also when the app stops meanwhile
             held = self.release_tables()
         if label:
             self.save_prefs(self.prefs.with_token(label, welcome.token))
         if waiting.is_current:
             await self.switch_screen(LobbyScreen())
-        elif not waiting.is_attached:  # never shown: logged in at once
-            await self.push_screen(LobbyScreen())
         for message in held:
             self._pushed(message)
 

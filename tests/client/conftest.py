@@ -16,6 +16,7 @@ from server.netclient import ServerConnection
 from skyjo_tui.app import SkyjoApp, build_app
 
 from ..support_server import StartServer, started_servers
+from .relay import Relay
 
 #: No pauses anywhere: bots move at once; the next round waits for "ready" (never the clock).
 ZERO_PACE = Pace(bot_delay=0.0, grace_period=60.0, between_rounds=600.0)
@@ -110,3 +111,18 @@ def server_in_thread(tmp_path: Path) -> Iterator[ThreadedServer]:
     server = ThreadedServer(tmp_path / "threaded-server")
     yield server
     server.stop()
+
+
+@pytest.fixture
+async def server(make_server: StartServer) -> SkyjoServer:
+    """A fresh server (tests that need other settings define their own ``server``)."""
+    return await make_server()
+
+
+@pytest.fixture
+async def relay(server: SkyjoServer) -> AsyncIterator[Relay]:
+    """A relay between the client and ``server`` that the test can hold or cut."""
+    relay = Relay(server.port)
+    await relay.start()
+    yield relay
+    await relay.stop()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -59,19 +59,6 @@ class Opponent:
         if self._task is not None:
             self._task.cancel()
             await asyncio.wait({self._task}, timeout=10)
-
-
-@pytest.fixture
-async def server(make_server: Callable[..., Awaitable[SkyjoServer]]) -> SkyjoServer:
-    return await make_server()
-
-
-@pytest.fixture
-async def relay(server: SkyjoServer) -> AsyncIterator[Relay]:
-    relay = Relay(server.port)
-    await relay.start()
-    yield relay
-    await relay.stop()
 
 
 @pytest.fixture
