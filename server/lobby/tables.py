@@ -113,12 +113,14 @@ async def _sit(lobby: Lobby, session: Session, table: Table, index: int) -> None
 
 
 async def join_table(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+    # Seated anywhere, or watching another table: refused. Watching this very table,
+    # one may sit down at it (in the seat chosen).
     place = lobby.places.place_of(session)
     if place is not None and not place.watching:
-        _not_at_a_table(lobby, session)
+        _not_at_a_table(lobby, session)  # before the table's lookup, as always
     table = lobby.find_table(message)
     if place is not None and place.table is not table:
-        _not_at_a_table(lobby, session)  # watching this very table, one may sit down at it
+        _not_at_a_table(lobby, session)
     if table.status in IN_GAME:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "a game is on at this table: watch it instead")
     await _sit(lobby, session, table, _chosen_seat(table, message.get("seat")))
