@@ -4,7 +4,8 @@ A lobby client sees one page of the list (``list_tables`` with ``offset`` and
 ``limit``, at most ``limits.tables_page`` tables), never the whole list: with
 hundreds of tables the whole list was tens of kilobytes, sent to every lobby
 client every second. After a change the page each lobby client was shown is
-looked at again, at most once every ``LIST_PUSH_INTERVAL``:
+looked at again: at once when the lobby was quiet, and at most once every
+``LIST_PUSH_INTERVAL`` while tables keep changing:
 
 - a client that asked to ``follow`` gets ``tables_changed``: the page's order
   (table ids) and only the summaries it does not have yet;
@@ -66,6 +67,7 @@ class TableListing:
         self.page_size = limits.tables_page
         self._windows: dict[Session, Window] = {}
         self._push: asyncio.TimerHandle | None = None
+        self._last_push = float("-inf")  # the loop's time of the last push
 
     # -- the list --------------------------------------------------------------------
 
@@ -104,11 +106,16 @@ class TableListing:
         """A table changed: if it is public, the lobby hears of it shortly."""
         if not table.private and self._push is None:
             loop = asyncio.get_running_loop()
-            self._push = loop.call_later(LIST_PUSH_INTERVAL, self.push)
+            # The first change after a quiet spell goes out on the next turn of the loop
+            # (a new table is listed at once; the changes one request makes go together);
+            # later ones wait for the interval since the last push.
+            wait = max(0.0, self._last_push + LIST_PUSH_INTERVAL - loop.time())
+            self._push = loop.call_later(wait, self.push)
 
     def push(self) -> None:
         """Send each lobby client what changed on its page (nothing if nothing did)."""
         self._push = None
+        self._last_push = asyncio.get_running_loop().time()
         ordered = self.ordered()
         pages: dict[tuple[int, int], list[Summary]] = {}
         whole_pages: dict[tuple[int, int], bytes] = {}

@@ -7,12 +7,14 @@ frames the clients read from their sockets.
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import replace
 from typing import Any
 
 import pytest
 
 from server.app import SkyjoServer
+from server.lobby.listing import LIST_PUSH_INTERVAL, TableListing
 from server.netclient import LobbyTables, ServerError
 from server.protocol import HEADER, HEADER_SIZE, decode_body
 
@@ -122,3 +124,54 @@ async def test_a_client_back_from_a_table_hears_what_changed_meanwhile(crowded) 
     await follower.push("tables_changed", lambda p: ids[1] in [t["table_id"] for t in p["changed"]])
     await follower.close()
     await joiner.close()
+
+
+class StubTable:
+    """As much of a table as the listing reads."""
+
+    def __init__(self, table_id: str) -> None:
+        self.id, self.private, self.status, self.created = table_id, False, "waiting", 0.0
+        self.seats_taken = 1
+
+    def summary(self) -> dict[str, Any]:
+        return {"table_id": self.id, "seats_taken": self.seats_taken}
+
+
+class StubSession:
+    """A lobby client: what the listing sent it."""
+
+    def __init__(self) -> None:
+        self.sent: list[dict[str, Any]] = []
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.sent.append(message)
+
+
+async def test_a_quiet_lobby_hears_of_a_change_at_once_and_a_busy_one_once_an_interval() -> None:
+    """A new table is listed on the next turn of the loop, not a second later; changes
+    that keep coming go out together, one interval after the last push."""
+    tables: dict[str, Any] = {}
+    follower = StubSession()
+    listing = TableListing(tables, lambda: [follower], TEST_LIMITS)  # type: ignore[list-item]
+    listing.list_tables(follower, {"follow": True})  # type: ignore[arg-type]
+    loop = asyncio.get_running_loop()
+    try:
+        first = tables["t1"] = StubTable("t1")
+        listing.changed(first)  # type: ignore[arg-type]
+        second = tables["t2"] = StubTable("t2")
+        listing.changed(second)  # type: ignore[arg-type]  # the same request: the same push
+        for _ in range(20):  # bounded: the push is due now
+            if follower.sent:
+                break
+            await asyncio.sleep(0)
+        ((push,),) = [follower.sent]
+        assert push["order"] == ["t1", "t2"] and len(push["changed"]) == 2
+        pushed_at = loop.time()
+
+        first.seats_taken = 2
+        listing.changed(first)  # type: ignore[arg-type]
+        assert listing._push is not None  # noqa: SLF001 - when the next push is due
+        assert listing._push.when() >= pushed_at - 0.05 + LIST_PUSH_INTERVAL  # noqa: SLF001
+        assert len(follower.sent) == 1
+    finally:
+        listing.stop()

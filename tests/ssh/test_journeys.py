@@ -288,7 +288,7 @@ async def test_a_watcher_over_ssh_sees_a_table_to_its_end(tmp_path: Path, key_fi
                 erin.press(created["table"]["code"].encode() + ENTER)
                 await erin.shows("Press r when you are ready")
                 lobby = await carol.wait_until(
-                    lambda screen: "dan's table" in screen and in_the_lobby(screen),
+                    lambda screen: "dan's table  " in screen and in_the_lobby(screen),
                     "dan's table listed",
                 )
                 assert_footer(lobby, ["Watch", "New table", "Quit"])

@@ -115,7 +115,9 @@ async def test_a_browser_player_and_an_ssh_player_at_one_table(
             await choose_name(alice, "alice")
             await open_table(alice)
             await bob.wait_for("Lobby · bob", TIMEOUT)
-            await bob.wait_for("alice's table", TIMEOUT)  # listed: bob picks it
+            # Listed: its row, the name then the seats column (the who-is-here line names
+            # the table too, with no gap, and may come before the list).
+            await bob.wait_for("alice's table  ", TIMEOUT)
             await bob.keys("Down")
             await ssh_press(bob, "Enter", "Press r when you are ready")
             await ssh_press(bob, "r", "person  ✓")

@@ -119,7 +119,7 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         )
         await conn.request({"type": "add_bot", "level": "greedy"})
         lobby = await on_screen(pilot, LobbyScreen)
-        await until(pilot, lambda: "Dan's table" in screen_text(app), "Dan's table listed")
+        await until(pilot, lambda: "Dan's table  " in screen_text(app), "Dan's table listed")
         assert (await footer(pilot)).has("Watch")
         await pilot.press("w")
         await on_screen(pilot, (RoomScreen, TableScreen))
