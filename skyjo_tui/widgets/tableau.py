@@ -6,7 +6,9 @@ eight-player table stays light; a click is mapped back to the card under it.
 
 from __future__ import annotations
 
-from typing import ClassVar, Final
+from collections.abc import Hashable
+from dataclasses import dataclass
+from typing import ClassVar, Final, cast
 
 from rich.segment import Segment
 from rich.style import Style
@@ -46,14 +48,16 @@ class TableauWidget(Widget):
     """
     COMPONENT_CLASSES: ClassVar[set[str]] = {"tableau--current"}
 
-    tableau: reactive[TableauView | None] = reactive(None, layout=False)
-    line: reactive[SeatLine | None] = reactive(None)
+    # What is shown repaints only the bands of lines it changes (``_repaint_changed``):
+    # a cursor move redraws one row of cards, not the whole tableau.
+    tableau: reactive[TableauView | None] = reactive(None, repaint=False)
+    line: reactive[SeatLine | None] = reactive(None, repaint=False)
     card_size: reactive[CardSize] = reactive(CARD_SIZES[0], layout=True)
-    cursor: reactive[int | None] = reactive(None)
-    targets: reactive[frozenset[int] | None] = reactive(None)
+    cursor: reactive[int | None] = reactive(None, repaint=False)
+    targets: reactive[frozenset[int] | None] = reactive(None, repaint=False)
     """The cards a choice would play; None when not choosing (nothing is muted)."""
-    highlight: reactive[frozenset[int]] = reactive(frozenset())
-    revealed: reactive[frozenset[int]] = reactive(frozenset())
+    highlight: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
+    revealed: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
     """Face-down cards shown anyway (a finished game's replay): drawn dimmed."""
 
     class CardChosen(Message):
@@ -72,10 +76,12 @@ class TableauWidget(Widget):
         super().__init__(id=id, classes=classes)
         self.seat = seat
         self.set_class(wide, "wide")
-        self._key: tuple[object, ...] | None = None
-        self._cache: list[Strip] = []
-        self._rendering: list[Strip] | None = None
-        """The lines of the render in progress (``render_lines``)."""
+        self._painted: tuple[Hashable, tuple[Hashable, ...]] | None = None
+        """What was last asked to be painted: (the frame's key, each band's key)."""
+        self._bands: list[tuple[Hashable, list[Strip]]] = []
+        """Each band's lines as last drawn, with the key they were drawn for."""
+        self._frame: _Frame | None = None
+        """The styles and geometry of the render in progress (``render_lines``)."""
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return tableau_width(self.card_size)
@@ -125,59 +131,136 @@ class TableauWidget(Widget):
         if pos is not None:
             self.post_message(self.CardHovered(self.seat, pos))
 
+    # -- what changed ----------------------------------------------------------
+
+    def _frame_key(self) -> Hashable:
+        """What every line depends on: a change repaints the whole tableau."""
+        current = self.line is not None and self.line.current
+        return (self.card_size, self.size.width, self._block(), current)
+
+    def _band_keys(self) -> tuple[Hashable, ...]:
+        """What each band shows: the name line, then each row of cards."""
+        rows = (
+            tuple(self._look(column * ROWS + row) for column in range(COLUMNS))
+            for row in range(ROWS)
+        )
+        return (self.line, *rows)
+
+    def _band_region(self, band: int) -> Region:
+        if band == 0:
+            return Region(0, 0, self.size.width, 1)
+        height = self.card_size.height
+        return Region(0, 1 + (band - 1) * height, self.size.width, height)
+
+    def _repaint_changed(self) -> None:
+        """Repaint the bands of lines whose cards or name line changed, or all of them."""
+        frame, bands = self._frame_key(), self._band_keys()
+        painted, self._painted = self._painted, (frame, bands)
+        if painted is None or painted[0] != frame:
+            self.refresh()
+            return
+        changed = [
+            self._band_region(n)
+            for n, (a, b) in enumerate(zip(painted[1], bands, strict=True))
+            if a != b
+        ]
+        if changed:
+            self.refresh(*changed)
+
+    def show(
+        self,
+        tableau: TableauView,
+        line: SeatLine,
+        *,
+        cursor: int | None = None,
+        targets: frozenset[int] | None = None,
+        highlight: frozenset[int] = frozenset(),
+        revealed: frozenset[int] = frozenset(),
+    ) -> None:
+        """Show all of it at once: what changed is worked out, and repainted, once."""
+        shown = (self.tableau, self.line, self.cursor, self.targets, self.highlight, self.revealed)
+        if shown == (tableau, line, cursor, targets, highlight, revealed):
+            return
+        self.set_reactive(TableauWidget.tableau, tableau)
+        self.set_reactive(TableauWidget.line, line)
+        self.set_reactive(TableauWidget.cursor, cursor)
+        self.set_reactive(TableauWidget.targets, targets)
+        self.set_reactive(TableauWidget.highlight, highlight)
+        self.set_reactive(TableauWidget.revealed, revealed)
+        self._repaint_changed()
+
+    def on_resize(self) -> None:
+        # Textual repaints the whole widget at a new size: what it shows is painted.
+        self._painted = (self._frame_key(), self._band_keys())
+
+    watch_tableau = watch_line = watch_cursor = _repaint_changed
+    watch_targets = watch_highlight = watch_revealed = _repaint_changed
+
     # -- drawing ---------------------------------------------------------------
 
     def render_lines(self, crop: Region) -> list[Strip]:
-        # What is shown is looked up once per render, not once per line: the
-        # key includes the widget's style, which walks every ancestor's styles
-        # (about a sixth of a key press's CPU time, ten lines a frame).
-        self._rendering = self._lines()
+        # The styles are looked up once per render, not once per line: the widget's
+        # style walks every ancestor's styles (about a sixth of a key press's CPU time
+        # when it was looked up for each of ten lines).
+        self._frame = self._frame_styles()
         try:
             return super().render_lines(crop)
         finally:
-            self._rendering = None
+            self._frame = None
 
     def render_line(self, y: int) -> Strip:
-        """The line API: lines are built once per change of what is shown."""
-        lines = self._rendering if self._rendering is not None else self._lines()
-        return lines[y] if y < len(lines) else Strip.blank(self.size.width, self.rich_style)
+        """The line API: each band of lines is built once per change of what it shows
+        (Textual asks only for the lines repainted)."""
+        frame = self._frame if self._frame is not None else self._frame_styles()
+        if y >= tableau_height(self.card_size):
+            return Strip.blank(self.size.width, frame.base)
+        if y == 0:
+            return self._band_lines(0, frame)[0]
+        row, within = divmod(y - 1, self.card_size.height)
+        return self._band_lines(row + 1, frame)[within]
 
-    def _lines(self) -> list[Strip]:
-        key = (
-            self.tableau,
-            self.line,
-            self.card_size,
-            self.cursor,
-            self.targets,
-            self.highlight,
-            self.revealed,
-            self.size.width,
-            self.rich_style,
-        )
-        if key != self._key:
-            self._key = key
-            self._cache = self._draw_lines()
-        return self._cache
-
-    def _draw_lines(self) -> list[Strip]:
-        # A line API widget paints its own background: the widget's, or the
-        # current player's a little lighter under their cards.
+    def _frame_styles(self) -> _Frame:
         base = self.rich_style
-        left, width = self._block()
         current = self.line is not None and self.line.current
         ground = self.get_component_rich_style("tableau--current") if current else base
+        left, width = self._block()
+        return _Frame(base, ground, left, width, max(self.size.width, left + width))
+
+    def _shown_bands(self) -> tuple[Hashable, ...]:
+        """What each band shows now (``_repaint_changed`` keeps it as things change)."""
+        if self._painted is None:
+            self._painted = (self._frame_key(), self._band_keys())
+        return self._painted[1]
+
+    def _band_lines(self, band: int, frame: _Frame) -> list[Strip]:
+        shows = self._shown_bands()[band]
+        key = (frame, self.card_size, shows)
+        while len(self._bands) <= band:
+            self._bands.append((None, []))
+        drawn_for, lines = self._bands[band]
+        if drawn_for != key:
+            lines = self._draw_band(band, shows, frame)
+            self._bands[band] = (key, lines)
+        return lines
+
+    def _draw_band(self, band: int, shows: Hashable, frame: _Frame) -> list[Strip]:
+        # A line API widget paints its own background: the widget's, or the
+        # current player's a little lighter under their cards.
+        base, ground, left, width = frame.base, frame.ground, frame.left, frame.width
         margin = [Segment(" " * left, base)] if left else []
         pad = Segment(" ", ground)
-        # The name line starts one column left of the cards: its first column
-        # holds the turn marker.
-        name = Segment.apply_style(text_segments(self._name_line(width - 1)), style=ground)
-        cards = tableau_width(self.card_size) - 2
-        lines = [[*margin, *name, pad]]
-        for segments in self._card_lines():
-            lines.append([*margin, pad, *segments, Segment(" " * (width - 1 - cards), ground)])
-        total = max(self.size.width, left + width)
+        if band == 0:
+            # The name line starts one column left of the cards: its first column
+            # holds the turn marker.
+            name = Segment.apply_style(text_segments(self._name_line(width - 1)), style=ground)
+            lines = [[*margin, *name, pad]]
+        else:
+            cards = tableau_width(self.card_size) - 2
+            rest = Segment(" " * (width - 1 - cards), ground)
+            looks = cast(tuple[CardLook | None, ...], shows)
+            lines = [[*margin, pad, *segments, rest] for segments in self._card_lines(looks)]
         return [
-            Strip(line, left + width).extend_cell_length(total, base).apply_style(base)
+            Strip(line, left + width).extend_cell_length(frame.total, base).apply_style(base)
             for line in lines
         ]
 
@@ -200,33 +283,44 @@ class TableauWidget(Widget):
         text.truncate(width)
         return text
 
-    def _card_lines(self) -> list[list[Segment]]:
-        card, tableau = self.card_size, self.tableau
+    def _card_lines(self, looks: tuple[CardLook | None, ...]) -> list[list[Segment]]:
+        """The lines of one row of cards, drawn as ``looks`` say, left to right."""
+        card = self.card_size
         gap = Segment(" " * card.gap, PLAIN) if card.gap else None
+        nothing = ((Segment(" " * card.width, PLAIN),),) * card.height
+        drawn = [nothing if look is None else card_segments(look, card) for look in looks]
         lines: list[list[Segment]] = []
-        for row in range(ROWS):
-            drawn = [self._draw(column * ROWS + row, tableau, card) for column in range(COLUMNS)]
-            for line_no in range(card.height):
-                line: list[Segment] = []
-                for column, card_lines in enumerate(drawn):
-                    if column and gap is not None:
-                        line.append(gap)
-                    line.extend(card_lines[line_no])
-                lines.append(line)
+        for line_no in range(card.height):
+            line: list[Segment] = []
+            for column, card_lines in enumerate(drawn):
+                if column and gap is not None:
+                    line.append(gap)
+                line.extend(card_lines[line_no])
+            lines.append(line)
         return lines
 
-    def _draw(
-        self, pos: int, tableau: TableauView | None, card: CardSize
-    ) -> tuple[tuple[Segment, ...], ...]:
+    def _look(self, pos: int) -> CardLook | None:
+        """How the card at ``pos`` is drawn (None: no tableau, a blank)."""
+        tableau = self.tableau
         if tableau is None:
-            return tuple((Segment(" " * card.width, PLAIN),) for _ in range(card.height))
+            return None
         if pos // ROWS in tableau.removed_columns:
-            return card_segments(CardLook(Face.GONE), card)
+            return CardLook(Face.GONE)
         targets = self.targets
-        look = CardLook.of(
+        return CardLook.of(
             tableau.cards[pos],
             cursor=pos == self.cursor,
             highlight=pos in self.highlight,
             muted=(targets is not None and pos not in targets) or pos in self.revealed,
         )
-        return card_segments(look, card)
+
+
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """The styles and geometry every line of one render shares."""
+
+    base: Style  # the widget's own style
+    ground: Style  # under the cards: lighter for the current player
+    left: int  # the name line's and cards' offset in the widget
+    width: int  # their width
+    total: int  # the width of a line

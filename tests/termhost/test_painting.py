@@ -9,11 +9,8 @@ leave stale lines, or shift a strip sideways within its line.
 
 from __future__ import annotations
 
-import asyncio
-import time
-from typing import Any, ClassVar
+from typing import ClassVar
 
-import pyte
 from rich.style import Style
 from textual.app import App, ComposeResult
 from textual.binding import BindingType
@@ -24,11 +21,11 @@ from textual.widget import Widget
 from textual.widgets import Footer, Label
 
 from server.termhost import DoorPlayer, HostLimits, SessionHost, SessionInfo, SessionStart
-from server.termhost.session import HostedSession
+
+from .pyteterm import PyteTransport, until, until_alike
 
 SIZE = (60, 16)
 BOX = len("[0:0] ")
-TIMEOUT = 10.0
 
 
 class Cards(Widget):
@@ -94,84 +91,14 @@ class PaintedApp(App[None]):
         self.query_one("#log", Label).update("\n".join(f"line {n}" for n in range(self.lines)))
 
 
-class PyteTransport:
-    """The player's terminal: pyte parses what the host writes."""
-
-    def __init__(self) -> None:
-        self.screen = pyte.Screen(*SIZE)
-        self.stream = pyte.ByteStream(self.screen)
-        self.ended: int | None = None
-
-    def write(self, data: bytes) -> None:
-        self.stream.feed(data)
-
-    def get_write_buffer_size(self) -> int:
-        return 0
-
-    def is_closing(self) -> bool:
-        return self.ended is not None
-
-    def abort(self) -> None:
-        self.end(1)
-
-    def pause_reading(self) -> None:
-        pass
-
-    def resume_reading(self) -> None:
-        pass
-
-    def end(self, status: int) -> None:
-        self.ended = status
-
-
-def drawn(app: App[Any]) -> list[list[tuple[str, bool]]]:
-    """The app's whole screen rendered from scratch: (character, reversed) per cell."""
-    rows = []
-    for strip in app.screen._compositor.render_strips():  # noqa: SLF001
-        row: list[tuple[str, bool]] = []
-        for segment in strip:
-            reverse = bool(segment.style and segment.style.reverse)
-            row.extend((char, reverse) for char in segment.text)
-        rows.append(row)
-    return rows
-
-
-def shown(transport: PyteTransport) -> list[list[tuple[str, bool]]]:
-    """What the terminal shows: (character, reversed) per cell."""
-    buffer = transport.screen.buffer
-    return [
-        [(buffer[y][x].data, buffer[y][x].reverse) for x in range(SIZE[0])] for y in range(SIZE[1])
-    ]
-
-
-async def until(condition: Any) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while not condition():
-        assert time.monotonic() < deadline, "the app did not get the key"
-        await asyncio.sleep(0.02)
-
-
-async def until_alike(session: HostedSession, transport: PyteTransport) -> None:
-    deadline = time.monotonic() + TIMEOUT
-    while time.monotonic() < deadline:
-        app = session.app
-        if app is not None and app.is_running and shown(transport) == drawn(app):
-            return
-        await asyncio.sleep(0.02)
-    assert app is not None
-    expected = "\n".join("".join(c for c, _ in row) for row in drawn(app))
-    actual = "\n".join(transport.screen.display)
-    raise AssertionError(f"the terminal shows\n{actual}\n\nbut the app drew\n{expected}")
-
-
 async def test_the_terminal_shows_what_the_app_drew_after_every_partial_update() -> None:
     host = SessionHost(PaintedApp, limits=HostLimits(max_sessions=2, idle_timeout=None))
-    transport = PyteTransport()
+    transport = PyteTransport(SIZE)
     try:
         session = host.open(transport, SessionStart(DoorPlayer("ssh", None), size=SIZE))
         assert session is not None
         await until_alike(session, transport)
-        assert "[0:0]" in "\n".join(transport.screen.display)
+        assert "[0:0]" in transport.text
         app = session.app
         assert app is not None
         cursor, lines = 0, 0
@@ -183,8 +110,11 @@ async def test_the_terminal_shows_what_the_app_drew_after_every_partial_update()
                 cursor = (cursor + (1 if key == b"\x1b[C" else -1)) % 4
             # The key has reached the app, then its frame the terminal.
             expected = (cursor, lines)
-            await until(lambda: (app.query_one(Cards).cursor, app.lines) == expected)  # noqa: B023
+            await until(
+                lambda: (app.query_one(Cards).cursor, app.lines) == expected,  # noqa: B023
+                "the app got the key",
+            )
             await until_alike(session, transport)
-        assert "line 8" in "\n".join(transport.screen.display)
+        assert "line 8" in transport.text
     finally:
         await host.close()
