@@ -111,8 +111,17 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "textual.css.stylesheet",
         "Stylesheet",
         "_parse_cache",
-        "parsed CSS shared by every app with the same CSS",
+        "parsed CSS shared by every app with the same CSS (set by a wrapped __init__, so that "
+        "the fresh stylesheet of a reparse shares it too)",
         "sharing.share_parsed_css",
+        instance=True,
+    ),
+    PrivateUse(
+        "textual.css.stylesheet",
+        "Stylesheet",
+        "_variables",
+        "the theme's variables, part of a shared parse's key",
+        "sharing.SharedParseCache",
         instance=True,
     ),
     PrivateUse(

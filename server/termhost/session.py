@@ -349,7 +349,6 @@ def prepare_app(app: App[Any], terminal: ChannelTerminal, term_type: str | None)
     Returns the buffer that receives Textual's error output (tracebacks).
     """
     errors = harden_app(app)
-    share_parsed_css(app)
     configure_terminal(app, term_type, terminal.env)
     app.driver_class = functools.partial(TerminalDriver, terminal=terminal)  # type: ignore[assignment]
     return errors
@@ -383,6 +382,7 @@ class SessionHost:
         install_stdio_guard()
         use_lazy_render_caches()
         paint_changed_lines_only()
+        share_parsed_css()
         self.app_factory = app_factory
         self.limits = limits or HostLimits()
         self.messages = messages or HostMessages()

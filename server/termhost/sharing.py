@@ -4,10 +4,12 @@ Textual assumes one app per process, so each app parses its stylesheets on
 its own and every rendered line (``Strip``) allocates seven small caches up
 front.  With one app per player both multiply by the number of players:
 
-* ``share_parsed_css(app)`` - parsed CSS rules are pure data (selectors and
+* ``share_parsed_css()`` - parsed CSS rules are pure data (selectors and
   declarations); apps with the same CSS and the same theme variables can use
   the same ``RuleSet`` objects.  Saves the parse time (~50 ms of a session's
-  start) and its memory for every session after the first.
+  start, twice: an app that sets its theme parses again into a fresh
+  ``Stylesheet`` when it starts) and its memory for every session after the
+  first.
 * ``use_lazy_render_caches()`` - every rendered line (``Strip``) allocates
   seven small caches (an object and a dict each) up front, and a game screen
   holds over a thousand strips: ~10,000 objects per session, of which fewer
@@ -19,12 +21,13 @@ front.  With one app per player both multiply by the number of players:
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Hashable
 from typing import Any, Final, TypeVar
 
-from textual.app import App
 from textual.cache import FIFOCache, LRUCache
+from textual.css.stylesheet import Stylesheet
 
 logger = logging.getLogger(__name__)
 
@@ -67,13 +70,27 @@ class SharedParseCache:
         pass
 
 
-def share_parsed_css(app: App[Any]) -> None:
-    """Make ``app``'s stylesheet reuse rules parsed for earlier apps."""
-    stylesheet = app.stylesheet
-    if not hasattr(stylesheet, "_parse_cache") or not hasattr(stylesheet, "_variables"):
+def share_parsed_css() -> None:
+    """Make every stylesheet in this process reuse rules parsed for earlier apps.
+
+    Every one, not only each app's own: ``Stylesheet.reparse`` (when an app sets
+    its theme, as every app does when it starts) parses into a fresh
+    ``Stylesheet``. Idempotent.
+    """
+    init = Stylesheet.__init__
+    if getattr(init, "shares_parsed_css", False):
+        return
+    if not hasattr(Stylesheet(), "_parse_cache") or not hasattr(Stylesheet(), "_variables"):
         logger.warning("textual's Stylesheet changed; parsed CSS is not shared")
         return
-    stylesheet._parse_cache = SharedParseCache(stylesheet)  # type: ignore[assignment]  # duck-typed LRUCache
+
+    @functools.wraps(init)
+    def init_sharing(self: Stylesheet, *args: Any, **kwargs: Any) -> None:
+        init(self, *args, **kwargs)
+        self._parse_cache = SharedParseCache(self)  # type: ignore[assignment]  # duck-typed LRUCache
+
+    init_sharing.shares_parsed_css = True  # type: ignore[attr-defined]
+    Stylesheet.__init__ = init_sharing  # type: ignore[method-assign]
 
 
 # --------------------------------------------------------------------------

@@ -49,7 +49,7 @@ from .hardening import (
 from .painting import paint_changed_lines_only
 from .relay import PipeChannel
 from .session import EXIT_FAILURE, DoorPlayer, SessionInfo, app_exit_status, prepare_app
-from .sharing import use_lazy_render_caches
+from .sharing import share_parsed_css, use_lazy_render_caches
 
 logger = logging.getLogger(__name__)
 
@@ -302,6 +302,7 @@ async def run_worker(control_fd: int, factory_spec: str, settings: HostSettings)
     install_stdio_guard()
     use_lazy_render_caches()
     paint_changed_lines_only()
+    share_parsed_css()
     factory = load_factory(factory_spec)
     for module in settings.preload:
         importlib.import_module(module)

@@ -98,7 +98,7 @@ class TableBoard(Vertical):
     def watch_model(self, model: BoardModel | None) -> None:
         if model is None or not self.is_mounted:
             return
-        if not self.query("#own"):
+        if self._tableaux is None and not self.query("#own"):
             # Mounted, but its children are not yet (a recompose under way, a busy
             # machine): the model is applied once they are.
             self.call_after_refresh(self._apply_when_composed)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pyte
+from textual._context import active_app
 from textual.app import App
 
 from server.termhost.session import HostedSession
@@ -70,9 +71,17 @@ class PyteTransport:
 
 
 def drawn(app: App[Any]) -> Cells:
-    """The app's whole screen rendered from scratch: (character, reversed) per cell."""
+    """The app's whole screen rendered from scratch: (character, reversed) per cell.
+
+    Rendered as the app's own tasks do, with the app active: some widgets (the
+    footer's keys) look it up while they render."""
+    token = active_app.set(app)
+    try:
+        strips = app.screen._compositor.render_strips()  # noqa: SLF001
+    finally:
+        active_app.reset(token)
     rows = []
-    for strip in app.screen._compositor.render_strips():  # noqa: SLF001
+    for strip in strips:
         row: list[tuple[str, bool]] = []
         for segment in strip:
             reverse = bool(segment.style and segment.style.reverse)
