@@ -25,6 +25,7 @@ from textual.filter import Monochrome, NoColor
 from textual.geometry import Size
 from textual.message import Message
 from textual.notifications import SeverityLevel
+from textual.screen import Screen
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
@@ -57,6 +58,7 @@ class ClientOptions:
     replay: Path | None = None
     pace: str | None = None
     local_pace: Pace | None = None
+    instant_login: bool = False
 
 
 def build_app(
@@ -70,6 +72,7 @@ def build_app(
     server_label: str = "",
     pace: str | None = None,
     local_pace: Pace | None = None,
+    instant_login: bool = False,
 ) -> SkyjoApp:
     """The one way to make the client.
 
@@ -84,6 +87,9 @@ def build_app(
     - ``server_label``: "host:port", the key of the saved resume token.
     - ``pace``: "off", "fast", "normal" or "slow" (others' moves); None: the saved choice.
     - ``local_pace``: the in-process server's pace (tests use zero delays).
+    - ``instant_login``: the server is on this machine (a door's player) and
+      answers a login at once: no Connecting screen is built to flash by (a
+      third of a hosted player's start, in CPU time, before the lobby is drawn).
     """
     options = ClientOptions(
         connect=connect,
@@ -95,6 +101,7 @@ def build_app(
         replay=replay,
         pace=pace,
         local_pace=local_pace,
+        instant_login=instant_login,
     )
     return SkyjoApp(options)
 
@@ -247,7 +254,12 @@ class SkyjoApp(App[None]):
 
     @work(exclusive=True, group="login")
     async def go_online(self, connect: Connector, label: str, name: str | None) -> None:
-        """Log in (asking for a name if needed), then show the lobby or our table."""
+        """Log in (asking for a name if needed), then show the lobby or our table.
+
+        Meanwhile the Connecting screen says so, unless the login is instant (a
+        door's player: the server is on this machine); it also says why a login
+        failed, with a way to retry.
+        """
         from .screens.connecting import ConnectingScreen
         from .screens.lobby import LobbyScreen
 
@@ -256,18 +268,21 @@ class SkyjoApp(App[None]):
         session = Session(connect, self._session_news)
         self.session = session
         waiting = ConnectingScreen(label, retry=lambda: self.go_online(connect, label, name))
-        await self.push_screen(waiting)
         token = self.prefs.tokens.get(label) if label else None
         self.hold_tables()  # a seat we come back to opens over the lobby, not over this screen
+        if not self.options.instant_login:
+            await self.push_screen(waiting)
         try:
             try:
                 welcome = await session.login(name=name, token=token)
             except NameNeeded as needed:
                 welcome = await self._ask_name(session, needed, name)
                 if welcome is None:
+                    await self._show(waiting)  # under the name prompt, as for any server
                     await self._leave_connecting(waiting)
                     return
         except (OSError, TimeoutError, ConnectionLost, ServerError) as exc:
+            await self._show(waiting)
             waiting.failed(self.describe_error(exc))
             return
         finally:
@@ -276,8 +291,15 @@ class SkyjoApp(App[None]):
             self.save_prefs(self.prefs.with_token(label, welcome.token))
         if waiting.is_current:
             await self.switch_screen(LobbyScreen())
+        elif not waiting.is_attached:  # an instant login: the lobby comes straight up
+            await self.push_screen(LobbyScreen())
         for message in held:
             self._pushed(message)
+
+    async def _show(self, screen: Screen[Any]) -> None:
+        """Push ``screen`` unless it is on the stack already."""
+        if not screen.is_attached:
+            await self.push_screen(screen)
 
     async def _ask_name(self, session: Session, needed: NameNeeded, name: str | None) -> Any:
         from .screens.name import NameScreen

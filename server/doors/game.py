@@ -63,6 +63,7 @@ def skyjo_app_factory(player_session: PlayerSession, **build_options: Any) -> Ap
         player_session.connect,
         name=player_session.player.requested_name,
         environ=player_session.environ,
+        instant_login=True,  # the lobby is in this process, or a socket away on this machine
         **build_options,
     )
 

@@ -147,12 +147,18 @@ class LobbyScreen(SkyjoScreen[None]):
         return row_key.value
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
-        if scope == "lobby":
-            self.query_one(ChatPanel).add_line(name, text)
+        panels = self.query(ChatPanel)
+        if scope == "lobby" and panels:  # none yet: on_mount shows the chat so far
+            panels.first().add_line(name, text)
 
     def show_chat(self) -> None:
         """The lobby chat so far, as the app keeps it."""
-        self.query_one(ChatPanel).clear()
+        panels = self.query(ChatPanel)
+        if not panels:
+            # Not composed yet (a chat line while the lobby comes up) or going away:
+            # on_mount shows the app's chat lines.
+            return
+        panels.first().clear()
         for scope, name, text in self.skyjo.chat_lines:
             self.add_chat(scope, name, text)
 

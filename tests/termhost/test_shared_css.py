@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from textual.css import stylesheet
 
+from server.termhost import sharing
+
 from .conftest import HostedClients
 
 
@@ -24,6 +26,7 @@ async def test_a_second_players_app_parses_no_css(
         return parse(*args, **kwargs)
 
     monkeypatch.setattr(stylesheet, "parse", counted)
+    sharing._PARSED_RULES.clear()  # noqa: SLF001 - as in a fresh worker (other tests ran here)
     first, _ = await hosted.lobby("ann")
     assert parsed, "the first app parsed its CSS"
     parsed.clear()
