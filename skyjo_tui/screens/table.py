@@ -73,6 +73,7 @@ class TableScreen(SkyjoScreen[None]):
         self.table = table
         self.seats = seats_of(table)
         self.view: PlayerView | None = None
+        self._choices: tuple[PlayerView | None, Choices] = (None, Choices(None))
         self.mode = Mode.NORMAL
         self.cursor: Target = 4
         self.tracker = RoundTracker()
@@ -436,7 +437,10 @@ class TableScreen(SkyjoScreen[None]):
 
     @property
     def choices(self) -> Choices:
-        return Choices.from_view(self.view) if self.view else Choices(None)
+        view = self.view
+        if self._choices[0] is not view:  # worked out once per view (checked for every key)
+            self._choices = (view, Choices.from_view(view) if view else Choices(None))
+        return self._choices[1]
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in _REFUSABLE and self.link is not Link.ONLINE:
