@@ -13,11 +13,10 @@ from server.engine.views import PlayerView
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.confirm import ConfirmScreen
 from skyjo_tui.screens.home import HomeScreen
-from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 
 from ..players import my_move
-from .seen import focused, on_screen, prompt_line, screen_text, until
+from .seen import a_local_game, focused, on_screen, screen_text, until
 
 
 def my_cards(table: TableScreen) -> tuple[int | None, ...]:
@@ -38,12 +37,7 @@ async def test_a_local_game_quit_with_ctrl_q_is_resumed_at_the_next_launch(
 ) -> None:
     first = make_app()
     async with first.run_test(size=(80, 24)) as pilot:
-        await on_screen(pilot, HomeScreen)
-        await pilot.press("n")
-        await on_screen(pilot, SetupScreen)
-        await pilot.press("enter")
-        table = await on_screen(pilot, TableScreen)
-        await until(pilot, lambda: "Turn up" in prompt_line(first), "the first prompt")
+        table = await a_local_game(pilot)
         await pilot.press("enter", "right", "enter")  # two cards turned up
         await until(
             pilot,
