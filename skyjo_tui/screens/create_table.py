@@ -7,9 +7,10 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal
 
 from ..widgets.footer import KeyFooter
+from ..widgets.form import Form
 from ..widgets.input import Input
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
@@ -29,7 +30,7 @@ class CreateTableScreen(SkyjoModal[None]):
         tr = self.tr
         welcome = self.skyjo.session.welcome if self.skyjo.session else None
         default_name = tr("create.default_name", name=welcome.name if welcome else "")
-        with VerticalScroll(classes="dialog wide form"):
+        with Form(classes="dialog wide form"):
             yield Label(tr("create.title"), classes="title")
             with Grid(classes="form-grid"):
                 yield Label(tr("create.name"))
