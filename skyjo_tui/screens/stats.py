@@ -68,7 +68,11 @@ class StatsScreen(SkyjoScreen[None]):
             tr("stats.mean"),
         )
         self.query_one("#recent-games", TextTable).add_columns(
-            tr("stats.when"), tr("stats.table"), tr("stats.players"), tr("stats.winner")
+            # who won before who played: a long list of players runs past 80 columns
+            tr("stats.when"),
+            tr("stats.table"),
+            tr("stats.winner"),
+            tr("stats.players"),
         )
         self.action_refresh()
 
@@ -177,8 +181,8 @@ class StatsScreen(SkyjoScreen[None]):
             table.add_row(
                 when,
                 name,
-                Text(", ".join(names), overflow="ellipsis"),
                 ", ".join(winners),
+                Text(", ".join(names), overflow="ellipsis"),
                 key=str(game.get("game_id")),
             )
         self.refresh_bindings()

@@ -63,6 +63,8 @@ async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     games = stats.query_one("#recent-games", DataTable)
     await until(pilot, lambda: games.row_count == 1, "our game in the recent games")
     assert "Enter on a game replays it." in screen_text(app)
+    header = next(line for line in screen_text(app).splitlines() if "When" in line)
+    assert "Winner" in header, header  # who won, within 80 columns (the players may not fit)
     assert (await footer(pilot)).has("Replay")  # as it says, without reaching for Tab first
     await pilot.press("enter")
     replay = await on_screen(pilot, ReplayScreen)  # on_screen: nothing of its footer is cut
