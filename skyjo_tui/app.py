@@ -365,8 +365,9 @@ class SkyjoApp(App[None]):
                 held = self.release_tables()  # the game, as it is now
             elif welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
-            if welcome.name != name and not held:
-                # the saved token is the player of another name (Settings changed it)
+            if welcome.name != name and not resume:
+                # the saved token is the player of another name (Settings changed it); a
+                # resumed seat keeps its player: the next new game takes the new name
                 welcome = await self.session.choose_name(name)
             self._quick_game = True
             self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
@@ -384,8 +385,9 @@ class SkyjoApp(App[None]):
                 self.notify(self.describe_error(exc), severity="error")
             return None
         finally:
-            self.table = None
-            self.release_tables()  # a game left behind is not shown
+            if self.holding_tables:  # not resumed: the game left behind is not shown
+                self.table = None
+                self.release_tables()
         return held
 
     @work(exclusive=True, group="login")
