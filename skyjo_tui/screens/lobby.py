@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
+from server.netclient import ConnectionLost, ServerError
+
 from ..rules_text import table_brief
 from ..who import WHO_LIMIT, who_line
 from ..widgets.chat import ChatInput, ChatPanel
@@ -223,11 +225,30 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @work(group="lobby")
     async def action_code(self) -> None:
-        code = await self.app.push_screen_wait(
-            PromptScreen(self.tr("lobby.code_title"), max_length=CODE_LENGTH, placeholder="ABCDEF")
-        )
-        if code:
-            await self.skyjo.call({"type": "join_table", "code": code.upper()})
+        code, reason = "", ""
+        while True:  # a code refused comes back with why, as typed, to be put right
+            code = await self.app.push_screen_wait(
+                PromptScreen(
+                    self.tr("lobby.code_title"),
+                    code,
+                    reason,
+                    max_length=CODE_LENGTH,
+                    placeholder="ABCDEF",
+                )
+            )
+            if not code:
+                return
+            session = self.skyjo.session
+            try:
+                if session is None:
+                    raise ConnectionLost("not connected")
+                await session.request({"type": "join_table", "code": code.upper()})
+                return
+            except ServerError as exc:
+                reason = self.skyjo.describe_error(exc)
+            except (ConnectionLost, TimeoutError) as exc:
+                self.notify(self.skyjo.describe_error(exc), severity="error", timeout=6)
+                return
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).focus_input()
