@@ -468,6 +468,21 @@ class SkyjoApp(App[None]):
                 self.notify(self.describe_error(exc), severity="error", timeout=6)
             return None
 
+    async def call_in_dialog(self, message: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+        """``call`` for a dialog: the server's refusal comes back in words, for the dialog
+        to say beside what it asked (and keep what was typed); a lost connection is said
+        as ``call`` says it. (reply, "") on success, (None, words) on a refusal."""
+        session = self.session
+        try:
+            if session is None:
+                raise ConnectionLost("not connected")
+            return await session.request(message), ""
+        except ServerError as exc:
+            return None, self.describe_error(exc)
+        except (ConnectionLost, TimeoutError) as exc:
+            self.notify(self.describe_error(exc), severity="error", timeout=6)
+            return None, ""
+
     def notify(
         self,
         message: str,

@@ -92,13 +92,17 @@ class CreateTableScreen(SkyjoModal[None]):
     @on(Button.Pressed, "#create")
     @work(group="create")
     async def action_create(self) -> None:
+        error = self.query_one("#create-error", Label)
         try:
             message = self.request()
         except ValueError as exc:
-            self.query_one("#create-error", Label).update(str(exc))
+            error.update(str(exc))
             return
+        error.update("")  # an earlier refusal no longer holds
+        reply, refusal = await self.skyjo.call_in_dialog(message)
+        error.update(refusal)  # said here, beside the fields to put right
         # On success the server's table push has already opened the room over us.
-        if await self.skyjo.call(message) is not None and self.is_current:
+        if reply is not None and self.is_current:
             self.dismiss()
 
     @on(Button.Pressed, "#cancel")

@@ -10,8 +10,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
-from server.netclient import ConnectionLost, ServerError
-
 from ..rules_text import table_brief
 from ..who import WHO_LIMIT, who_line
 from ..widgets.chat import ChatInput, ChatPanel
@@ -238,16 +236,10 @@ class LobbyScreen(SkyjoScreen[None]):
             )
             if not code:
                 return
-            session = self.skyjo.session
-            try:
-                if session is None:
-                    raise ConnectionLost("not connected")
-                await session.request({"type": "join_table", "code": code.upper()})
-                return
-            except ServerError as exc:
-                reason = self.skyjo.describe_error(exc)
-            except (ConnectionLost, TimeoutError) as exc:
-                self.notify(self.skyjo.describe_error(exc), severity="error", timeout=6)
+            _, reason = await self.skyjo.call_in_dialog(
+                {"type": "join_table", "code": code.upper()}
+            )
+            if not reason:  # joined, or the connection is lost (said)
                 return
 
     def action_chat(self) -> None:
