@@ -8,10 +8,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
+from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
 from ..widgets.form import Form
-from ..widgets.input import Input
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoModal

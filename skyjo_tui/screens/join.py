@@ -8,11 +8,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
+from textual.widgets import Input
 
 from ..address import DEFAULT_PORT, parse_address, tcp_connector
 from ..widgets.footer import KeyFooter
 from ..widgets.form import Form
-from ..widgets.input import Input
 from ..widgets.text import Button, Label
 from .base import SkyjoScreen
 

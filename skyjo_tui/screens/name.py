@@ -8,9 +8,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
-from ..widgets.input import Input
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
 

@@ -10,13 +10,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
+from textual.widgets import Input
 
 from ..i18n import LANGUAGES, Translator
 from ..pacing import PACES
 from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
 from ..widgets.form import Form
-from ..widgets.input import Input
 from ..widgets.text import Button, Label, Select
 from .base import SkyjoScreen
 

@@ -10,8 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.message import Message
+from textual.widgets import Input
 
-from .input import Input
 from .line_log import LineLog
 from .text import literal
 

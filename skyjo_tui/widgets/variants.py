@@ -7,9 +7,9 @@ from typing import Any, Final
 from textual.app import ComposeResult
 from textual.containers import Grid
 from textual.validation import Integer
+from textual.widgets import Input
 
 from ..i18n import Translator
-from .input import Input
 from .text import Label, Select
 
 END_SCORE_RANGE: Final = (10, 1000)
