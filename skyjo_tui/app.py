@@ -173,6 +173,7 @@ class SkyjoApp(App[None]):
             self.go_online(self.options.connect, self.options.server_label, self.options.name)
         else:
             self.push_screen(HomeScreen())
+            self.resume_local_game()
 
     async def on_unmount(self) -> None:
         self.terminal_title.restore()
@@ -355,8 +356,8 @@ class SkyjoApp(App[None]):
     async def ensure_local_session(self) -> bool:
         """Log in to the in-process server unless already there; False (said) on failure.
 
-        A game left running by an earlier visit is left for good (its seat
-        goes to a bot): local play always starts from the home screen.
+        A seat kept from an earlier visit is left (it goes to a bot): a new game is
+        asked for. Only the launch goes back to it (``resume_local_game``).
         """
         from .local_game import default_name
 
@@ -370,33 +371,63 @@ class SkyjoApp(App[None]):
             and session.welcome.name == name
         ):
             return True
+        return await self._local_login(name, resume=False) is not None
+
+    async def _local_login(self, name: str, *, resume: bool) -> list[dict[str, Any]] | None:
+        """A new session on the in-process server with the saved token; None (said unless
+        resuming) on failure. Resuming keeps the seat the token holds and returns the
+        table pushes the login brought; otherwise that seat is left and none are."""
         await self._close_session()
         self.session = Session(self.local_server().connect, self._session_news)
         self.hold_tables()
+        held: list[dict[str, Any]] = []
         try:
             welcome = await self.session.login(name=name, token=self.prefs.tokens.get(LOCAL_LABEL))
-            if welcome.table_id is not None:
+            if resume and welcome.table_id is not None:
+                held = self.release_tables()  # the game, as it is now
+            elif welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
-            if (
-                welcome.name != name
-            ):  # the saved token is the player of another name (Settings changed it)
+            if welcome.name != name and not resume:
+                # the saved token is the player of another name (Settings changed it); a
+                # resumed seat keeps its player: the next new game takes the new name
                 welcome = await self.session.choose_name(name)
             self._quick_game = True
             self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
         except ConnectionError as exc:  # ConnectionLost included: the in-process server went away
-            self.notify(self.describe_error(exc), severity="error")
-            return False
+            if not resume:
+                self.notify(self.describe_error(exc), severity="error")
+            return None
         except OSError as exc:  # its data directory, most likely
             where = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
-            self.notify(self.tr("error.local", reason=where), severity="error", timeout=10)
-            return False
+            if not resume:
+                self.notify(self.tr("error.local", reason=where), severity="error", timeout=10)
+            return None
         except (NameNeeded, TimeoutError, ServerError) as exc:
-            self.notify(self.describe_error(exc), severity="error")
-            return False
+            if not resume:
+                self.notify(self.describe_error(exc), severity="error")
+            return None
         finally:
-            self.table = None
-            self.release_tables()  # the game left behind is not shown
-        return True
+            if self.holding_tables:  # not resumed: the game left behind is not shown
+                self.table = None
+                self.release_tables()
+        return held
+
+    @work(exclusive=True, group="login")
+    async def resume_local_game(self) -> None:
+        """At launch, back to the local game that quitting the app interrupted.
+
+        Its seat was kept (only leaving with ``q`` gives it to a bot): a player who
+        closed the terminal or pressed Ctrl+Q mid-game finds the game again, as a
+        server's player finds their seat. Quiet when there is none, or on failure
+        (a new game says why it cannot start).
+        """
+        from .local_game import default_name
+
+        if self.options.data_dir is None or LOCAL_LABEL not in self.prefs.tokens:
+            return  # no local game was ever played here: the server need not start
+        name = self.prefs.name or default_name(self.options.environ, self.tr)
+        for message in await self._local_login(name, resume=True) or ():
+            self._pushed(message)
 
     @work(exclusive=True, group="login")
     async def start_local_game(self, setup: LocalSetup) -> None:
@@ -458,6 +489,21 @@ class SkyjoApp(App[None]):
             if not quiet:
                 self.notify(self.describe_error(exc), severity="error", timeout=6)
             return None
+
+    async def call_in_dialog(self, message: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
+        """``call`` for a dialog: the server's refusal comes back in words, for the dialog
+        to say beside what it asked (and keep what was typed); a lost connection is said
+        as ``call`` says it. (reply, "") on success, (None, words) on a refusal."""
+        session = self.session
+        try:
+            if session is None:
+                raise ConnectionLost("not connected")
+            return await session.request(message), ""
+        except ServerError as exc:
+            return None, self.describe_error(exc)
+        except (ConnectionLost, TimeoutError) as exc:
+            self.notify(self.describe_error(exc), severity="error", timeout=6)
+            return None, ""
 
     def notify(
         self,

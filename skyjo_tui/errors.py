@@ -5,6 +5,7 @@ from __future__ import annotations
 import socket
 
 from server.netclient import ConnectionLost
+from server.printable import printable
 
 from .i18n import Translator
 
@@ -15,7 +16,7 @@ OUR_WORDS = frozenset({"bad_token"})
 def describe_error(exc: BaseException, tr: Translator) -> str:
     """What went wrong, said plainly (the server's words, or ours in the player's language)."""
     code = getattr(exc, "code", None)
-    message = getattr(exc, "message", "") or str(exc)
+    message = printable(getattr(exc, "message", "") or str(exc))  # the server's words, maybe
     if isinstance(exc, TimeoutError):
         return tr("error.timeout")
     if isinstance(exc, ConnectionRefusedError):

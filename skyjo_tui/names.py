@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+
 from .i18n import Translator
 
 
@@ -75,13 +77,25 @@ def seat_names(
 
 
 def shorten(name: str, room: int) -> str:
-    """``name`` in ``room`` cells; a short last word (a number) survives: "Greedy b…2"."""
-    if len(name) <= room:
+    """``name`` in ``room`` cells; a short last word (a number) survives: "Greedy b…2".
+
+    Cells, as the terminal draws them: an emoji or a CJK character takes two."""
+    if cell_len(name) <= room:
         return name
     head, _, last = name.rpartition(" ")
-    if head and len(last) <= 3 and room >= len(last) + 3:
-        return name[: room - len(last) - 1] + "…" + last
-    return name[: max(0, room - 1)] + "…"
+    if head and len(last) <= 3 and room >= cell_len(last) + 3:
+        return cropped(name, room - cell_len(last) - 1) + "…" + last
+    return cropped(name, max(0, room - 1)) + "…"
+
+
+def cropped(text: str, room: int) -> str:
+    """The longest start of ``text`` that fits in ``room`` cells."""
+    used = 0
+    for index, character in enumerate(text):
+        used += cell_len(character)
+        if used > room:
+            return text[:index]
+    return text
 
 
 def _level_text(tr: Translator, kind: str, level: str, number: int) -> str | None:

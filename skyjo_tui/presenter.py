@@ -10,6 +10,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
+from rich.cells import cell_len
+
 from server.engine import PlayerView, TableauView
 
 from .choices import Choices, Mode, prompt_key
@@ -122,7 +124,8 @@ def _seat_lines(
 
     def room(name: int) -> int:  # 0: the whole names; -1: the short ones
         return max(
-            len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0) for line in lines
+            cell_len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0)
+            for line in lines
         )
 
     forms = zip(*(line.score_texts() for line in lines), strict=True)

@@ -27,6 +27,7 @@ from server.engine import (
 from server.engine.cards import ROWS, TABLEAU_SIZE
 from server.engine.records import replay_steps
 from server.engine.views import TableauView
+from server.printable import printable
 
 from .names import SeatInfo
 
@@ -84,7 +85,7 @@ def load_file(path: Path) -> list[Recording]:
     """Every game of a records file (one JSON object per line)."""
     try:
         with path.open(encoding="utf-8") as lines:
-            records = list(read_records(lines))
+            records = [printable(record) for record in read_records(lines)]  # someone's file
     except OSError as exc:
         raise ReplayError(f"cannot read {path}: {exc.strerror or exc}") from exc
     except (InvalidSetup, UnicodeDecodeError) as exc:

@@ -4,13 +4,16 @@ Pure (no Textual): the presenter fills a ``SeatLine`` per seat, the same
 "form" for every seat of the table, and the tableau widget asks
 ``fit_name_line`` what fits its width. The words go first ("5 pts · total
 23", then "5 pts · Σ23", then "5 Σ23"), then the name gives way ("Greedy bot
-2", then "Greedy 2", then shortened).
+2", then "Greedy 2", then shortened). Widths are in cells, as the terminal
+draws them (an emoji or a CJK character takes two).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Final
+
+from rich.cells import cell_len
 
 from .names import shorten
 
@@ -68,10 +71,10 @@ def fit_name_line(
     form = min(form, len(scores) - 1)
     right = " " + scores[form]
     widest = 1 + line.score_widths[form] if form < len(line.score_widths) else len(right)
-    left = room - max(widest, len(right)) - len(closer)
+    left = room - max(widest, len(right)) - cell_len(closer)
     for name in line.names():
-        if len(name) + len(tag) <= left:
+        if cell_len(name) + cell_len(tag) <= left:
             return name + closer, tag, right
-        if len(name) <= left:
+        if cell_len(name) <= left:
             return name + closer, "", right
     return shorten(line.names()[-1], max(1, left)) + closer, "", right

@@ -13,11 +13,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
 from server.netclient import ConnectionLost, ServerConnection, ServerError, Welcome
+from server.printable import printable
 
 logger = logging.getLogger(__name__)
 
@@ -32,6 +33,11 @@ FINAL_BYE_CODES: Final = frozenset(
 )
 #: Login errors that mean "ask the player for a (different) name".
 NAME_ERRORS: Final = frozenset({"name_required", "bad_name", "name_taken", "name_reserved"})
+#: Pushes that hold no words to show, only numbers and the protocol's own names (a move's
+#: events and views, which the engine parses): the one push of every move, passed as it is.
+#: Every other push and reply is shown through ``printable``: a server, or the player
+#: behind a name it let through, may send what a terminal would obey.
+NUMBERS_ONLY: Final = frozenset({"game"})
 
 
 class Link(str, Enum):
@@ -134,6 +140,7 @@ class Session:
         return welcome
 
     def _welcomed(self, conn: ServerConnection, welcome: Welcome) -> Welcome:
+        welcome = replace(welcome, name=printable(welcome.name), server=printable(welcome.server))
         self._conn = conn
         self.welcome = welcome
         if not welcome.needs_name:
@@ -148,7 +155,7 @@ class Session:
         conn = self._conn
         if conn is None or conn.closed or self.link is not Link.ONLINE:
             raise ConnectionLost("not connected")
-        return await conn.request(message, timeout=timeout)
+        return printable(await conn.request(message, timeout=timeout))
 
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
         return await self.request({"type": "act", "action": action})
@@ -158,8 +165,11 @@ class Session:
     async def _pump(self, conn: ServerConnection) -> None:
         try:
             async for message in conn.pushes():
-                if message.get("type") != "bye":
+                kind = message.get("type")
+                if kind in NUMBERS_ONLY:
                     self._notify(Pushed(message))
+                elif kind != "bye":
+                    self._notify(Pushed(printable(message)))
         except ConnectionLost as lost:
             if not self._closed and conn is self._conn:
                 await self._reconnect(lost)
@@ -186,6 +196,7 @@ class Session:
                 return
 
     def _set_link(self, change: LinkChanged) -> None:
+        change = replace(change, reason=printable(change.reason))  # the server's words, maybe
         self.link = change.link
         self._notify(change)
 

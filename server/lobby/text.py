@@ -2,16 +2,14 @@
 
 Both end up on other people's terminals, so nothing that a terminal could
 interpret (control and escape characters, bidirectional overrides, other
-invisible format characters) gets through.
+invisible format characters: ``server.printable``) gets through.
 """
 
 from __future__ import annotations
 
 import unicodedata
 
-# Unicode categories never allowed: control, format (zero-width, bidi overrides),
-# surrogate, private use, unassigned, line and paragraph separators.
-_FORBIDDEN_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+from ..printable import bad_character
 
 
 class TextError(ValueError):
@@ -22,20 +20,13 @@ class TextTooLong(TextError):
     pass
 
 
-def _bad_character(text: str) -> str | None:
-    for char in text:
-        if unicodedata.category(char) in _FORBIDDEN_CATEGORIES or not char.isprintable():
-            return f"U+{ord(char):04X}"
-    return None
-
-
 def _clean(raw: str, max_length: int, what: str) -> str:
     text = unicodedata.normalize("NFC", raw).strip()
     if not text:
         raise TextError(f"{what} needs at least one visible character")
     if len(text) > max_length:
         raise TextTooLong(f"{what} has at most {max_length} characters")
-    bad = _bad_character(text)
+    bad = bad_character(text)
     if bad is not None:
         raise TextError(f"{what} may hold only printable characters (not {bad})")
     return text

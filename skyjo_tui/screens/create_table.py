@@ -7,10 +7,11 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal
 from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
+from ..widgets.form import Form
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoModal
@@ -29,7 +30,7 @@ class CreateTableScreen(SkyjoModal[None]):
         tr = self.tr
         welcome = self.skyjo.session.welcome if self.skyjo.session else None
         default_name = tr("create.default_name", name=welcome.name if welcome else "")
-        with VerticalScroll(classes="dialog wide form"):
+        with Form(classes="dialog wide form"):
             yield Label(tr("create.title"), classes="title")
             with Grid(classes="form-grid"):
                 yield Label(tr("create.name"))
@@ -91,13 +92,17 @@ class CreateTableScreen(SkyjoModal[None]):
     @on(Button.Pressed, "#create")
     @work(group="create")
     async def action_create(self) -> None:
+        error = self.query_one("#create-error", Label)
         try:
             message = self.request()
         except ValueError as exc:
-            self.query_one("#create-error", Label).update(str(exc))
+            error.update(str(exc))
             return
+        error.update("")  # an earlier refusal no longer holds
+        reply, refusal = await self.skyjo.call_in_dialog(message)
+        error.update(refusal)  # said here, beside the fields to put right
         # On success the server's table push has already opened the room over us.
-        if await self.skyjo.call(message) is not None and self.is_current:
+        if reply is not None and self.is_current:
             self.dismiss()
 
     @on(Button.Pressed, "#cancel")

@@ -7,11 +7,12 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal
 from textual.widgets import Input
 
 from ..address import DEFAULT_PORT, parse_address, tcp_connector
 from ..widgets.footer import KeyFooter
+from ..widgets.form import Form
 from ..widgets.text import Button, Label
 from .base import SkyjoScreen
 
@@ -23,7 +24,7 @@ class JoinScreen(SkyjoScreen[None]):
 
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
-        with VerticalScroll(classes="form"):
+        with Form(classes="form"):
             yield Label(tr("join.title"), classes="title")
             with Grid(classes="form-grid"):
                 yield Label(tr("join.address"))

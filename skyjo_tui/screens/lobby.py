@@ -229,11 +229,24 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @work(group="lobby")
     async def action_code(self) -> None:
-        code = await self.app.push_screen_wait(
-            PromptScreen(self.tr("lobby.code_title"), max_length=CODE_LENGTH, placeholder="ABCDEF")
-        )
-        if code:
-            await self.skyjo.call({"type": "join_table", "code": code.upper()})
+        code, reason = "", ""
+        while True:  # a code refused comes back with why, as typed, to be put right
+            code = await self.app.push_screen_wait(
+                PromptScreen(
+                    self.tr("lobby.code_title"),
+                    code,
+                    reason,
+                    max_length=CODE_LENGTH,
+                    placeholder="ABCDEF",
+                )
+            )
+            if not code:
+                return
+            _, reason = await self.skyjo.call_in_dialog(
+                {"type": "join_table", "code": code.upper()}
+            )
+            if not reason:  # joined, or the connection is lost (said)
+                return
 
     def action_chat(self) -> None:
         self.query_one(ChatPanel).focus_input()

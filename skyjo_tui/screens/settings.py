@@ -9,13 +9,14 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal
 from textual.widgets import Input
 
 from ..i18n import LANGUAGES, Translator
 from ..pacing import PACES
 from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
+from ..widgets.form import Form
 from ..widgets.text import Button, Label, Select
 from .base import SkyjoScreen
 
@@ -30,7 +31,7 @@ class SettingsScreen(SkyjoScreen[None]):
 
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
-        with VerticalScroll(classes="form"):
+        with Form(classes="form"):
             yield Label(tr("settings.title"), classes="title")
             with Grid(classes="form-grid"):
                 yield Label(tr("settings.name"))

@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.containers import Grid, Horizontal
 from textual.worker import Worker
 
 from server.bots import BOT_LEVELS
@@ -16,6 +16,7 @@ from server.bots import BOT_LEVELS
 from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
 from ..names import default_level, level_name
 from ..widgets.footer import KeyFooter
+from ..widgets.form import Form
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
@@ -36,7 +37,7 @@ class SetupScreen(SkyjoScreen[None]):
         levels = list(BOT_LEVELS)
         level = prefs.bot_level if prefs.bot_level in levels else default_level(levels)
         bots = min(MAX_BOTS, max(MIN_BOTS, prefs.bots))
-        with VerticalScroll(id="setup", classes="form"):
+        with Form(id="setup", classes="form"):
             yield Label(tr("setup.title"), classes="title")
             with Grid(id="bots", classes="form-grid"):
                 yield Label(tr("setup.bots"))

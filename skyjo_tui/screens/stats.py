@@ -32,6 +32,7 @@ class StatsScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "app.pop_screen", "keys.back", id="stats.back"),
         Binding("r", "refresh", "keys.refresh", id="stats.refresh"),
+        Binding("enter", "replay", "keys.replay_game", id="stats.replay"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -67,12 +68,38 @@ class StatsScreen(SkyjoScreen[None]):
             tr("stats.mean"),
         )
         self.query_one("#recent-games", TextTable).add_columns(
-            tr("stats.when"), tr("stats.table"), tr("stats.players"), tr("stats.winner")
+            # who won before who played: a long list of players runs past 80 columns
+            tr("stats.when"),
+            tr("stats.table"),
+            tr("stats.winner"),
+            tr("stats.players"),
         )
         self.action_refresh()
 
     def after_recompose(self) -> None:
         self.on_mount()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "replay":  # the recent games on show, one of them to replay
+            tabs, games = self.query("#stats-tabs"), self.query("#recent-games")
+            return (
+                bool(tabs and games)
+                and tabs.first(TabbedContent).active == "recent"
+                and games.first(TextTable).row_count > 0
+            )
+        return True
+
+    @on(TabbedContent.TabActivated)
+    def _tab_shown(self) -> None:
+        self.refresh_bindings()
+
+    def action_replay(self) -> None:
+        """Enter while the tabs have the keyboard: the game under the list's cursor, as
+        the list itself replays it (it takes the keyboard from then on: its own Enter
+        comes first, and the footer shows this key for both)."""
+        games = self.query_one("#recent-games", TextTable)
+        games.focus()
+        games.action_select_cursor()
 
     @work(exclusive=True, group="stats")
     async def action_refresh(self) -> None:
@@ -154,10 +181,11 @@ class StatsScreen(SkyjoScreen[None]):
             table.add_row(
                 when,
                 name,
-                Text(", ".join(names), overflow="ellipsis"),
                 ", ".join(winners),
+                Text(", ".join(names), overflow="ellipsis"),
                 key=str(game.get("game_id")),
             )
+        self.refresh_bindings()
 
     @on(TextTable.RowSelected, "#recent-games")
     @work(group="record")

@@ -668,13 +668,17 @@ class TableScreen(SkyjoScreen[None]):
             self.board.prompt_line.flash(note)
 
     def action_summary(self) -> None:
+        from .game_over import GameOverScreen
         from .round_summary import RoundSummaryScreen
 
         view = self.view
         if view is None:
             return
         summary = self._summary(view)
-        if summary is not None:
+        if summary is not None and view.phase == "game_over":
+            # the game over again: its rematch, leave and review are nowhere else
+            self.app.push_screen(GameOverScreen(summary, self))
+        elif summary is not None:
             self.app.push_screen(RoundSummaryScreen(summary, self))
         else:
             self.app.push_screen(RoundSummaryScreen.totals_only(view, self.seats, self))

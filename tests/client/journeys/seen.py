@@ -179,3 +179,21 @@ async def play_the_round(pilot: Pilot[Any]) -> Any:
             await player.play(mine)
         await pilot.pause(STEP)
     return await on_screen(pilot, ends)
+
+
+async def a_local_game(pilot: Pilot[Any], end_score: int | None = None) -> Any:
+    """From the home screen, a new local game (Enter on its set-up; the game ends at
+    ``end_score`` when given); the table, once it asks for the first cards to turn up."""
+    from skyjo_tui.screens.home import HomeScreen
+    from skyjo_tui.screens.setup import SetupScreen
+    from skyjo_tui.screens.table import TableScreen
+
+    await on_screen(pilot, HomeScreen)
+    await pilot.press("n")
+    setup = await on_screen(pilot, SetupScreen)
+    if end_score is not None:
+        setup.query_one("#variant-end-score", Input).value = str(end_score)
+    await pilot.press("enter")
+    table = await on_screen(pilot, TableScreen)
+    await until(pilot, lambda: "Turn up" in prompt_line(pilot.app), "the first prompt")
+    return table

@@ -57,10 +57,15 @@ async def walk_statistics_and_a_replay_from_them(pilot: Pilot[Any]) -> None:
     stats = await on_screen(pilot, StatsScreen)
     await until(pilot, lambda: "1 game, " in screen_text(app), "one game in our statistics")
     assert "1 games" not in screen_text(app)
-    stats.query_one("#stats-tabs", TabbedContent).active = "recent"
+    tabs = stats.query_one("#stats-tabs", TabbedContent)
+    await pilot.press("right", "right")  # the tabs have the keyboard: to Recent games
+    await until(pilot, lambda: tabs.active == "recent", "the recent games")
     games = stats.query_one("#recent-games", DataTable)
     await until(pilot, lambda: games.row_count == 1, "our game in the recent games")
-    games.focus()
+    assert "Enter on a game replays it." in screen_text(app)
+    header = next(line for line in screen_text(app).splitlines() if "When" in line)
+    assert "Winner" in header, header  # who won, within 80 columns (the players may not fit)
+    assert (await footer(pilot)).has("Replay")  # as it says, without reaching for Tab first
     await pilot.press("enter")
     replay = await on_screen(pilot, ReplayScreen)  # on_screen: nothing of its footer is cut
     keys = await footer(pilot)
