@@ -27,7 +27,8 @@ makes on the same deals, these under 1% (docs/benchmarks.md). Each decision
 deals from its own seed, so that how many deals one took does not change the
 next one's.
 
-Master plays for the game, not only the round (``standing.win_chance``). On
+With ``game_aware`` (off by default: measured, not clearly better), master
+plays for the game, not only the round (``standing.win_chance``). On
 its last turn (another player closed) each of the expert's best moves is
 played to the round's end on imagined deals and judged by master's chance to
 win the game from the totals it leaves: it sees the closer's score doubled
@@ -115,9 +116,10 @@ class MasterBot(ExpertBot):
 
     candidates = CANDIDATES
     margin = MARGIN
-    #: False: every decision is judged by points, as before the scoreboard counted
-    #: (``benchmarks/paired.py --set game_aware=false`` plays that version).
-    game_aware = True
+    #: True: play for the game as well as the round (the module's docstring). Off: on
+    #: paired games it was not clearly better (docs/benchmarks.md); ``benchmarks/paired.py
+    #: --set game_aware=true`` plays it.
+    game_aware = False
     endgame_reach = ENDGAME_REACH
     endgame_margin = ENDGAME_MARGIN
     last_candidates = LAST_CANDIDATES

@@ -1,4 +1,4 @@
-"""Master plays its last turn for the game, not the round: the scoreboard decides."""
+"""A game-aware master plays its last turn for the game, not the round: the scoreboard decides."""
 
 from __future__ import annotations
 
@@ -46,18 +46,25 @@ def _choice(bot: ExpertBot, game: Game) -> Action:
     return bot.choose(view_for(game, 0))
 
 
+def _game_aware_master() -> MasterBot:
+    master = MasterBot(0, seed=1)
+    master.game_aware = True
+    return master
+
+
 def test_ahead_of_nobody_at_the_end_master_will_not_gamble_the_game_on_its_last_card() -> None:
     """88 against 95: turning the card up (the cheaper in points, the expert's move)
     ends the game with us over 100 whenever it shows 8 or more, and loses it; keeping
     the 6 leaves us level at 98 and the game goes on."""
     game = _last_turn((88, 95))
     assert _choice(ExpertBot(0, seed=1), game) == Action.discard_and_flip(0, HIDDEN)
-    assert _choice(MasterBot(0, seed=1), game) == Action.swap_drawn(0, HIDDEN)
+    assert _choice(MasterBot(0, seed=1), game) == Action.discard_and_flip(0, HIDDEN)  # by points
+    assert _choice(_game_aware_master(), game) == Action.swap_drawn(0, HIDDEN)
 
 
 def test_far_from_the_end_master_plays_the_same_last_card_for_points() -> None:
     game = _last_turn((10, 12))
-    assert _choice(MasterBot(0, seed=1), game) == Action.discard_and_flip(0, HIDDEN)
+    assert _choice(_game_aware_master(), game) == Action.discard_and_flip(0, HIDDEN)
 
 
 def test_the_chance_to_win_is_the_games_outcome_when_the_round_ends_it() -> None:
