@@ -54,8 +54,8 @@ from server.engine import Action, ActionKind, PlayerView, Round
 from .expert import OVERDUE_TURNS, ExpertBot
 from .model import column_cost
 from .plan import Plan
-from .standing import win_chance
 from .simulation import copy_round, determinize, play_until_turn_of, rollout_policy, shown_columns
+from .standing import win_chance
 
 #: Deals imagined for a searched decision, at most.
 DEALS = 96
@@ -204,14 +204,14 @@ class MasterBot(ExpertBot):
             for closes in (True, False):
                 extra = next(
                     (
-                        (cost, a)
+                        a
                         for cost, a in ranked
                         if _closes(plan, a) is closes and cost - best < self.endgame_margin
                     ),
                     None,
                 )
-                if extra is not None and extra[1] not in chosen:
-                    chosen.append(extra[1])
+                if extra is not None and extra not in chosen:
+                    chosen.append(extra)
         return chosen
 
     def _search(
