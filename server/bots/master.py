@@ -27,6 +27,17 @@ makes on the same deals, these under 1% (docs/benchmarks.md). Each decision
 deals from its own seed, so that how many deals one took does not change the
 next one's.
 
+With ``game_aware`` (off by default: measured, not clearly better), master
+plays for the game, not only the round (``standing.win_chance``). On
+its last turn (another player closed) each of the expert's best moves is
+played to the round's end on imagined deals and judged by master's chance to
+win the game from the totals it leaves: it sees the closer's score doubled
+when it ends at or below it, and, in the round that ends the game, only
+whether it finishes lowest. In a round that may end the game (a total within
+``ENDGAME_REACH`` of the end score) its searched decisions are judged by that
+chance too, and whether to close is always searched there (the best move that
+closes against the best that does not).
+
 The budget is a number of deals, not a clock: a decision is the same whatever
 the machine's load, and a seed replays a game exactly.
 """
@@ -44,6 +55,7 @@ from .expert import OVERDUE_TURNS, ExpertBot
 from .model import column_cost
 from .plan import Plan
 from .simulation import copy_round, determinize, play_until_turn_of, rollout_policy, shown_columns
+from .standing import win_chance
 
 #: Deals imagined for a searched decision, at most.
 DEALS = 96
@@ -53,6 +65,18 @@ BATCH = 16
 CANDIDATES = 3
 #: Moves priced more than this over the expert's best (in points) are not searched.
 MARGIN = 1.5
+#: On our last turn: how many of the expert's best moves are played to the round's end,
+#: and how far (in points of our own score) behind its best they may be.
+LAST_CANDIDATES = 4
+LAST_MARGIN = 8.0
+#: A round is played for the game once a total is this close to the end score.
+ENDGAME_REACH = 25
+#: In such a round, the best move that closes it and the best that does not are searched
+#: when within this many points (of our own score) of the expert's best.
+ENDGAME_MARGIN = 8.0
+#: What one face-down card may still move a tableau's final score by (one standard
+#: deviation, in points), for judging a round that is not over by the scoreboard.
+HIDDEN_SPREAD = 3.0
 #: How many standard errors (over the same deals) another candidate must beat the
 #: model's first choice by to be played instead: the search overrules the model on evidence.
 CONFIDENCE = 1.0
@@ -92,6 +116,14 @@ class MasterBot(ExpertBot):
 
     candidates = CANDIDATES
     margin = MARGIN
+    #: True: play for the game as well as the round (the module's docstring). Off: on
+    #: paired games it was not clearly better (docs/benchmarks.md); ``benchmarks/paired.py
+    #: --set game_aware=true`` plays it.
+    game_aware = False
+    endgame_reach = ENDGAME_REACH
+    endgame_margin = ENDGAME_MARGIN
+    last_candidates = LAST_CANDIDATES
+    last_margin = LAST_MARGIN
     rule = SearchRule(DEALS, BATCH, CONFIDENCE, SETTLED, OPTIMISM)
 
     def choose(self, view: PlayerView) -> Action:
@@ -103,22 +135,88 @@ class MasterBot(ExpertBot):
         unseen = self.counter.unseen(view)
         draws = self.counter.draw_pile(view, unseen)
         plan = Plan(view, unseen, draws, self.settings, self.params, self._rng)
-        candidates = self._candidates(plan, view)
+        if view.closer is not None and self.game_aware:
+            return self._last_turn(view, plan)
+        endgame = (
+            self.game_aware and max(view.totals) + self.endgame_reach >= self.settings.end_score
+        )
+        candidates = self._candidates(plan, view, endgame)
         if len(candidates) == 1:
             return candidates[0]
-        return self._search(view, plan, candidates)
+        return self._search(view, plan, candidates, endgame)
 
-    def _candidates(self, plan: Plan, view: PlayerView) -> list[Action]:
-        """The expert's best moves, cheapest first, within ``margin`` of the best."""
+    def _last_turn(self, view: PlayerView, plan: Plan) -> Action:
+        """Our last turn (another player closed): judge the moves by the game.
+
+        The model minimises our own score; here each of the expert's best moves is
+        played on imagined deals to the round's end, and judged by our chance to win
+        the game (``win_chance``): it sees the closer's score doubled when we end at or
+        below it, and, in the round that ends the game, only whether we finish lowest."""
+        if view.drawn_card is None:
+            ranked = plan.take_or_draw_costs()
+        else:
+            ranked = plan.options_with(view.drawn_card)
+        best = ranked[0][0]
+        candidates = [
+            a for cost, a in ranked[: self.last_candidates] if cost - best < self.last_margin
+        ]
+        if len(candidates) == 1:
+            return candidates[0]
+        decision = f"master-last/{self.seed}/{self.seat}/{view.round}/{self.counter.turns}"
+        deals = random.Random(f"{decision}/{view.drawn_card}")
+
+        def one_deal(tried: Sequence[int]) -> list[float]:
+            deal = determinize(view, self.counter, self.settings, deals)
+            return [-self._final_chance(deal, candidates[i], plan, view) for i in tried]
+
+        chosen, _ = settle(one_deal, len(candidates), self.rule)
+        return candidates[chosen]
+
+    def _final_chance(self, deal: Round, action: Action, plan: Plan, view: PlayerView) -> float:
+        """Our chance to win the game once ``action`` is played in ``deal`` and the round
+        is played out (the others' last turns by the rollout policy)."""
+        round_ = self._played(deal, action, plan)
+        play_until_turn_of(round_, None, rollout_policy)
+        assert round_.final_scores is not None
+        return win_chance(view.totals, round_.final_scores, self.seat, self.settings)
+
+    def _played(self, deal: Round, action: Action, plan: Plan) -> Round:
+        """A copy of ``deal`` with ``action`` played (a drawn card then played as the expert)."""
+        round_ = copy_round(deal)
+        round_.play(action)
+        if action.kind is ActionKind.DRAW and round_.drawn is not None:
+            round_.play(plan.best_with(round_.drawn)[1])
+        return round_
+
+    def _candidates(self, plan: Plan, view: PlayerView, endgame: bool) -> list[Action]:
+        """The expert's best moves, cheapest first, within ``margin`` of the best; when
+        the round may end the game and we may close it, also the best move that closes
+        and the best that does not, within ``endgame_margin`` (to close or not is then
+        a question of the scoreboard more than of points)."""
         if view.drawn_card is None:
             ranked = list(plan.take_and_draw())
         else:
             ranked = plan.options_with(view.drawn_card)
         ranked.sort(key=lambda option: option[0])
         best = ranked[0][0]
-        return [a for cost, a in ranked[: self.candidates] if cost - best < self.margin]
+        chosen = [a for cost, a in ranked[: self.candidates] if cost - best < self.margin]
+        if endgame and plan.may_close:
+            for closes in (True, False):
+                extra = next(
+                    (
+                        a
+                        for cost, a in ranked
+                        if _closes(plan, a) is closes and cost - best < self.endgame_margin
+                    ),
+                    None,
+                )
+                if extra is not None and extra not in chosen:
+                    chosen.append(extra)
+        return chosen
 
-    def _search(self, view: PlayerView, plan: Plan, candidates: list[Action]) -> Action:
+    def _search(
+        self, view: PlayerView, plan: Plan, candidates: list[Action], endgame: bool
+    ) -> Action:
         # Each decision deals from its own seed: the deals of a decision do not depend on
         # how many deals earlier decisions took, so versions of the rule compared on the
         # same games imagine the same deals wherever they reach the same position.
@@ -127,18 +225,38 @@ class MasterBot(ExpertBot):
 
         def one_deal(tried: Sequence[int]) -> list[float]:
             deal = determinize(view, self.counter, self.settings, deals)
-            return [self._outcome(deal, candidates[i], plan) for i in tried]
+            if not endgame:
+                return [self._outcome(deal, candidates[i], plan) for i in tried]
+            # What the rest of the round brings each player, the same for every candidate.
+            luck = [deals.gauss(0.0, 1.0) for _ in view.tableaux]
+            return [-self._standing(deal, candidates[i], plan, view, luck) for i in tried]
 
         chosen, _ = settle(one_deal, len(candidates), self.rule)
         return candidates[chosen]
 
+    def _standing(
+        self, deal: Round, action: Action, plan: Plan, view: PlayerView, luck: list[float]
+    ) -> float:
+        """Our chance to win the game once ``action`` is played in ``deal`` and the others
+        have had their turns: exact when the round is over by then, else each tableau's
+        expected final score (the expert's model) moved by ``luck`` standard deviations of
+        what its face-down cards may still bring."""
+        round_ = self._played(deal, action, plan)
+        play_until_turn_of(round_, self.seat, rollout_policy)
+        if round_.final_scores is not None:
+            return win_chance(view.totals, round_.final_scores, self.seat, self.settings)
+        finals = []
+        for p, z in enumerate(luck):
+            columns = shown_columns(round_, p)
+            hidden = sum(1 for column in columns for v in column if v is None)
+            expected = sum(column_cost(column, plan.o) for column in columns)
+            finals.append(round(expected + z * HIDDEN_SPREAD * math.sqrt(hidden)))
+        return win_chance(view.totals, tuple(finals), self.seat, self.settings)
+
     def _outcome(self, deal: Round, action: Action, plan: Plan) -> float:
         """Our expected score less the others' mean, once ``action`` is played in ``deal``
         and the others have had their turns (exact when the round is over by then)."""
-        round_ = copy_round(deal)
-        round_.play(action)
-        if action.kind is ActionKind.DRAW and round_.drawn is not None:
-            round_.play(plan.best_with(round_.drawn)[1])  # we play the drawn card as the expert
+        round_ = self._played(deal, action, plan)
         play_until_turn_of(round_, self.seat, rollout_policy)
         if round_.final_scores is not None:
             scores: list[float] = list(round_.final_scores)
@@ -149,6 +267,11 @@ class MasterBot(ExpertBot):
             ]
         others = [s for p, s in enumerate(scores) if p != self.seat]
         return scores[self.seat] - sum(others) / len(others)
+
+
+def _closes(plan: Plan, action: Action) -> bool:
+    """True when ``action`` settles our last face-down card (a draw may or may not)."""
+    return plan.may_close and action.kind is not ActionKind.DRAW and action.pos in plan.hidden
 
 
 def settle(
