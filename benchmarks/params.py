@@ -48,7 +48,9 @@ def main() -> None:
     differences = [_paired(params, args.seed + i) for i in range(args.deals)]
     mean = statistics.mean(differences)
     error = statistics.stdev(differences) / math.sqrt(len(differences))
-    print(f"{json.dumps(changes)}: {args.deals} deals, mean difference {mean:+.3f} (se {error:.3f})")
+    print(
+        f"{json.dumps(changes)}: {args.deals} deals, mean difference {mean:+.3f} (se {error:.3f})"
+    )
 
 
 def _paired(params: Params, seed: int) -> float:
