@@ -394,23 +394,22 @@ class SkyjoApp(App[None]):
             self._quick_game = True
             self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
         except ConnectionError as exc:  # ConnectionLost included: the in-process server went away
-            if not resume:
-                self.notify(self.describe_error(exc), severity="error")
-            return None
+            failure: tuple[str, float | None] = (self.describe_error(exc), None)
         except OSError as exc:  # its data directory, most likely
             where = f"{exc.strerror}: {exc.filename}" if exc.strerror and exc.filename else str(exc)
-            if not resume:
-                self.notify(self.tr("error.local", reason=where), severity="error", timeout=10)
-            return None
+            failure = (self.tr("error.local", reason=where), 10)
         except (NameNeeded, TimeoutError, ServerError) as exc:
-            if not resume:
-                self.notify(self.describe_error(exc), severity="error")
-            return None
+            failure = (self.describe_error(exc), None)
+        else:
+            return held
         finally:
             if self.holding_tables:  # not resumed: the game left behind is not shown
                 self.table = None
                 self.release_tables()
-        return held
+        if not resume:  # a new game says why it cannot start; a launch stays quiet
+            reason, timeout = failure
+            self.notify(reason, severity="error", timeout=timeout)
+        return None
 
     @work(exclusive=True, group="login")
     async def resume_local_game(self) -> None:
