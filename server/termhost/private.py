@@ -192,6 +192,23 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "a footer's keys are given its compact style before they mount (not restyled twice each)",
         "skyjo_tui.widgets.footer.KeyFooter",
     ),
+    # -- textual: the client's screens (every door's app) -------------------------------
+    PrivateUse(
+        "textual.screen",
+        "Screen",
+        "_compositor",
+        "a screen's first layout resizes the screen to where it stands: not laid out twice",
+        "skyjo_tui.screens.base.SkyjoScreenMixin._on_resize",
+        instance=True,
+    ),
+    PrivateUse(
+        "textual._compositor",
+        "Compositor",
+        "size",
+        "the size the screen was last laid out at",
+        "skyjo_tui.screens.base.SkyjoScreenMixin._on_resize",
+        instance=True,
+    ),
     # -- textual: the driver ----------------------------------------------------------
     PrivateUse(
         "textual.driver",
@@ -247,6 +264,14 @@ def _instance(module: str, owner: str) -> object | None:
         from textual.strip import Strip
 
         return Strip([])
+    if (module, owner) == ("textual.screen", "Screen"):
+        from textual.screen import Screen
+
+        return Screen()
+    if (module, owner) == ("textual._compositor", "Compositor"):
+        from textual._compositor import Compositor
+
+        return Compositor()
     if (module, owner) == ("textual.driver", "Driver"):
         from textual.app import App
         from textual.drivers.headless_driver import HeadlessDriver

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
+from textual import events
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
@@ -27,6 +28,7 @@ class SkyjoScreenMixin:
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self._has_resumed = False
         # Before anything is composed, so the footer never shows a locale key.
         tr = _running_translator()
         if tr is not None:
@@ -90,11 +92,26 @@ class SkyjoScreenMixin:
     def after_recompose(self) -> None:
         """Fill freshly composed widgets with the state they showed (screens override)."""
 
-    def on_screen_resume(self) -> None:
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        # Textual runs this after a screen's own ``on_screen_resume``, before its
+        # own handler, which restyles the screen from the whole stylesheet to
+        # catch what changed while it was covered. The first time, its widgets
+        # were styled as they mounted, a moment before: doing it again was a
+        # sixth of a hosted player's start.
+        if not self._has_resumed:
+            event.refresh_styles = False
+            self._has_resumed = True
         self.skyjo.check_size()
         # The footer listens from its own on_mount, which may come after ours:
         # tell it once this screen has been drawn.
         self.call_after_refresh(self.refresh_bindings)  # type: ignore[attr-defined]
+
+    async def _on_resize(self, event: events.Resize) -> None:
+        # A screen's first layout sends the screen itself a Resize to the size it
+        # was just laid out at, and Textual's handler lays it all out again.
+        # A resize to where the screen stands already changes nothing.
+        if event.size == self._compositor.size:  # type: ignore[attr-defined]
+            event.prevent_default()  # not Textual's handler: nothing to redo
 
 
 def _running_translator() -> Translator | None:

@@ -63,7 +63,7 @@ class LobbyScreen(SkyjoScreen[None]):
         return " · ".join(p for p in (tr("lobby.title"), who, where) if p)
 
     def on_screen_resume(self) -> None:
-        super().on_screen_resume()
+        # Textual also runs the base class's handler (the size check) after this one.
         self._ask_rating()  # back from a game: it may have moved
 
     @work(exclusive=True, group="lobby-rating")
