@@ -184,14 +184,6 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "the widgets on screen, front to back, with their regions and clips",
         "painting._renders_within",
     ),
-    # -- textual: the client's own widgets (every door's app) ----------------------------
-    PrivateUse(
-        "textual.widgets._footer",
-        "FooterKey",
-        "compact",
-        "a footer's keys are given its compact style before they mount (not restyled twice each)",
-        "skyjo_tui.widgets.footer.KeyFooter",
-    ),
     # -- textual: the client's screens (every door's app) -------------------------------
     PrivateUse(
         "textual.screen",

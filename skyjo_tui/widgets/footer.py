@@ -1,78 +1,281 @@
-"""Textual's footer, sure to show its screen's keys from the start, rebuilt
-only when the keys it shows change."""
+"""The screen's keys on the bottom line, drawn by one widget.
+
+It looks and behaves as Textual's ``Footer`` (the same colours, spacing,
+groups, the command palette's key on the right; a click presses the key), but
+Textual's builds a widget for every key, styled from the whole stylesheet, and
+rebuilds them all whenever the screen's keys may have changed (a focus change,
+a screen resumed, a reactive with ``bindings=True``). That was a third of the
+CPU time of a hosted player's start. This one lays its keys out as text and
+repaints its one line when what it shows changes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections import defaultdict
+from collections.abc import Iterator
+from dataclasses import dataclass
+from itertools import groupby
+from typing import TYPE_CHECKING, ClassVar
 
-from textual.app import ComposeResult
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.binding import Binding
 from textual.widget import Widget
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
+
+if TYPE_CHECKING:
+    from textual.screen import Screen
 
 
-class KeyFooter(Footer):
-    """Textual's ``Footer`` shows nothing until a "bindings changed" signal,
-    and then rebuilds itself after the *current* screen's next refresh. A
-    screen may send its first signal before the footer listens (children mount
-    in their own time), or be pushed while another screen is current, leaving
-    the footer blank. This one builds itself as soon as it is mounted.
+@dataclass(frozen=True)
+class FooterKey:
+    """One key as the footer offers it."""
 
-    Textual's footer rebuilds all its keys (a widget each, styled from the
-    whole stylesheet) at every "bindings changed" signal: a focus change, a
-    screen resumed, a reactive with ``bindings=True``. Most signals change
-    nothing it shows; this one keeps its keys then. That was about half of
-    the CPU time of a hosted player's start (a dozen rebuilds before the
-    lobby was drawn).
+    key: str
+    """What a click presses (the binding's first key)."""
+    display: str
+    """The key as drawn ("^q", "→")."""
+    description: str
+    """Drawn beside the key; "" for a key of a group (its group's name follows)."""
+    action: str
+    enabled: bool
+    tooltip: str
 
-    The command palette's key (Ctrl+P) is shown where there is room for it, on
-    the home screen's footer (``show_command_palette=True``); Help lists it always.
+
+@dataclass(frozen=True)
+class Piece:
+    """A stretch of the line: its text, how it is styled, the key it belongs to."""
+
+    text: str
+    part: str | None
+    """``key``, ``description``, ``border``, or None for the footer's own background."""
+    key: FooterKey | None = None
+
+
+@dataclass(frozen=True)
+class DrawnKey:
+    """Where a key landed on the line (cells ``start`` to ``end``, end excluded)."""
+
+    key: FooterKey
+    start: int
+    end: int
+    whole: bool
+    """Drawn whole; False when the footer had to cut it (no room)."""
+
+
+class KeyFooter(Widget, can_focus=False):
+    """The keys of the screen (its active bindings that say ``show``).
+
+    The command palette's key (Ctrl+P) is shown on the right of the home
+    screen's footer (``show_command_palette=True``) when all the keys fit
+    beside it; Help lists it always.
+    """
+
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "key-footer--key",
+        "key-footer--description",
+        "key-footer--border",
+        "key-footer--hover",
+    }
+    DEFAULT_CSS = """
+    KeyFooter {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        text-wrap: nowrap;
+        color: $footer-foreground;
+        background: $footer-background;
+        .key-footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        .key-footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        .key-footer--border {
+            color: $foreground 20%;
+        }
+        .key-footer--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+    }
     """
 
     def __init__(self, *, show_command_palette: bool = False) -> None:
-        super().__init__(show_command_palette=show_command_palette)
-        self._composed_from: tuple[Any, ...] | None = None
-        """What the keys on show were built from (``_keys_to_show``); None: not built."""
+        super().__init__()
+        self.show_command_palette = show_command_palette
+        self._keys: tuple[tuple[Piece, ...], tuple[Piece, ...]] = ((), ())
+        """The pieces of the line: the keys from the left, the palette's on the right."""
+        self._drawn: tuple[DrawnKey, ...] | None = None
+        """Where each key landed at the last paint (None: not painted since they changed)."""
+        self._hovered: FooterKey | None = None
+
+    # -- what it shows ------------------------------------------------------------------
+
+    @property
+    def drawn(self) -> tuple[DrawnKey, ...] | None:
+        """Each key where the last paint put it; None until the current keys are painted."""
+        return self._drawn
 
     def on_mount(self) -> None:
-        self._bindings_ready = True
-        self.call_later(self.recompose)
+        self.screen.bindings_updated_signal.subscribe(self, self._bindings_changed)
+        self._bindings_changed(self.screen)
 
-    def _keys_to_show(self) -> tuple[Any, ...]:
-        """Everything ``Footer.compose`` builds its keys from, comparable."""
-        if not self._bindings_ready:
-            return ()
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def _bindings_changed(self, screen: Screen[object]) -> None:
+        if not self.is_attached or screen is not self.screen:
+            return
+        keys = (tuple(self._left_pieces()), tuple(self._palette_pieces()))
+        if keys != self._keys:
+            self._keys = keys
+            self._drawn = None
+            self.refresh()
+
+    def _offered(self) -> Iterator[tuple[Binding, bool, str]]:
+        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+            if binding.show:
+                yield binding, enabled, tooltip
+
+    def _footer_key(
+        self, binding: Binding, enabled: bool, tooltip: str, description: str
+    ) -> FooterKey:
+        display = self.app.get_key_display(binding)
+        return FooterKey(binding.key, display, description, binding.action, enabled, tooltip)
+
+    def _left_pieces(self) -> Iterator[Piece]:
+        """The keys as Textual's footer spaces them: `` key description `` each, and a
+        group's keys side by side before the group's name."""
+        by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
+        for offered in self._offered():
+            by_action[offered[0].action].append(offered)
+        firsts = [bindings[0] for bindings in by_action.values()]  # one key an action
+        for group, members_of in groupby(firsts, lambda offered: offered[0].group):
+            members = list(members_of)
+            if group is None or len(members) == 1:
+                for binding, enabled, tooltip in members:
+                    key = self._footer_key(binding, enabled, tooltip, binding.description)
+                    yield from _key_pieces(key)
+                continue
+            yield Piece(" ", None)
+            for index, (binding, enabled, tooltip) in enumerate(members):
+                if index and not group.compact:
+                    yield Piece(" ", None)
+                key = self._footer_key(binding, enabled, tooltip or binding.description, "")
+                yield Piece(key.display, "key", key)
+            yield Piece(" ", None)
+            yield Piece(group.description, "description")
+            yield Piece(" ", None)
+
+    def _palette_pieces(self) -> Iterator[Piece]:
         app = self.app
-        palette_key = app.COMMAND_PALETTE_BINDING
-        return (
-            self.show_command_palette and app.ENABLE_COMMAND_PALETTE,
-            *(
-                (key, binding, enabled, tooltip, app.get_key_display(binding))
-                for key, (_, binding, enabled, tooltip) in self.screen.active_bindings.items()
-                if binding.show or key == palette_key
-            ),
-        )
+        if not (self.show_command_palette and app.ENABLE_COMMAND_PALETTE):
+            return
+        found = self.screen.active_bindings.get(app.COMMAND_PALETTE_BINDING)
+        if found is None:
+            return
+        _node, binding, enabled, _tooltip = found
+        tooltip = binding.tooltip or binding.description
+        key = self._footer_key(binding, enabled, tooltip, binding.description)
+        yield Piece("▏", "border")
+        yield from _key_pieces(key)
+        yield Piece(" ", None, key)
 
-    async def recompose(self) -> None:
-        if self.is_attached and self._keys_to_show() == self._composed_from:
-            return  # the same keys: nothing to rebuild
-        await super().recompose()
+    # -- drawing ------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
-        self._composed_from = self._keys_to_show() if self.is_attached else None
-        yield from _unchanged_from_the_start(super().compose(), self.compact)
+    def render(self) -> Text:
+        width = self.size.width
+        left, palette = self._keys
+        if _length(left) + _length(palette) > width:
+            palette = ()  # the screen's own keys first (Help lists the palette's always)
+        room = width - _length(palette)
+        line = Text(no_wrap=True, overflow="crop", end="")
+        drawn: list[DrawnKey] = []
+        starts: dict[FooterKey, int] = {}
+        for piece in left:
+            self._append(line, piece, drawn, starts, room)
+        line.truncate(room)
+        line.pad_right(room - line.cell_len)
+        for piece in palette:
+            self._append(line, piece, drawn, starts, width)
+        line.truncate(width)
+        self._drawn = tuple(drawn)
+        return line
+
+    def _append(
+        self,
+        line: Text,
+        piece: Piece,
+        drawn: list[DrawnKey],
+        starts: dict[FooterKey, int],
+        room: int,
+    ) -> None:
+        start = line.cell_len
+        line.append(piece.text, self._style(piece))
+        key = piece.key
+        if key is None:
+            return
+        first = starts.setdefault(key, start)
+        end = line.cell_len
+        if drawn and drawn[-1].key == key:
+            drawn.pop()
+        drawn.append(DrawnKey(key, first, end, whole=end <= room))
+
+    def _style(self, piece: Piece) -> Style:
+        style = Style()
+        key = piece.key
+        if key is not None and key == self._hovered:
+            style += self.get_component_rich_style("key-footer--hover")
+        if piece.part is not None:
+            style += self.get_component_rich_style(f"key-footer--{piece.part}")
+        if key is not None and not key.enabled:
+            style += Style(dim=True)
+        return style
+
+    # -- the mouse ----------------------------------------------------------------------
+
+    def _key_at(self, x: int) -> FooterKey | None:
+        for spot in self._drawn or ():
+            if spot.start <= x < spot.end:
+                return spot.key
+        return None
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        hovered = self._key_at(event.x)
+        if hovered != self._hovered:
+            self._hovered = hovered
+            self.tooltip = (hovered.tooltip or None) if hovered else None
+            self.refresh()
+
+    def on_leave(self) -> None:
+        if self._hovered is not None:
+            self._hovered = None
+            self.tooltip = None
+            self.refresh()
+
+    def on_mouse_down(self, event: events.MouseDown) -> None:
+        key = self._key_at(event.x)
+        if key is None:
+            return
+        if key.enabled:
+            self.app.simulate_key(key.key)
+        else:
+            self.app.bell()
 
 
-def _unchanged_from_the_start(widgets: Iterable[Widget], compact: bool) -> ComposeResult:
-    """``widgets``, each key given the footer's ``compact`` before it mounts.
+def _length(pieces: tuple[Piece, ...]) -> int:
+    return sum(len(piece.text) for piece in pieces)
 
-    A ``FooterKey`` starts compact and is then bound to its footer's
-    ``compact`` (not compact here): each key restyled itself twice on mount,
-    through the whole stylesheet, to end as it would have started.
-    """
-    for widget in widgets:
-        if isinstance(widget, FooterKey):
-            widget.set_reactive(FooterKey.compact, compact)
-            widget.set_class(compact, "-compact", update=False)
-        yield widget
+
+def _key_pieces(key: FooterKey) -> Iterator[Piece]:
+    """A key and its description, spaced as Textual's footer spaces them."""
+    if not key.description:
+        yield Piece(key.display, "key", key)
+        return
+    yield Piece(f" {key.display} ", "key", key)
+    yield Piece(f"{key.description} ", "description", key)

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets._footer import FooterKey
 
 from server.app import SkyjoServer
 from server.engine import Game, Phase
@@ -23,6 +22,7 @@ from skyjo_tui.kept_keys import MAX_KEPT_KEYS, MoveInFlight
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.footer import KeyFooter
 
 from .players import KeyboardPlayer, burst, my_move, rows, wait_for
 from .relay import Relay
@@ -133,7 +133,8 @@ async def test_the_turn_is_not_offered_again_while_the_move_is_on_its_way(
 
 
 def footer_moves(table: TableScreen) -> set[str]:
-    return {key.action for key in table.query(FooterKey) if key.action in MOVE_ACTIONS}
+    drawn = [spot for footer in table.query(KeyFooter) for spot in footer.drawn or ()]
+    return {spot.key.action for spot in drawn if spot.key.action in MOVE_ACTIONS}
 
 
 def board_moves(table: TableScreen) -> set[str]:

@@ -17,8 +17,8 @@ from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
-from textual.widgets._footer import FooterKey
 
+from skyjo_tui.widgets.footer import KeyFooter
 from skyjo_tui.widgets.prompt import PromptLine
 
 S = TypeVar("S", bound=Screen[Any])
@@ -57,15 +57,16 @@ def footer_keys(app: App[Any]) -> FooterKeys:
     shown: list[tuple[str, str]] = []
     cut: list[tuple[str, str]] = []
     settled = True
-    for key in app.screen.query(FooterKey):
-        # A key of a group ("→ ← Move") has no description of its own: its tooltip is it.
-        entry = (app.get_key_display(_binding_of(key)), str(key.description or key.tooltip or ""))
-        if not key.size.width:
-            settled = False  # mounted, not laid out yet: neither shown nor cut
+    for footer in app.screen.query(KeyFooter):
+        drawn = footer.drawn
+        if drawn is None or not footer.size.width:
+            settled = False  # its keys changed and are not painted yet: neither shown nor cut
             continue
-        region = key.region  # on screen, clipped by the footer's edge
-        whole = region.width == key.outer_size.width and region.right <= width
-        (shown if whole else cut).append(entry)
+        for spot in drawn:
+            # A key of a group ("→ ← Move") has no description of its own: its tooltip is it.
+            entry = (spot.key.display, spot.key.description or spot.key.tooltip)
+            whole = spot.whole and spot.end <= min(width, footer.size.width)
+            (shown if whole else cut).append(entry)
     return FooterKeys(tuple(shown), tuple(cut), settled)
 
 
@@ -78,12 +79,6 @@ async def footer(pilot: Pilot[Any]) -> FooterKeys:
         "the footer laid out",
     )
     return footer_keys(pilot.app)
-
-
-def _binding_of(key: FooterKey) -> Any:
-    from textual.binding import Binding
-
-    return Binding(key.key, "", key_display=key.key_display)
 
 
 def focused(app: App[Any]) -> str:

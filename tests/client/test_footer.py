@@ -1,0 +1,115 @@
+"""The footer: the screen's keys on the bottom line, pressed by a click as by the keyboard."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Static
+
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.home import HomeScreen
+from skyjo_tui.screens.settings import SettingsScreen
+from skyjo_tui.widgets.footer import DrawnKey, KeyFooter
+
+from .journeys.seen import footer, footer_keys, on_screen, screen_lines, until
+
+
+def spot(app: App[Any], description: str) -> DrawnKey:
+    (drawn,) = [
+        s for s in app.screen.query_one(KeyFooter).drawn or () if s.key.description == description
+    ]
+    return drawn
+
+
+async def test_a_click_on_a_key_of_the_footer_presses_it(make_app: Callable[..., SkyjoApp]) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        settings = spot(app, "Settings")
+        assert screen_lines(app)[-1][settings.start : settings.end].strip() == "o Settings"
+        await pilot.click(KeyFooter, offset=(settings.start + 1, 0))
+        await on_screen(pilot, SettingsScreen)
+
+
+async def test_a_narrow_footer_gives_up_the_palette_key_first_then_cuts_keys(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        wide = await footer(pilot)
+        assert wide.descriptions[-1] == "Commands" and not wide.cut
+        assert screen_lines(app)[-1].rstrip().endswith("^p Commands")
+        await pilot.resize_terminal(64, 24)  # room for the home screen's keys, not Ctrl+P's
+        await until(pilot, lambda: "Commands" not in footer_keys(app).descriptions, "at 64")
+        assert (await footer(pilot)).shown == wide.shown[:-1]
+        await pilot.resize_terminal(60, 24)
+        await until(pilot, lambda: bool(footer_keys(app).cut), "keys cut at 60 columns")
+        narrow = await footer(pilot)
+        assert narrow.shown == wide.shown[: len(narrow.shown)] and narrow.cut == (("q", "Quit"),)
+
+
+async def test_the_home_keys_fit_80_columns_in_french(make_app: Callable[..., SkyjoApp]) -> None:
+    """French words are longer: the palette's key gives way to Quit (it hid it)."""
+    app = make_app(lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)  # which fails on any key cut
+        keys = await footer(pilot)
+        assert keys.descriptions[-1] == "Quitter" and "Commandes" not in keys.descriptions
+
+
+class KeysApp(App[None]):
+    """Two keys, one of them unavailable now (shown dimmed), and a group of two."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("a", "add", "Add"),
+        Binding("b", "remove", "Remove"),
+        Binding("left", "move(-1)", "Back", group=Binding.Group("Move")),
+        Binding("right", "move(1)", "On", group=Binding.Group("Move")),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.added = 0
+        self.moved = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("keys")
+        yield KeyFooter()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        return None if action == "remove" else True  # None: shown, not available
+
+    def action_add(self) -> None:
+        self.added += 1
+
+    def action_remove(self) -> None:
+        raise AssertionError("an unavailable key was pressed")
+
+    def action_move(self, by: int) -> None:
+        self.moved += by
+
+
+async def test_a_key_not_available_is_dimmed_and_its_click_only_rings_the_bell() -> None:
+    app = KeysApp()
+    bells: list[bool] = []
+    app.bell = lambda: bells.append(True)  # type: ignore[method-assign]
+    async with app.run_test(size=(60, 5)) as pilot:
+        await until(pilot, lambda: app.query_one(KeyFooter).drawn, "the footer drawn")
+        assert screen_lines(app)[-1].rstrip() == " a Add  b Remove  ← → Move"
+        line = app.screen._compositor.render_strips()[-1]  # noqa: SLF001
+        styles = {segment.text.strip(): segment.style for segment in line if segment.text.strip()}
+        # Dimmed: Textual draws a dim key in a colour faded towards its background.
+        assert styles["b"] is not None and styles["a"] is not None
+        assert styles["b"].color != styles["a"].color and styles["b"].bold
+        add, remove = spot(app, "Add"), spot(app, "Remove")
+        await pilot.click(KeyFooter, offset=(add.start, 0))
+        await pilot.click(KeyFooter, offset=(remove.start + 1, 0))
+        right = next(s for s in app.query_one(KeyFooter).drawn or () if s.key.display == "→")
+        assert right.key.tooltip == "On"  # a group's key says what it does when pointed at
+        await pilot.click(KeyFooter, offset=(right.start, 0))
+        await pilot.pause()
+        assert (app.added, app.moved, bells) == (1, 1, [True])
