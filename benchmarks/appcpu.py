@@ -138,8 +138,9 @@ async def run(args: argparse.Namespace) -> None:
             in_process_app_factory(server, skyjo_app_factory),
             limits=HostLimits(max_sessions=args.sessions + 1, idle_timeout=None),
         )
-        DEFAULT_GC_POLICY.apply()  # as in a worker: imports frozen, small young generations
-        host.start_gc(GCScheduler(DEFAULT_GC_POLICY))
+        policy = getattr(args, "gc_policy", DEFAULT_GC_POLICY)
+        policy.apply()  # as in a worker: imports frozen, small young generations
+        host.start_gc(GCScheduler(policy))
         sessions: list[tuple[HostedSession, MemoryTransport]] = []
         starts: list[float] = []
         keys: list[float] = []

@@ -8,11 +8,11 @@ Python's own rule runs one each time the long-lived heap grows by a quarter:
 over and over while players arrive, and as games go on.  The policy:
 
 * young generations stay small (``thresholds``): routine collections walk a
-  few tens of thousands of objects at most: milliseconds;
+  few thousand objects: milliseconds;
 * the heap of imports is frozen at start (``gc.freeze()``: never walked
-  again), and so is whatever survives a collection of the rest of the heap
+  again), and so is whatever survives a collection of gen 1 or older
   (``freeze_after``): a session's widgets, the lobby's tables.  Those
-  collections only ever walk what was made since the last one (tens of ms),
+  collections only ever walk what was made since the last one,
   and no collection walks the sessions' long-lived objects;
 * frozen objects are never collected either, and Textual apps are full of
   reference cycles: a finished app's objects (and the screens a live app has
@@ -43,11 +43,15 @@ logger = logging.getLogger(__name__)
 class GCPolicy:
     """How the cyclic garbage collector runs in a server process with many apps."""
 
-    thresholds: tuple[int, int, int] = (10_000, 3, 2)
-    """gen0 at 10,000 new objects (a few ms to walk); gen1 every 3 of those;
-    the unfrozen rest (gen2) every 2 of those."""
-    freeze_after: int = 2
-    """Freeze the survivors of every collection of this generation or older."""
+    thresholds: tuple[int, int, int] = (3_000, 3, 2)
+    """gen0 at 3,000 new objects; gen1 every 3 of those; the unfrozen rest
+    (gen2) every 2 of those. Textual's objects cost 1-2 µs each to walk
+    here: at 10,000 a gen-0 pause reached 28 ms and a gen-1 pause 112 ms
+    while players arrived (``benchmarks/gcpauses.py``)."""
+    freeze_after: int = 1
+    """Freeze the survivors of every collection of this generation or older:
+    from gen 1, no collection walks more than the last few thousand objects
+    made (at 2, gen-2 collections of what arrivals left reached 236 ms)."""
     freeze_at_start: bool = True
     thaw_after_ended: int = 16
     thaw_share: float = 0.25
