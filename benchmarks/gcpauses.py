@@ -8,8 +8,8 @@ player it hosts waits.  This runs what ``appcpu.py`` runs (a real lobby, N
 hosted sessions one after another, each to a table against a bot, then K
 keys each) under a collector policy (the default, ``GCPolicy`` in
 ``server/termhost/gcpolicy.py``, or the thresholds and freezing given), and
-reports each generation's collections: how many, their CPU time in all, the
-p90 and the longest (``time.process_time`` around each collection, from
+reports each generation's collections: their CPU time in all, and each's
+(mean, p50, p90, the longest, how many) (``time.process_time`` around each collection, from
 ``gc.callbacks``).  Compare policies run one after another:
 
     python benchmarks/gcpauses.py --sessions 60
@@ -24,7 +24,7 @@ import gc
 import time
 from dataclasses import replace
 
-from appcpu import run
+from appcpu import describe, run
 
 from server.termhost.gcpolicy import DEFAULT_GC_POLICY
 
@@ -40,20 +40,13 @@ class Pauses:
         if phase == "start":
             self._started = time.process_time()
         else:
-            spent = (time.process_time() - self._started) * 1000
+            spent = time.process_time() - self._started
             self.by_generation[info["generation"]].append(spent)
 
     def report(self) -> None:
         for generation, pauses in self.by_generation.items():
-            if not pauses:
-                print(f"gen {generation}: none")
-                continue
-            ordered = sorted(pauses)
-            p90 = ordered[min(len(ordered) - 1, int(0.9 * len(ordered)))]
-            print(
-                f"gen {generation}: {len(ordered)} collections, {sum(ordered):.0f} ms in all, "
-                f"p90 {p90:.1f} ms, longest {ordered[-1]:.1f} ms"
-            )
+            spent = sum(pauses) * 1000
+            print(f"gen {generation}: {spent:.0f} ms in all; each {describe(pauses)}")
 
 
 def main() -> None:
