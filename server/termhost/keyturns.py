@@ -6,7 +6,7 @@ hands every key to the widget focused *when the app reads it*, a text box insert
 letter as the key reaches it but runs a bound key (Backspace, the arrows) only once the
 key has bubbled back up to the app, and a key that moves the focus (Esc leaving the
 chat line) moves it a few messages later (Textual issue #6605). So "helo⌫lo" became
-"helol".
+"helol", and a letter typed just after Esc still went into the chat line.
 
 A terminal typed on key by key never shows it: each key is done before the next one
 comes. So the host gives the app its next key only once every message pump of that
@@ -14,6 +14,10 @@ app is quiet (what Textual's own ``Pilot.press`` waits for, but for this one app
 the whole process), bounded in time: an app that is never quiet (a flood of its own
 messages) gets its keys every ``SETTLE_TIMEOUT`` at the latest. The first key of a
 read goes at once; only the keys behind it wait, never more than ``MAX_BACKLOG`` of them.
+
+An Esc and a character in one read are the two keys, not Alt and the character: over a
+network a quick Esc and the key after it are often merged into one packet, and a hosted
+app binds no Alt+letter key (an Alt+arrow is an escape sequence of its own, unchanged).
 """
 
 from __future__ import annotations
@@ -36,8 +40,22 @@ SETTLE_TIMEOUT: Final = 0.25
 """Seconds a key waits at most for the app to be done with the one before it."""
 MAX_BACKLOG: Final = 256
 """Events held back at most; past it they are all posted at once (as Textual would)."""
+_ALT: Final = "alt+"
 _QUICK_LOOKS: Final = 8
 _LOOK_AGAIN: Final = 0.005
+
+
+def unmerged(message: Message) -> tuple[Message, ...]:
+    """``message``, or an Alt+character read from one read's Esc and character as the two."""
+    if not isinstance(message, events.Key) or not message.key.startswith(_ALT):
+        return (message,)
+    character = message.character
+    if character is None or len(character) != 1 or not character.isprintable():
+        return (message,)
+    key = message.key.removeprefix(_ALT)  # "n", "shift+n", "left_square_bracket"
+    if key.startswith("shift+") and character.isupper():
+        key = character  # Textual names an upper-case letter by itself
+    return (events.Key("escape", "\x1b"), events.Key(key, character))
 
 
 class KeysInTurn:
@@ -50,6 +68,10 @@ class KeysInTurn:
         self._task: asyncio.Task[None] | None = None
 
     def post(self, message: Message) -> None:
+        for event in unmerged(message):
+            self._post_in_turn(event)
+
+    def _post_in_turn(self, message: Message) -> None:
         if self._task is None:
             self._post(message)
             if isinstance(message, events.Key):
