@@ -33,6 +33,7 @@ from textual import events
 from textual.message import Message
 
 if TYPE_CHECKING:
+    from textual._queue import Queue
     from textual.app import App
     from textual.message_pump import MessagePump
 
@@ -120,12 +121,12 @@ def _quiet(pump: MessagePump) -> bool:
     handler, where the queue is empty too): the one waiter on its queue's event."""
     if pump._closed:  # noqa: SLF001
         return True
-    queue = pump._message_queue  # noqa: SLF001
+    queue: Queue[Message | None] = pump._message_queue  # noqa: SLF001
     return (
         not queue.values
         and pump._pending_message is None  # noqa: SLF001
         and not pump._next_callbacks  # noqa: SLF001
-        and bool(queue.ready_event._waiters)  # type: ignore[attr-defined]  # noqa: SLF001
+        and bool(queue.ready_event._waiters)  # noqa: SLF001
     )
 
 
