@@ -13,11 +13,17 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
 
+from server.app import SkyjoServer
+from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.confirm import ConfirmScreen
+from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.home import HomeScreen
+from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.text import Select
@@ -46,6 +52,15 @@ async def a_game_from(pilot: Pilot[Any]) -> TableScreen:
     table = await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(pilot.app), "the first prompt")
     return table
+
+
+async def leave_and_quit(pilot: Pilot[Any], leave: str, back_to: type[Screen[Any]]) -> None:
+    """Leave the game or table with ``leave`` (it asks first: yes), then quit the app."""
+    await pilot.press(leave)
+    await on_screen(pilot, ConfirmScreen)
+    await pilot.press("y")
+    await on_screen(pilot, back_to)
+    await pilot.press("ctrl+q")
 
 
 def played_with(table: TableScreen) -> tuple[list[str], dict[str, Any]]:
@@ -81,11 +96,7 @@ async def test_the_new_game_screen_opens_with_the_last_games_choices_after_a_rel
         bots, rules = played_with(table)
         assert sorted(bots) == ["master", "random"]
         assert {name: rules[name] for name in WANTED_RULES} == WANTED_RULES
-        await pilot.press("q")
-        await on_screen(pilot, ConfirmScreen)
-        await pilot.press("y")
-        await on_screen(pilot, HomeScreen)
-        await pilot.press("ctrl+q")
+        await leave_and_quit(pilot, "q", HomeScreen)
 
     again = make_app()
     async with again.run_test(size=(80, 30)) as pilot:
@@ -117,3 +128,35 @@ async def test_an_earlier_versions_set_up_still_opens_the_new_game_screen(
         levels = [setup.query_one(f"#level-{index}", Select).value for index in range(4)]
         assert levels == ["expert"] * 4
         assert setup.query_one("#variant-end-score", Input).value == "100"
+
+
+async def test_a_servers_new_table_opens_with_the_variants_chosen_last(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer
+) -> None:
+    def online() -> SkyjoApp:
+        return make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+
+    first = online()
+    async with first.run_test(size=(100, 32)) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        dialog = await on_screen(pilot, CreateTableScreen)
+        for name in ("variant-starter", "variant-clear-columns", "variant-closer-penalty"):
+            dialog.query_one(f"#{name}", Select).value = CHOSEN[name]
+        dialog.query_one("#variant-end-score", Input).value = "50"
+        await pilot.press("ctrl+s")
+        room = await on_screen(pilot, RoomScreen)
+        rules = room.table["settings"]
+        assert {name: rules[name] for name in WANTED_RULES} == WANTED_RULES
+        await leave_and_quit(pilot, "l", LobbyScreen)
+
+    again = online()
+    async with again.run_test(size=(100, 32)) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        dialog = await on_screen(pilot, CreateTableScreen)
+        variants = ("variant-starter", "variant-clear-columns", "variant-closer-penalty")
+        assert {name: dialog.query_one(f"#{name}", Select).value for name in variants} == {
+            name: CHOSEN[name] for name in variants
+        }
+        assert dialog.query_one("#variant-end-score", Input).value == "50"
