@@ -37,8 +37,10 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.message_pump import MessagePump
 
-SETTLE_TIMEOUT: Final = 0.25
-"""Seconds a key waits at most for the app to be done with the one before it."""
+SETTLE_TIMEOUT: Final = 1.0
+"""Seconds a key waits at most for the app to be done with the one before it: a key is
+mostly done in milliseconds, and on a loaded machine still well within it; an app that is
+never quiet gets the keys held back once a second."""
 MAX_BACKLOG: Final = 256
 """Events held back at most; past it they are all posted at once (as Textual would)."""
 _ALT: Final = "alt+"
