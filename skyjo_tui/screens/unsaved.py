@@ -26,7 +26,7 @@ class Unsaved(Enum):
 class UnsavedChangesScreen(SkyjoModal[Unsaved]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("s", "answer('save')", "keys.save", id="unsaved.save"),
-        Binding("d", "answer('discard')", "keys.discard", id="unsaved.discard"),
+        Binding("d", "answer('discard')", "keys.discard_changes", id="unsaved.discard"),
         # Esc is the way back to where you were, as everywhere: nothing is lost by it.
         Binding("escape", "answer('keep-editing')", "keys.keep_editing", id="unsaved.keep"),
     ]
