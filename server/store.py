@@ -1,4 +1,5 @@
-"""SQLite persistence: players, SSH names, tables in play, finished games, statistics.
+"""SQLite persistence: players, SSH names, tables in play, finished games, statistics,
+the lobby's latest chat.
 
 The schema and the operations the server needs; ``database.Database`` runs
 them in its writer thread, off the event loop, each committed before it
@@ -77,6 +78,10 @@ CREATE TABLE IF NOT EXISTS bans (      -- set by the server's admin (skyjo-serve
     shown TEXT NOT NULL,                -- as the admin typed it
     created REAL NOT NULL,
     PRIMARY KEY (kind, value)
+);
+CREATE TABLE IF NOT EXISTS lobby_chat (  -- the latest lines only (Store.add_lobby_chat)
+    id INTEGER PRIMARY KEY,             -- in the order they were said
+    line TEXT NOT NULL                  -- the chat push as it was sent (JSON)
 );
 CREATE TABLE IF NOT EXISTS player_stats (
     player_id INTEGER PRIMARY KEY REFERENCES players(id),
@@ -317,6 +322,27 @@ class Store(Database):
             return conn.execute(sql, (kind, value)).rowcount == 1
 
         return await self.run(change)
+
+    # -- lobby chat ----------------------------------------------------------------------
+
+    async def add_lobby_chat(self, line: dict[str, Any], keep: int) -> None:
+        """Store a lobby chat line; only the ``keep`` newest lines stay."""
+        text = json.dumps(line)
+
+        def add(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO lobby_chat (line) VALUES (?)", (text,))
+            conn.execute(
+                "DELETE FROM lobby_chat WHERE id NOT IN "
+                "(SELECT id FROM lobby_chat ORDER BY id DESC LIMIT ?)",
+                (keep,),
+            )
+
+        await self.run(add)
+
+    async def lobby_chat(self, limit: int) -> list[dict[str, Any]]:
+        """The ``limit`` newest lobby chat lines, oldest first."""
+        sql = "SELECT line FROM (SELECT id, line FROM lobby_chat ORDER BY id DESC LIMIT ?) ORDER BY id"
+        return await self.run(lambda c: [json.loads(row[0]) for row in c.execute(sql, (limit,))])
 
     # -- tables -----------------------------------------------------------------------
 

@@ -24,7 +24,18 @@ _LOCALE_VARIABLES: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
 def load_catalog(lang: str) -> Mapping[str, str]:
     """The strings of one language (read once per process, shared by every app)."""
     text = resources.files("skyjo_tui").joinpath("locales", f"{lang}.json").read_text("utf-8")
-    return json.loads(text)
+    return json.loads(text, object_pairs_hook=_each_once)
+
+
+def _each_once(pairs: list[tuple[str, str]]) -> dict[str, str]:
+    """A catalog's words, refused when one is given twice (JSON would keep the last,
+    silently: the other meaning's words on screen)."""
+    words: dict[str, str] = {}
+    for key, value in pairs:
+        if key in words:
+            raise ValueError(f"the word {key!r} is given twice")
+        words[key] = value
+    return words
 
 
 def detect_language(explicit: str | None, environ: Mapping[str, str]) -> str:

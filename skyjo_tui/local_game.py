@@ -10,6 +10,7 @@ from .i18n import Translator
 
 MIN_BOTS: Final = 1
 MAX_BOTS: Final = 7
+DEFAULT_BOTS: Final = 3  # a first game's, before any was set up
 NAME_MAX: Final = 20
 
 

@@ -28,8 +28,10 @@ class Preferences:
     lang: str = ""  # "" follows the locale
     pace: str = DEFAULT_PACE  # one of pacing.PACES
     highlight: bool = True  # highlight the cards each move changed
-    bots: int = 3  # the last local game's set-up
-    bot_level: str = ""
+    # The last local game's set-up: its bots' levels, by seat ([]: none yet), and its
+    # variants under RULES.md names (the new-table dialog's too); screens check the values.
+    bot_levels: list[str] = field(default_factory=list)
+    variants: dict[str, Any] = field(default_factory=dict)
     last_server: str = ""  # host:port of the last server joined
     tokens: dict[str, str] = field(default_factory=dict)  # server address -> resume token
     keys: dict[str, str] = field(
@@ -76,6 +78,7 @@ def _from_dict(data: Any) -> Preferences:
     if not isinstance(data, dict):
         raise ValueError("not a JSON object")
     defaults = Preferences()
+    data = _from_earlier(data)
     values: dict[str, Any] = {}
     for f in fields(Preferences):
         value = data.get(f.name, getattr(defaults, f.name))
@@ -86,7 +89,17 @@ def _from_dict(data: Any) -> Preferences:
         values["pace"] = DEFAULT_PACE
     values["tokens"] = {str(k): str(v) for k, v in values["tokens"].items()}
     values["keys"] = {str(k): str(v) for k, v in values["keys"].items()}
+    values["bot_levels"] = [str(level) for level in values["bot_levels"]]
+    values["variants"] = {str(k): v for k, v in values["variants"].items()}
     return Preferences(**values)
+
+
+def _from_earlier(data: dict[str, Any]) -> dict[str, Any]:
+    """A file of an earlier version kept the number of bots and one level for them all."""
+    bots, level = data.get("bots"), data.get("bot_level")
+    if "bot_levels" in data or not isinstance(bots, int) or not isinstance(level, str):
+        return data
+    return {**data, "bot_levels": [level] * max(0, min(bots, 20))}
 
 
 def _keep_aside(path: Path) -> None:

@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from .session import Session
 
 Reply = dict[str, Any]
-#: Lobby chat lines kept, and sent to whoever arrives in the lobby.
+#: Lobby chat lines kept (in the store, across restarts), and sent to whoever
+#: arrives in the lobby.
 LOBBY_HISTORY = 30
 
 
@@ -46,12 +47,19 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
         "at": time.time(),
     }
     if table is None:
+        # Stored before anyone hears it: a line someone read survives a restart.
+        await lobby.store.add_lobby_chat(push, LOBBY_HISTORY)
         lobby.lobby_chat.append(push)
     audience = table.sessions() if table is not None else list(lobby.places.lobby_sessions())
     for listener in audience:
         if session.player_id not in listener.muted:
             listener.send(push)
     return {}
+
+
+async def load_lobby_history(lobby: Lobby) -> None:
+    """Bring back the lobby chat so far (after a restart or a crash)."""
+    lobby.lobby_chat.extend(await lobby.store.lobby_chat(LOBBY_HISTORY))
 
 
 def lobby_history(lobby: Lobby, session: Session) -> dict[str, Any]:

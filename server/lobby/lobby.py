@@ -58,7 +58,8 @@ class Lobby:
         self.sessions: set[Session] = set()  # every connection, named or not yet
         self.places = Places()  # who is online, and who sits at or watches which table
         self.tables: dict[str, Table] = {}
-        self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=chat.LOBBY_HISTORY)  # oldest first
+        # The stored lobby chat's latest lines, oldest first (chat.py keeps both in step).
+        self.lobby_chat: deque[dict[str, Any]] = deque(maxlen=chat.LOBBY_HISTORY)
         self.names_lock = asyncio.Lock()
         self.thinker = BotThinker()
         self.listing = TableListing(self.tables, self.places.lobby_sessions, config.limits)
@@ -74,8 +75,10 @@ class Lobby:
     # -- lifecycle -------------------------------------------------------------------
 
     async def load(self) -> None:
-        """Bring back every saved table, as it was (after a restart or a crash)."""
+        """Bring back every saved table and the lobby's chat, as they were (after a
+        restart or a crash)."""
         await self.bans.load()
+        await chat.load_lobby_history(self)
         for saved in await self.store.load_tables():
             try:
                 table = Table.from_meta(saved.table_id, saved.meta)

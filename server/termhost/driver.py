@@ -10,7 +10,9 @@ those is wrong, so this driver does none of it:
 * output goes to ``ChannelTerminal.write`` (the door's transport, with a cap on
   its write buffer so a client that stops reading is dropped);
 * input arrives from the door's callback on the event loop and is parsed with
-  Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``);
+  Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``),
+  then given to the app a key at a time (``keyturns``: Textual would apply the keys
+  of one read out of order);
 * window-change requests become ``events.Resize``, clamped to sane bounds.
 
 Everything here runs on the event loop thread; there are no helper threads.
@@ -42,6 +44,7 @@ from textual.geometry import Size
 from textual.message import Message
 
 from ..limits import TokenBucket
+from .keyturns import KeysInTurn
 from .options import (
     DEFAULT_PENDING_INPUT_CAP,
     DEFAULT_WRITE_BUFFER_CAP,
@@ -366,6 +369,8 @@ class TerminalDriver(Driver):
         self._terminal = terminal
         self._parser: SessionXTermParser | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
+        # Parsed input reaches the app in order: each key once it is done with the last.
+        self._in_turn = KeysInTurn(app, self.process_message)
 
     # -- Driver API -------------------------------------------------------------
 
@@ -394,6 +399,7 @@ class TerminalDriver(Driver):
     def disable_input(self) -> None:
         self._terminal.detach(self)
         self._cancel_tick()
+        self._in_turn.close()
         self._parser = None
 
     def stop_application_mode(self) -> None:
@@ -486,7 +492,7 @@ class TerminalDriver(Driver):
         """
         try:
             for message in parse():
-                self.process_message(message)
+                self._in_turn.post(message)
         except Exception:
             logger.exception("input could not be parsed; closing session")
             self._parser = None

@@ -1,4 +1,4 @@
-"""Every private attribute of Textual, rich and asyncssh that the doors rely on.
+"""Every private attribute of Textual, rich, asyncssh and asyncio that the doors rely on.
 
 Running many apps in one process, and serving them over a door's transport,
 means reaching into places their authors did not promise to keep.  They are
@@ -219,6 +219,61 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "skyjo_tui.app.SkyjoApp.write_to_terminal",
         instance=True,
     ),
+    # -- textual: keys in turn (keyturns: whether an app is done with a key) ------------
+    PrivateUse(
+        "textual.app",
+        "App",
+        "_registry",
+        "every node of the app, whose message pumps must be quiet before its next key",
+        "keyturns.until_quiet",
+        instance=True,
+    ),
+    PrivateUse(
+        "textual.app",
+        "App",
+        "_message_queue",
+        "a pump's waiting messages (Textual's own Queue: no count of those in hand)",
+        "keyturns.until_quiet",
+    ),
+    *(
+        PrivateUse(
+            "textual.app",
+            "App",
+            attribute,
+            "a pump's state between messages: " + why,
+            "keyturns.until_quiet",
+            instance=True,
+        )
+        for attribute, why in (
+            ("_closed", "it takes none any more"),
+            ("_pending_message", "one taken from the queue, not handled yet"),
+            ("_next_callbacks", "callbacks run once its queue is empty"),
+        )
+    ),
+    PrivateUse(
+        "textual._queue",
+        "Queue",
+        "values",
+        "the messages in a pump's queue",
+        "keyturns.until_quiet",
+        instance=True,
+    ),
+    PrivateUse(
+        "textual._queue",
+        "Queue",
+        "ready_event",
+        "its pump waits on it between messages, and only then",
+        "keyturns.until_quiet",
+        instance=True,
+    ),
+    PrivateUse(
+        "asyncio",
+        "Event",
+        "_waiters",
+        "who waits on a pump's ready_event: its task, when it is not in a handler",
+        "keyturns.until_quiet",
+        instance=True,
+    ),
     # -- asyncssh: a bounded environment per channel -----------------------------------
     PrivateUse(
         "asyncssh",
@@ -269,6 +324,14 @@ def _instance(module: str, owner: str) -> object | None:
         from textual.drivers.headless_driver import HeadlessDriver
 
         return HeadlessDriver(App())
+    if (module, owner) == ("textual._queue", "Queue"):
+        from textual._queue import Queue
+
+        return Queue()
+    if (module, owner) == ("asyncio", "Event"):
+        import asyncio
+
+        return asyncio.Event()
     if (module, owner) == ("asyncssh", "SSHServerChannel"):
         return None  # needs a connection: checked on a real channel by the SSH tests
     raise LookupError(f"no way to make a {module}.{owner}")

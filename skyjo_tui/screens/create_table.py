@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -63,7 +64,7 @@ class CreateTableScreen(SkyjoModal[None]):
                 yield Input(
                     "", type="integer", placeholder=tr("create.no_timer"), compact=True, id="timer"
                 )
-            yield VariantsForm(tr)
+            yield VariantsForm(tr, self.skyjo.prefs.variants)  # the last game's, local or here
             yield Label("", id="create-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button(tr("create.create"), variant="primary", id="create", compact=True)
@@ -101,6 +102,8 @@ class CreateTableScreen(SkyjoModal[None]):
         error.update("")  # an earlier refusal no longer holds
         reply, refusal = await self.skyjo.call_in_dialog(message)
         error.update(refusal)  # said here, beside the fields to put right
+        if reply is not None:  # the next new game, here or local, opens with these variants
+            self.skyjo.save_prefs(replace(self.skyjo.prefs, variants=dict(message["settings"])))
         # On success the server's table push has already opened the room over us.
         if reply is not None and self.is_current:
             self.dismiss()

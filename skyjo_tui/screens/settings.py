@@ -4,7 +4,7 @@ the signals that it is your turn, and (on their own screen) the keys."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -26,8 +26,13 @@ class SettingsScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "save", "keys.save", id="settings.save"),
         Binding("ctrl+b", "keys", "keys.keys", id="settings.keys"),
-        Binding("escape", "app.pop_screen", "keys.back", id="settings.back"),
+        Binding("escape", "back", "keys.back", id="settings.back"),
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        # The choices as the form showed them when it opened: leaving with others asks first.
+        self._opened_with: dict[str, Any] | None = None
 
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
@@ -82,19 +87,25 @@ class SettingsScreen(SkyjoScreen[None]):
             id=id,
         )
 
+    def on_mount(self) -> None:
+        self._opened_with = self._choices()
+
+    def _choices(self) -> dict[str, Any]:
+        """The form's choices, by the name of the preference each one sets."""
+        return {
+            "name": self.query_one("#name", Input).value.strip()[:20],
+            "lang": str(self.query_one("#language", Select).value),
+            "pace": str(self.query_one("#pace", Select).value),
+            "highlight": bool(self.query_one("#highlight", Select).value),
+            "theme": str(self.query_one("#theme", Select).value),
+            "turn_title": bool(self.query_one("#turn-title", Select).value),
+            "turn_bell": bool(self.query_one("#turn-bell", Select).value),
+        }
+
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
-        lang = str(self.query_one("#language", Select).value)
-        prefs = replace(
-            self.skyjo.prefs,
-            name=self.query_one("#name", Input).value.strip()[:20],
-            lang=lang,
-            pace=str(self.query_one("#pace", Select).value),
-            highlight=bool(self.query_one("#highlight", Select).value),
-            theme=str(self.query_one("#theme", Select).value),
-            turn_title=bool(self.query_one("#turn-title", Select).value),
-            turn_bell=bool(self.query_one("#turn-bell", Select).value),
-        )
+        prefs = replace(self.skyjo.prefs, **self._choices())
+        lang = prefs.lang
         self.skyjo.save_prefs(prefs)
         self.app.theme = prefs.theme
         self.skyjo.set_language(lang)
@@ -109,5 +120,18 @@ class SettingsScreen(SkyjoScreen[None]):
         self.app.push_screen(KeysScreen())
 
     @on(Button.Pressed, "#back")
-    def _back(self) -> None:
-        self.app.pop_screen()
+    def action_back(self) -> None:
+        """Back to the screen before; changes are not dropped without asking."""
+        if self._choices() == self._opened_with:
+            self.app.pop_screen()
+            return
+        from .unsaved import Unsaved, UnsavedChangesScreen
+
+        def answered(answer: Unsaved | None) -> None:
+            if answer is Unsaved.SAVE:
+                self.action_save()
+            elif answer is Unsaved.DISCARD:
+                self.app.pop_screen()
+
+        question = UnsavedChangesScreen(self.tr("unsaved.question"))
+        self.app.push_screen(question, answered)

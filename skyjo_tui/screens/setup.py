@@ -13,7 +13,7 @@ from textual.worker import Worker
 
 from server.bots import BOT_LEVELS
 
-from ..local_game import MAX_BOTS, MIN_BOTS, LocalSetup
+from ..local_game import DEFAULT_BOTS, MAX_BOTS, MIN_BOTS, LocalSetup
 from ..names import default_level, level_name
 from ..widgets.footer import KeyFooter
 from ..widgets.form import Form
@@ -35,8 +35,12 @@ class SetupScreen(SkyjoScreen[None]):
     def compose(self) -> ComposeResult:
         tr, prefs = self.tr, self.skyjo.prefs
         levels = list(BOT_LEVELS)
-        level = prefs.bot_level if prefs.bot_level in levels else default_level(levels)
-        bots = min(MAX_BOTS, max(MIN_BOTS, prefs.bots))
+        fallback = default_level(levels)
+        # The last game's bots again (a level this version lacks: the fallback's).
+        last = [level if level in levels else fallback for level in prefs.bot_levels[:MAX_BOTS]]
+        bots = max(MIN_BOTS, len(last)) if last else DEFAULT_BOTS
+        # The rows past them (shown once more bots are asked for): at its last bot's level.
+        row_levels = last + [last[-1] if last else fallback] * (MAX_BOTS - len(last))
         with Form(id="setup", classes="form"):
             yield Label(tr("setup.title"), classes="title")
             with Grid(id="bots", classes="form-grid"):
@@ -52,13 +56,13 @@ class SetupScreen(SkyjoScreen[None]):
                     yield Label(tr("setup.bot_level", number=index + 1), classes=f"bot-{index}")
                     yield Select(
                         [(level_name(name, tr), name) for name in levels],
-                        value=level,
+                        value=row_levels[index],
                         allow_blank=False,
                         compact=True,
                         id=f"level-{index}",
                         classes=f"bot-{index}",
                     )
-            yield VariantsForm(tr, id="variants")
+            yield VariantsForm(tr, prefs.variants, id="variants")
             with Horizontal(classes="buttons"):
                 yield Button(tr("setup.start"), variant="primary", id="start", compact=True)
                 yield Button(tr("setup.back"), id="back", compact=True)
@@ -102,9 +106,10 @@ class SetupScreen(SkyjoScreen[None]):
         except ValueError as exc:
             self.notify(str(exc), severity="error")
             return
-        self.skyjo.save_prefs(
-            replace(self.skyjo.prefs, bots=len(setup.levels), bot_level=setup.levels[0])
+        chosen = replace(
+            self.skyjo.prefs, bot_levels=list(setup.levels), variants=dict(setup.settings)
         )
+        self.skyjo.save_prefs(chosen)
         self._starting = self.skyjo.start_local_game(setup)
 
     def on_key(self, event: events.Key) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Final
 
 from textual.app import ComposeResult
@@ -13,6 +14,7 @@ from ..i18n import Translator
 from .text import Label, Select
 
 END_SCORE_RANGE: Final = (10, 1000)
+DEFAULT_END_SCORE: Final = 100
 #: Each choice variant: its name and its values (the first is the default).
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "starter": ("highest-pair", "closer-starts"),
@@ -30,24 +32,33 @@ class VariantsForm(Grid):
     VariantsForm Select, VariantsForm Input { width: 30; }
     """
 
-    def __init__(self, tr: Translator, *, id: str | None = None) -> None:
+    def __init__(
+        self, tr: Translator, chosen: Mapping[str, Any] | None = None, *, id: str | None = None
+    ) -> None:
         super().__init__(id=id)
         self.tr = tr
+        self.chosen = chosen or {}
+        """The settings to show first (the last ones chosen); a value it does not offer
+        shows the rule's default instead."""
 
     def compose(self) -> ComposeResult:
         for name, values in CHOICES.items():
             yield Label(self.tr(f"variant.{name}"))
+            chosen = self.chosen.get(name)
             yield Select(
                 [(self.tr(f"variant.{name}.{value}"), value) for value in values],
-                value=values[0],
+                value=chosen if chosen in values else values[0],
                 allow_blank=False,
                 compact=True,
                 id=f"variant-{name}",
             )
         yield Label(self.tr("variant.end-score"))
         low, high = END_SCORE_RANGE
+        end_score = self.chosen.get("end-score")
+        if type(end_score) is not int or not low <= end_score <= high:
+            end_score = DEFAULT_END_SCORE
         yield Input(
-            "100",
+            str(end_score),
             type="integer",
             compact=True,
             validators=[Integer(minimum=low, maximum=high)],

@@ -23,7 +23,7 @@ from skyjo_tui import preferences
 from skyjo_tui.address import DEFAULT_PORT, parse_address
 from skyjo_tui.choices import Choices, Mode, prompt_key
 from skyjo_tui.cursor import move
-from skyjo_tui.i18n import Translator, detect_language, load_catalog
+from skyjo_tui.i18n import LANGUAGES, Translator, detect_language, load_catalog
 from skyjo_tui.layout import CARD_SIZES, plan_table
 from skyjo_tui.names import SeatInfo, level_name, seat_names, shorten
 from skyjo_tui.narrate import describe, touched, winners_sentence
@@ -308,3 +308,11 @@ def test_the_score_sheet_follows_the_rounds_and_starts_again_for_a_rematch() -> 
     assert len(sheet.lines) == 2
     sheet.feed(a_round(1, (7, 8), (7, 8), False))  # the rematch's first round: a new sheet
     assert [(line.round, line.totals) for line in sheet.lines] == [(1, (7, 8))]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_word_has_one_entry_in_each_language(lang: str) -> None:
+    # A second "keys.discard" (leaving a form) once replaced the table's "Défausser".
+    words = load_catalog(lang)
+    assert words["keys.discard"] == {"en": "Discard", "fr": "Défausser"}[lang]
+    assert words["keys.discard_changes"] == {"en": "Discard", "fr": "Abandonner"}[lang]

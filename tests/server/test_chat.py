@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from server.lobby.chat import LOBBY_HISTORY
 from server.netclient import ServerError
 
 from .support import TEST_LIMITS, Client, table_with
@@ -93,3 +96,55 @@ async def test_only_real_players_are_muted_and_not_without_end(make_server) -> N
     await alice.request("mute", player_id=dave.welcome.player_id)
     for client in (alice, bob, carol, dave):
         await client.close()
+
+
+async def test_the_lobby_chat_so_far_survives_a_restart_of_the_server(
+    tmp_path: Path, make_server
+) -> None:
+    data = tmp_path / "shared"
+    server = await make_server(data)
+    alice, bob = await Client.connect(server, "Alice"), await Client.connect(server, "Bob")
+    await alice.request("chat", text="anyone for a game tonight?")
+    await bob.request("chat", text="me, at nine")
+    for client in (alice, bob):
+        await client.close()
+    await server.stop()
+
+    again = await make_server(data)
+    carol = await Client.connect(again, "Carol")
+    try:
+        history = await carol.push("lobby_chat")
+        lines = [(line["from_name"], line["text"]) for line in history["lines"]]
+        assert lines == [("Alice", "anyone for a game tonight?"), ("Bob", "me, at nine")]
+        # The line as it was pushed, and chat goes on after it.
+        assert history["lines"][0]["from_id"] == alice.welcome.player_id
+        await carol.request("chat", text="count me in")
+        dan = await Client.connect(again, "Dan")
+        later = await dan.push("lobby_chat")
+        assert [line["text"] for line in later["lines"]][-2:] == ["me, at nine", "count me in"]
+        await dan.close()
+    finally:
+        await carol.close()
+
+
+async def test_the_stored_lobby_chat_keeps_only_the_latest_lines(
+    tmp_path: Path, make_server
+) -> None:
+    data = tmp_path / "shared"
+    server = await make_server(data, limits=replace(TEST_LIMITS, chat_burst=100))
+    alice = await Client.connect(server, "Alice")
+    for number in range(LOBBY_HISTORY + 5):
+        await alice.request("chat", text=f"line {number}")
+    await alice.close()
+    await server.stop()
+    with sqlite3.connect(data / "skyjo.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM lobby_chat").fetchone()[0] == LOBBY_HISTORY
+
+    again = await make_server(data)
+    bob = await Client.connect(again, "Bob")
+    try:
+        history = await bob.push("lobby_chat")
+        wanted = [f"line {number}" for number in range(5, LOBBY_HISTORY + 5)]
+        assert [line["text"] for line in history["lines"]] == wanted
+    finally:
+        await bob.close()

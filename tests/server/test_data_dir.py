@@ -116,7 +116,8 @@ def every_page_but_the_header(database: Path) -> range:
     [
         # Before, every table was restored and served from this one without a word.
         pytest.param(names_index, "error code 11", id="index"),
-        pytest.param(every_page_but_the_header, "error code 11", id="all-but-header"),
+        # Once the schema outgrows page 1, its own pages go too: "malformed" at the check.
+        pytest.param(every_page_but_the_header, "error code 11|malformed", id="all-but-header"),
         pytest.param(lambda database: range(1, 2), "file is not a database", id="header"),
     ],
 )
