@@ -14,6 +14,9 @@ app is quiet (what Textual's own ``Pilot.press`` waits for, but for this one app
 the whole process), bounded in time: an app that is never quiet (a flood of its own
 messages) gets its keys every ``SETTLE_TIMEOUT`` at the latest. The first key of a
 read goes at once; only the keys behind it wait, never more than ``MAX_BACKLOG`` of them.
+Whether the app is done is looked at when the next key comes, once, and waited for in a
+task only if it is not: a key typed on its own costs one look and no task (a task for
+every key cost about 0.7 ms of CPU a key in ``benchmarks/appcpu.py``).
 
 An Esc and a character in one read are the two keys, not Alt and the character: over a
 network a quick Esc and the key after it are often merged into one packet, and a hosted
@@ -69,6 +72,8 @@ class KeysInTurn:
         self._post = post
         self._backlog: deque[Message] = deque()
         self._task: asyncio.Task[None] | None = None
+        self._key_in_hand = False
+        """A key was posted and the app was not seen done with it since."""
 
     def post(self, message: Message) -> None:
         for event in unmerged(message):
@@ -76,9 +81,15 @@ class KeysInTurn:
 
     def _post_in_turn(self, message: Message) -> None:
         if self._task is None:
-            self._post(message)
-            if isinstance(message, events.Key):
+            key = isinstance(message, events.Key)
+            if key and self._key_in_hand and not quiet(self._app):
+                # Not done with the last key: this one waits its turn.
+                self._backlog.append(message)
                 self._task = asyncio.get_running_loop().create_task(self._next_keys())
+                return
+            self._post(message)
+            # Whether the app is done with it is looked at when another key comes.
+            self._key_in_hand = self._key_in_hand or key
             return
         self._backlog.append(message)
         if len(self._backlog) > MAX_BACKLOG:
@@ -96,6 +107,7 @@ class KeysInTurn:
                     async with asyncio.timeout(SETTLE_TIMEOUT):
                         await until_quiet(self._app)
                 if not self._backlog:
+                    self._key_in_hand = False  # done with the last: it was seen quiet
                     return
                 while self._backlog:  # up to the next key, which waits its turn again
                     message = self._backlog.popleft()
@@ -132,12 +144,17 @@ def _quiet(pump: MessagePump) -> bool:
     )
 
 
+def quiet(app: App[Any]) -> bool:
+    """Every message pump of ``app`` is quiet now."""
+    return all(_quiet(pump) for pump in _pumps(app))
+
+
 async def until_quiet(app: App[Any]) -> None:
     """Until every message pump of ``app`` is quiet (unbounded: the caller bounds it).
 
     Textual keeps no count of the messages in hand, so this looks again shortly after:
     at once the first times (a key is mostly done in a few turns of the loop)."""
     for turn in itertools.count():
-        if all(_quiet(pump) for pump in _pumps(app)):
+        if quiet(app):
             return
         await asyncio.sleep(0 if turn < _QUICK_LOOKS else _LOOK_AGAIN)
