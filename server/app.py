@@ -28,7 +28,7 @@ from .datadir import DataDirLock
 from .limits import ConnectionRegistry, Refusal
 from .listen import describe_listening, dual_stack_socket, peer_host
 from .lobby import Lobby, Session
-from .lobby.session import IN_PROCESS, LOCAL, TCP
+from .lobby.session import IN_PROCESS, LOCAL, TCP, half_close, linger
 from .protocol import (
     BadFrame,
     ErrorCode,
@@ -188,7 +188,8 @@ class SkyjoServer:
         refusal = self.tcp_connections.admit(address, task)
         if refusal is not None:
             writer.write(encode_frame(bye(REFUSAL_CODES[refusal], refusal.value)))
-            writer.close()
+            half_close(writer)
+            await linger(reader, writer)
             return
         self._track(task)
         try:
@@ -227,7 +228,7 @@ class SkyjoServer:
                 except TimeoutError:
                     session.close(ErrorCode.IDLE_TIMEOUT, clock.why())
                     break
-                if not data:
+                if not data or session.closed:  # its end, or we closed it meanwhile
                     break
                 decoder.feed(data)
                 for item in decoder:
@@ -241,6 +242,8 @@ class SkyjoServer:
             if not session.closed:
                 session.closed = True
                 writer.close()
+            else:  # we said bye: the client hears it before the connection ends
+                await linger(reader, writer)
 
     async def _receive(self, session: Session, item: Any, clock: Deadlines) -> None:
         """One frame from a client: rate-limited, checked, then handled.

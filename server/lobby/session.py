@@ -12,10 +12,11 @@ delays anyone else's pushes.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Final
 
 from ..config import Limits
 from ..limits import TokenBucket
@@ -81,14 +82,49 @@ class Session:
             self.abort()
 
     def close(self, code: ErrorCode, message: str) -> None:
-        """Say why, then close once what is queued has been sent."""
+        """Say why, then end the stream once what is queued has been sent."""
         if self.closed:
             return
         self.send(bye(code, message))
         self.closed = True
-        self._writer.close()
+        half_close(self._writer)
 
     def abort(self) -> None:
         """Close at once, discarding what is queued (the client is not reading)."""
         self.closed = True
         self._writer.transport.abort()
+
+
+LINGER: Final = 1.0
+"""Seconds a connection we closed is still read from (``half_close``, ``linger``)."""
+
+
+def half_close(writer: asyncio.StreamWriter) -> None:
+    """End our half of the stream after what is queued (the bye), and close it all
+    ``LINGER`` seconds later at the latest.
+
+    Closing a socket outright while the client's bytes wait unread makes TCP reset
+    the connection, which throws away the bye still on its way: a client that sent an
+    oversized frame, or trickled bytes past a deadline, heard nothing of why.
+    """
+    transport = writer.transport
+    try:
+        halved = transport.can_write_eof()
+        if halved:
+            transport.write_eof()
+    except OSError:  # the client has gone already
+        halved = False
+    if not halved:
+        writer.close()
+        return
+    asyncio.get_running_loop().call_later(LINGER, transport.close)
+
+
+async def linger(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    """After ``half_close``: drop what the client still sends until it closes its half
+    (``LINGER`` seconds at most), then close."""
+    with contextlib.suppress(TimeoutError, ConnectionError, OSError):
+        async with asyncio.timeout(LINGER):
+            while await reader.read(65536):
+                pass
+    writer.close()

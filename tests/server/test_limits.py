@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 
 from server.netclient import ServerConnection, ServerError
-from server.protocol import PROTOCOL_VERSION, FrameDecoder, encode_frame, frame
+from server.protocol import HEADER, PROTOCOL_VERSION, FrameDecoder, encode_frame, frame
 
 from .support import TEST_LIMITS, WAIT, Client, table_with
 
@@ -180,3 +180,17 @@ async def test_a_client_that_leaves_its_pushes_unread_lets_go_instead_of_hoardin
     assert lazy.lost is not None and "unread" in lazy.lost.message
     assert lazy.pending_pushes() < 100  # the limit, plus what one read brought at most
     await lazy.close()
+
+
+async def test_a_client_still_sending_when_it_is_sent_away_hears_why(make_server) -> None:
+    """An oversized frame and two megabytes after it: the server closes with a bye while
+    the bytes keep coming. Closing a socket with input unread resets the connection and
+    threw the bye away (ConnectionResetError here); the server now ends its half of the
+    stream after the bye and reads on for a moment before closing."""
+    server = await make_server()
+    for _ in range(10):
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(HEADER.pack(50_000_000) + b"x" * 2_000_000)  # far over max_frame
+        answers = await read_until_closed(reader)
+        writer.close()
+        assert [answer["code"] for answer in answers] == ["frame_too_large"]
