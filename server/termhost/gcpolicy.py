@@ -10,7 +10,7 @@ over and over while players arrive, and as games go on.  The policy:
 * young generations stay small (``thresholds``): routine collections walk a
   few thousand objects: milliseconds;
 * the heap of imports is frozen at start (``gc.freeze()``: never walked
-  again), and so is whatever survives a collection of gen 1 or older
+  again), and so is whatever survives a collection of the rest of the heap
   (``freeze_after``): a session's widgets, the lobby's tables.  Those
   collections only ever walk what was made since the last one,
   and no collection walks the sessions' long-lived objects;
@@ -46,12 +46,15 @@ class GCPolicy:
     thresholds: tuple[int, int, int] = (3_000, 3, 2)
     """gen0 at 3,000 new objects; gen1 every 3 of those; the unfrozen rest
     (gen2) every 2 of those. Textual's objects cost 1-2 µs each to walk
-    here: at 10,000 a gen-0 pause reached 28 ms and a gen-1 pause 112 ms
-    while players arrived (``benchmarks/gcpauses.py``)."""
-    freeze_after: int = 1
-    """Freeze the survivors of every collection of this generation or older:
-    from gen 1, no collection walks more than the last few thousand objects
-    made (at 2, gen-2 collections of what arrivals left reached 236 ms)."""
+    here: at 10,000, while players arrived, a gen-0 pause reached 28 ms, a
+    gen-1 112 ms and a gen-2 236 ms; at 3,000, 8, 32 and 78 ms
+    (``benchmarks/gcpauses.py``)."""
+    freeze_after: int = 2
+    """Freeze the survivors of every collection of this generation or older.
+    Freezing from gen 1 bounded the pauses further in ``gcpauses.py`` but froze
+    so much soon-to-be garbage that a worker's memory per session went from 3.1
+    to 4.3 MiB (``doors.py``, 200 sessions), and its pauses while players typed
+    were no shorter."""
     freeze_at_start: bool = True
     thaw_after_ended: int = 16
     thaw_share: float = 0.25
