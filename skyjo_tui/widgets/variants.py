@@ -10,11 +10,15 @@ from textual.containers import Grid
 from textual.validation import Integer
 from textual.widgets import Input
 
+from server.engine import Settings
+from server.engine.settings import MAX_END_SCORE, MIN_END_SCORE
+
 from ..i18n import Translator
 from .text import Label, Select
 
-END_SCORE_RANGE: Final = (10, 1000)
-DEFAULT_END_SCORE: Final = 100
+#: The engine's own bounds and default: the rules live there.
+END_SCORE_RANGE: Final = (MIN_END_SCORE, MAX_END_SCORE)
+DEFAULT_END_SCORE: Final = Settings().end_score
 #: Each choice variant: its name and its values (the first is the default).
 CHOICES: Final[dict[str, tuple[str, ...]]] = {
     "starter": ("highest-pair", "closer-starts"),
