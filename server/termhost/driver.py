@@ -8,7 +8,8 @@ process: they read ``sys.__stdin__``, write ``sys.__stderr__``, call
 those is wrong, so this driver does none of it:
 
 * output goes to ``ChannelTerminal.write`` (the door's transport, with a cap on
-  its write buffer so a client that stops reading is dropped);
+  its write buffer so a client that stops reading is dropped), a frame in one
+  write;
 * input arrives from the door's callback on the event loop and is parsed with
   Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``),
   then given to the app a key at a time (``keyturns``: Textual would apply the keys
@@ -64,6 +65,9 @@ RESIZE_INTERVAL: Final = 0.1
 # Progressive enhancement flags for the kitty keyboard protocol; same set as
 # Textual's LinuxDriver (disambiguate | report all keys | associated text).
 _KITTY_FLAGS: Final = 0b00001 | 0b01000 | 0b10000
+FRAME_START: Final = "\x1b[?2026h"
+FRAME_END: Final = "\x1b[?2026l"
+"""A synchronized update's start and end: the terminal shows the frame between at once."""
 # asyncio may run a timer up to one clock tick early; the parser's own clock
 # must have passed its escape deadline when we tick it.
 _TICK_MARGIN: Final = 0.01
@@ -367,6 +371,8 @@ class TerminalDriver(Driver):
     ) -> None:
         super().__init__(app, debug=debug, mouse=mouse, size=size or terminal.size)
         self._terminal = terminal
+        self._frame: list[str] | None = None
+        """The frame being written, from its ``FRAME_START`` (see ``write``)."""
         self._parser: SessionXTermParser | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
         # Parsed input reaches the app in order: each key once it is done with the last.
@@ -375,7 +381,24 @@ class TerminalDriver(Driver):
     # -- Driver API -------------------------------------------------------------
 
     def write(self, data: str) -> None:
-        self._terminal.write(data)
+        # Textual writes a frame in three pieces when the terminal has synchronized
+        # updates: the start, the frame, the end, in one call of its own. Sent as one
+        # piece, a frame is one relay message, one SSH packet or WebSocket message and
+        # one send, not three of each.
+        frame = self._frame
+        if frame is not None:
+            frame.append(data)
+            if data == FRAME_END:
+                self._end_frame()
+        elif data == FRAME_START:
+            self._frame = [data]
+        else:
+            self._terminal.write(data)
+
+    def _end_frame(self) -> None:
+        frame, self._frame = self._frame, None
+        if frame:
+            self._terminal.write("".join(frame))
 
     def start_application_mode(self) -> None:
         """Enter the alternate screen, enable input modes, start routing input."""
@@ -405,6 +428,7 @@ class TerminalDriver(Driver):
     def stop_application_mode(self) -> None:
         """Restore the client's terminal to how we found it."""
         self.disable_input()
+        self._end_frame()  # a frame cut short by an error still ends
         write = self.write
         write("\x1b[?2004l")  # bracketed paste off
         write("\x1b[?7h")  # line wrap on

@@ -51,12 +51,22 @@ def _renders_within(
     """``(region, painted, strips)`` for each visible widget the update touches,
     front to back: ``painted`` is the part of the widget that is shown and within
     the update's lines, and ``strips`` its lines there (the compositor places
-    them at ``region`` clipped to ``painted``)."""
+    them at ``region`` clipped to ``painted``).
+
+    A widget hidden, within the update, behind one already painted is skipped: the
+    compositor keeps the front one's cells (the first painted wins), so its lines
+    would be drawn only to be thrown away. A key at the table changes the player's
+    tableau, and the three containers behind it were each asked for those lines."""
+    fronts: list[Region] = []
     for widget, (region, clip) in self.visible_widgets.items():
         shown = region.intersection(clip)
         if crop:  # as Textual's: an empty crop paints everything
             if not shown.overlaps(crop):
                 continue
+            within = shown.intersection(crop)
+            if any(front.contains_region(within) for front in fronts):
+                continue
+            fronts.append(within)
             top = max(shown.y, crop.y)
             bottom = min(shown.bottom, crop.bottom)
             shown = Region(shown.x, top, shown.width, bottom - top)

@@ -24,12 +24,14 @@ class HostedClients:
     def __init__(self, host: SessionHost) -> None:
         self.host = host
 
-    async def lobby(self, name: str) -> tuple[HostedSession, PyteTransport]:
-        """A new player's session, once its lobby is drawn."""
-        transport = PyteTransport(SIZE)
+    async def lobby(self, name: str, *, sync: bool = False) -> tuple[HostedSession, PyteTransport]:
+        """A new player's session, once its lobby is drawn (``sync``: on a terminal with
+        synchronized updates)."""
+        transport = PyteTransport(SIZE, sync=sync)
         player = DoorPlayer("ssh", f"test:{name}", name, "127.0.0.1", name)
         session = self.host.open(transport, SessionStart(player, size=SIZE))
         assert session is not None
+        transport.session = session
         await until(lambda: f"Lobby · {name}" in transport.text, f"{name}'s lobby")
         return session, transport
 

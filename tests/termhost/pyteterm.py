@@ -22,19 +22,35 @@ colours, if any): not only the cursor parked, as at the end of a frame."""
 Cells = list[list[tuple[str, bool]]]
 
 
-class PyteTransport:
-    """The player's terminal: pyte parses what the host writes; ``written`` keeps it."""
+SYNC_QUERY = b"\x1b[?2026$p"
+"""The app asks whether the terminal has synchronized updates ..."""
+SYNC_SUPPORTED = b"\x1b[?2026;2$y"
+"""... and a terminal that has them (``sync``) says so: the app then marks every frame."""
 
-    def __init__(self, size: tuple[int, int]) -> None:
+
+class PyteTransport:
+    """The player's terminal: pyte parses what the host writes; ``written`` keeps it,
+    and ``writes`` each piece as it was written."""
+
+    def __init__(self, size: tuple[int, int], *, sync: bool = False) -> None:
         self.size = size
         self.screen = pyte.Screen(*size)
         self.stream = pyte.ByteStream(self.screen)
         self.written = bytearray()
+        self.writes: list[bytes] = []
         self.ended: int | None = None
+        self.session: HostedSession | None = None
+        """Set to answer the app's questions (``sync``)."""
+        self._sync = sync
 
     def write(self, data: bytes) -> None:
         self.written += data
+        self.writes.append(bytes(data))
         self.stream.feed(data)
+        if self._sync and SYNC_QUERY in data:
+            session = self.session
+            assert session is not None, "a terminal that answers needs its session"
+            asyncio.get_running_loop().call_soon(session.feed, SYNC_SUPPORTED)
 
     def get_write_buffer_size(self) -> int:
         return 0

@@ -4,7 +4,8 @@ The host paints only the lines an update touches (``server/termhost/painting.py`
 A real ``SessionHost`` runs a small app on an in-memory terminal emulated by
 pyte; after every key the emulated terminal must read, cell for cell (text and
 colours), as the app's whole screen rendered from scratch.  Wrong crops would
-leave stale lines, or shift a strip sideways within its line.
+leave stale lines, or shift a strip sideways within its line; a widget wrongly
+taken as hidden behind another would leave a hole.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ class Cards(Widget):
 
 class PaintedApp(App[None]):
     CSS = """
+    Screen { layers: base above; }
+    #over { layer: above; offset: 16 3; width: 8; height: 1; background: purple; }
     #top { height: 1; background: blue; }
     #left { width: 12; background: maroon; }
     #side { width: 1fr; }
@@ -78,6 +81,8 @@ class PaintedApp(App[None]):
                 yield Label("below the cards")
             with Vertical(id="side"):
                 yield Label("", id="log")
+        # On top of part of the cards: what is behind it is painted only where it shows.
+        yield Label("on top", id="over")
         yield Footer()
 
     def action_cursor(self, step: int) -> None:
