@@ -82,6 +82,8 @@ class TableauWidget(Widget):
         """Each band's lines as last drawn, with the key they were drawn for."""
         self._frame: _Frame | None = None
         """The styles and geometry of the render in progress (``render_lines``)."""
+        self._styles: tuple[Style, Style] | None = None
+        """The widget's style and the current player's, until the styles change."""
 
     def get_content_width(self, container: Size, viewport: Size) -> int:
         return tableau_width(self.card_size)
@@ -140,9 +142,9 @@ class TableauWidget(Widget):
 
     def _band_keys(self) -> tuple[Hashable, ...]:
         """What each band shows: the name line, then each row of cards."""
+        looks = self._looks()
         rows = (
-            tuple(self._look(column * ROWS + row) for column in range(COLUMNS))
-            for row in range(ROWS)
+            tuple(looks[column * ROWS + row] for column in range(COLUMNS)) for row in range(ROWS)
         )
         return (self.line, *rows)
 
@@ -219,10 +221,19 @@ class TableauWidget(Widget):
         row, within = divmod(y - 1, self.card_size.height)
         return self._band_lines(row + 1, frame)[within]
 
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._styles = None
+
     def _frame_styles(self) -> _Frame:
-        base = self.rich_style
+        # The widget's style walks every ancestor's styles, and Textual forgets the
+        # component's at every repaint: both are kept until a restyle (about a twentieth
+        # of a key's CPU time otherwise). Textual restyles a node's descendants with it.
+        if self._styles is None:
+            self._styles = (self.rich_style, self.get_component_rich_style("tableau--current"))
+        base, current_style = self._styles
         current = self.line is not None and self.line.current
-        ground = self.get_component_rich_style("tableau--current") if current else base
+        ground = current_style if current else base
         left, width = self._block()
         return _Frame(base, ground, left, width, max(self.size.width, left + width))
 
@@ -299,20 +310,28 @@ class TableauWidget(Widget):
             lines.append(line)
         return lines
 
-    def _look(self, pos: int) -> CardLook | None:
-        """How the card at ``pos`` is drawn (None: no tableau, a blank)."""
+    def _looks(self) -> list[CardLook | None]:
+        """How each card is drawn, by position (None: no tableau, a blank).
+
+        Worked out for every change of what is shown (each key at the table): each
+        reactive is read once here, not once a card."""
         tableau = self.tableau
         if tableau is None:
-            return None
-        if pos // ROWS in tableau.removed_columns:
-            return CardLook(Face.GONE)
-        targets = self.targets
-        return CardLook.of(
-            tableau.cards[pos],
-            cursor=pos == self.cursor,
-            highlight=pos in self.highlight,
-            muted=(targets is not None and pos not in targets) or pos in self.revealed,
-        )
+            return [None] * (ROWS * COLUMNS)
+        cursor, targets = self.cursor, self.targets
+        highlight, revealed = self.highlight, self.revealed
+        removed = tableau.removed_columns
+        return [
+            CardLook(Face.GONE)
+            if pos // ROWS in removed
+            else CardLook.of(
+                value,
+                cursor=pos == cursor,
+                highlight=pos in highlight,
+                muted=(targets is not None and pos not in targets) or pos in revealed,
+            )
+            for pos, value in enumerate(tableau.cards)
+        ]
 
 
 @dataclass(frozen=True, slots=True)
