@@ -32,6 +32,9 @@ class Preferences:
     # variants under RULES.md names (the new-table dialog's too); screens check the values.
     bot_levels: list[str] = field(default_factory=list)
     variants: dict[str, Any] = field(default_factory=dict)
+    # The last table opened on a server: "seats", "private", "hints", "turn_timer"
+    # (the new-table dialog's fields but the name; the dialog checks the values).
+    new_table: dict[str, Any] = field(default_factory=dict)
     last_server: str = ""  # host:port of the last server joined
     tokens: dict[str, str] = field(default_factory=dict)  # server address -> resume token
     keys: dict[str, str] = field(
@@ -91,6 +94,7 @@ def _from_dict(data: Any) -> Preferences:
     values["keys"] = {str(k): str(v) for k, v in values["keys"].items()}
     values["bot_levels"] = [str(level) for level in values["bot_levels"]]
     values["variants"] = {str(k): v for k, v in values["variants"].items()}
+    values["new_table"] = {str(k): v for k, v in values["new_table"].items()}
     return Preferences(**values)
 
 

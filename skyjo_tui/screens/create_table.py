@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, ClassVar
 
 from textual import on, work
@@ -18,6 +18,7 @@ from ..widgets.variants import VariantsForm
 from .base import SkyjoModal
 
 SEATS = range(2, 9)
+DEFAULT_SEATS = 4
 
 
 class CreateTableScreen(SkyjoModal[None]):
@@ -31,6 +32,7 @@ class CreateTableScreen(SkyjoModal[None]):
         tr = self.tr
         welcome = self.skyjo.session.welcome if self.skyjo.session else None
         default_name = tr("create.default_name", name=welcome.name if welcome else "")
+        last = _LastTable.of(self.skyjo.prefs.new_table)  # as the last table opened
         with Form(classes="dialog wide form"):
             yield Label(tr("create.title"), classes="title")
             with Grid(classes="form-grid"):
@@ -39,7 +41,7 @@ class CreateTableScreen(SkyjoModal[None]):
                 yield Label(tr("create.seats"))
                 yield Select(
                     [(str(n), n) for n in SEATS],
-                    value=4,
+                    value=last.seats,
                     allow_blank=False,
                     compact=True,
                     id="seats",
@@ -47,7 +49,7 @@ class CreateTableScreen(SkyjoModal[None]):
                 yield Label(tr("create.visibility"))
                 yield Select(
                     [(tr("create.public"), False), (tr("create.private"), True)],
-                    value=False,
+                    value=last.private,
                     allow_blank=False,
                     compact=True,
                     id="private",
@@ -55,14 +57,18 @@ class CreateTableScreen(SkyjoModal[None]):
                 yield Label(tr("create.hints"))
                 yield Select(
                     [(tr("create.hints_on"), True), (tr("create.hints_off"), False)],
-                    value=True,
+                    value=last.hints,
                     allow_blank=False,
                     compact=True,
                     id="hints",
                 )
                 yield Label(tr("create.timer"))
                 yield Input(
-                    "", type="integer", placeholder=tr("create.no_timer"), compact=True, id="timer"
+                    "" if last.turn_timer is None else str(last.turn_timer),
+                    type="integer",
+                    placeholder=tr("create.no_timer"),
+                    compact=True,
+                    id="timer",
                 )
             yield VariantsForm(tr, self.skyjo.prefs.variants)  # the last game's, local or here
             yield Label("", id="create-error", classes="error")
@@ -102,8 +108,11 @@ class CreateTableScreen(SkyjoModal[None]):
         error.update("")  # an earlier refusal no longer holds
         reply, refusal = await self.skyjo.call_in_dialog(message)
         error.update(refusal)  # said here, beside the fields to put right
-        if reply is not None:  # the next new game, here or local, opens with these variants
-            self.skyjo.save_prefs(replace(self.skyjo.prefs, variants=dict(message["settings"])))
+        if reply is not None:  # the next new table opens as this one (its variants: local too)
+            kept = {key: message[key] for key in ("seats", "private", "hints", "turn_timer")}
+            self.skyjo.save_prefs(
+                replace(self.skyjo.prefs, variants=dict(message["settings"]), new_table=kept)
+            )
         # On success the server's table push has already opened the room over us.
         if reply is not None and self.is_current:
             self.dismiss()
@@ -111,3 +120,25 @@ class CreateTableScreen(SkyjoModal[None]):
     @on(Button.Pressed, "#cancel")
     def _cancel(self) -> None:
         self.dismiss()
+
+
+@dataclass(frozen=True)
+class _LastTable:
+    """The dialog's fields as the last table was opened, each checked (a hand-edited
+    or older ``client.json`` gets the defaults where a value makes no sense)."""
+
+    seats: int = DEFAULT_SEATS
+    private: bool = False
+    hints: bool = True
+    turn_timer: int | None = None
+
+    @classmethod
+    def of(cls, kept: dict[str, Any]) -> _LastTable:
+        seats, private = kept.get("seats"), kept.get("private")
+        hints, timer = kept.get("hints"), kept.get("turn_timer")
+        return cls(
+            seats=seats if type(seats) is int and seats in SEATS else DEFAULT_SEATS,
+            private=private if type(private) is bool else False,
+            hints=hints if type(hints) is bool else True,
+            turn_timer=timer if type(timer) is int and timer > 0 else None,
+        )

@@ -38,6 +38,7 @@ CHOSEN: dict[str, Any] = {
     "variant-clear-columns": "off",
     "variant-closer-penalty": "off",
 }
+TABLE_CHOSEN: dict[str, Any] = {"seats": 2, "private": True, "hints": False}
 SHOWN = ("master", "random", "closer starts", "kept", "none")  # as the selects read
 
 
@@ -130,7 +131,7 @@ async def test_an_earlier_versions_set_up_still_opens_the_new_game_screen(
         assert setup.query_one("#variant-end-score", Input).value == "100"
 
 
-async def test_a_servers_new_table_opens_with_the_variants_chosen_last(
+async def test_a_servers_new_table_opens_as_the_last_table_opened(
     make_app: Callable[..., SkyjoApp], server: SkyjoServer
 ) -> None:
     def online() -> SkyjoApp:
@@ -144,10 +145,14 @@ async def test_a_servers_new_table_opens_with_the_variants_chosen_last(
         for name in ("variant-starter", "variant-clear-columns", "variant-closer-penalty"):
             dialog.query_one(f"#{name}", Select).value = CHOSEN[name]
         dialog.query_one("#variant-end-score", Input).value = "50"
+        for name, value in TABLE_CHOSEN.items():
+            dialog.query_one(f"#{name}", Select).value = value
+        dialog.query_one("#timer", Input).value = "30"
         await pilot.press("ctrl+s")
         room = await on_screen(pilot, RoomScreen)
         rules = room.table["settings"]
         assert {name: rules[name] for name in WANTED_RULES} == WANTED_RULES
+        assert (len(room.table["seats"]), room.table["turn_timer"]) == (2, 30)
         await leave_and_quit(pilot, "l", LobbyScreen)
 
     again = online()
@@ -160,3 +165,27 @@ async def test_a_servers_new_table_opens_with_the_variants_chosen_last(
             name: CHOSEN[name] for name in variants
         }
         assert dialog.query_one("#variant-end-score", Input).value == "50"
+        # The seats, the visibility, the coach and the timer too (not the name: "Bob's table").
+        assert {name: dialog.query_one(f"#{name}", Select).value for name in TABLE_CHOSEN} == (
+            TABLE_CHOSEN
+        )
+        assert dialog.query_one("#timer", Input).value == "30"
+
+
+async def test_a_new_table_kept_wrong_in_the_file_opens_with_the_defaults(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, tmp_path: Path
+) -> None:
+    data_dir = tmp_path / "client"
+    data_dir.mkdir()  # edited by hand: no value makes sense
+    kept = {"seats": 99, "private": "yes", "hints": 0, "turn_timer": -3}
+    (data_dir / "client.json").write_text(json.dumps({"new_table": kept}))
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", data_dir=data_dir)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        dialog = await on_screen(pilot, CreateTableScreen)
+        fields = {name: dialog.query_one(f"#{name}", Select).value for name in TABLE_CHOSEN}
+        assert fields == {"seats": 4, "private": False, "hints": True}
+        assert dialog.query_one("#timer", Input).value == ""
+        await pilot.press("ctrl+s")  # and the table opens
+        await on_screen(pilot, RoomScreen)
