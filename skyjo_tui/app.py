@@ -18,7 +18,6 @@ from types import MappingProxyType
 from typing import Any, ClassVar
 
 from textual import events, work
-from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette, Provider
 from textual.filter import Monochrome, NoColor
@@ -34,6 +33,7 @@ from . import preferences
 from .commands import SkyjoCommands
 from .errors import describe_error
 from .i18n import Translator, detect_language
+from .keyturns import InputInTurnApp
 from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
@@ -114,7 +114,9 @@ class SessionNews(Message):
         self.news = news
 
 
-class SkyjoApp(App[None]):
+class SkyjoApp(InputInTurnApp[None]):
+    """Takes its keys in turn (``keyturns``), whichever driver reads them."""
+
     CSS_PATH = "app.tcss"
     TITLE = "Skyjo"
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {SkyjoCommands}

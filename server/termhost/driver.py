@@ -12,8 +12,8 @@ those is wrong, so this driver does none of it:
   write;
 * input arrives from the door's callback on the event loop and is parsed with
   Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``),
-  then given to the app a key at a time (``keyturns``: Textual would apply the keys
-  of one read out of order);
+  then handed to the app, which takes the keys of one read in turn if it is an
+  ``InputInTurnApp`` (``skyjo_tui.keyturns``: Textual would apply them out of order);
 * window-change requests become ``events.Resize``, clamped to sane bounds.
 
 Everything here runs on the event loop thread; there are no helper threads.
@@ -44,8 +44,9 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
+from skyjo_tui.keyturns import InputInTurnApp
+
 from ..limits import TokenBucket
-from .keyturns import KeysInTurn
 from .options import (
     DEFAULT_PENDING_INPUT_CAP,
     DEFAULT_WRITE_BUFFER_CAP,
@@ -375,8 +376,6 @@ class TerminalDriver(Driver):
         """The frame being written, from its ``FRAME_START`` (see ``write``)."""
         self._parser: SessionXTermParser | None = None
         self._tick_handle: asyncio.TimerHandle | None = None
-        # Parsed input reaches the app in order: each key once it is done with the last.
-        self._in_turn = KeysInTurn(app, self.process_message)
 
     # -- Driver API -------------------------------------------------------------
 
@@ -422,7 +421,6 @@ class TerminalDriver(Driver):
     def disable_input(self) -> None:
         self._terminal.detach(self)
         self._cancel_tick()
-        self._in_turn.close()
         self._parser = None
 
     def stop_application_mode(self) -> None:
@@ -445,7 +443,11 @@ class TerminalDriver(Driver):
     def send_message(self, message: Message) -> None:
         # The base class assumes an input *thread* and goes through
         # run_coroutine_threadsafe; we are already on the loop thread.
-        self._app.post_message(message)
+        app = self._app
+        if isinstance(app, InputInTurnApp):
+            app.post_input(message)  # in turn, as from any other driver
+        else:
+            app.post_message(message)
 
     # -- things that would act on the *server* machine --------------------------
 
@@ -516,7 +518,7 @@ class TerminalDriver(Driver):
         """
         try:
             for message in parse():
-                self._in_turn.post(message)
+                self.process_message(message)
         except Exception:
             logger.exception("input could not be parsed; closing session")
             self._parser = None

@@ -1,4 +1,4 @@
-"""Every private attribute of Textual, rich, asyncssh and asyncio that the doors rely on.
+"""Every private attribute of Textual, rich, asyncssh and asyncio that the doors and the client rely on.
 
 Running many apps in one process, and serving them over a door's transport,
 means reaching into places their authors did not promise to keep.  They are
@@ -221,11 +221,19 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
     ),
     # -- textual: keys in turn (keyturns: whether an app is done with a key) ------------
     PrivateUse(
+        "textual.message_pump",
+        "MessagePump",
+        "_post_message",
+        "where every Textual driver posts its input to the app (LinuxDriver from its input "
+        "thread, through the loop; Pilot's headless driver): overridden to take it in turn",
+        "skyjo_tui.keyturns.InputInTurnApp._post_message",
+    ),
+    PrivateUse(
         "textual.app",
         "App",
         "_registry",
         "every node of the app, whose message pumps must be quiet before its next key",
-        "keyturns.until_quiet",
+        "skyjo_tui.keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -233,7 +241,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "App",
         "_message_queue",
         "a pump's waiting messages (Textual's own Queue: no count of those in hand)",
-        "keyturns.until_quiet",
+        "skyjo_tui.keyturns.until_quiet",
     ),
     *(
         PrivateUse(
@@ -241,7 +249,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
             "App",
             attribute,
             "a pump's state between messages: " + why,
-            "keyturns.until_quiet",
+            "skyjo_tui.keyturns.until_quiet",
             instance=True,
         )
         for attribute, why in (
@@ -255,7 +263,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Queue",
         "values",
         "the messages in a pump's queue",
-        "keyturns.until_quiet",
+        "skyjo_tui.keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -263,7 +271,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Queue",
         "ready_event",
         "its pump waits on it between messages, and only then",
-        "keyturns.until_quiet",
+        "skyjo_tui.keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -271,7 +279,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Event",
         "_waiters",
         "who waits on a pump's ready_event: its task, when it is not in a handler",
-        "keyturns.until_quiet",
+        "skyjo_tui.keyturns.until_quiet",
         instance=True,
     ),
     # -- asyncssh: a bounded environment per channel -----------------------------------

@@ -7,14 +7,15 @@ card turned up shows in the log; leaving asks; Ctrl+Q quits.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 import pytest
 
-from ...ssh.tmuxkit import TMUX, tmux_pane
+from ...ssh.tmuxkit import TMUX, TmuxPane, tmux_pane
 
 SKYJO = Path(sys.executable).with_name("skyjo")
 pytestmark = pytest.mark.skipif(
@@ -98,3 +99,51 @@ async def test_your_turn_rings_and_titles_a_real_terminal(tmp_path: Path) -> Non
         await pane.keys("C-q")
         status, _ = await pane.wait_for_exit(SLOW)
         assert status == 0
+
+
+def _typed_name(screen: str) -> str | None:
+    """What the Settings name box shows (the text after its label); None: not on screen."""
+    for line in screen.splitlines():
+        if "Your name" in line:
+            return line.split("Your name", 1)[1].strip(" │▏▕▎▌▐┃|")
+    return None
+
+
+@contextlib.asynccontextmanager
+async def _settings_in_a_terminal(tmp_path: Path) -> AsyncIterator[TmuxPane]:
+    """``skyjo`` in tmux at 80x24, on Settings, its name box holding the keyboard."""
+    command = [str(SKYJO), "--lang", "en", "--pace", "off", "--data-dir", str(tmp_path / "data")]
+    async with tmux_pane(command, size=(80, 24), env={"USER": "", "LOGNAME": ""}) as pane:
+        await pane.wait_for("n New game", SLOW)
+        await pane.keys("o")
+        await pane.wait_for("Save")
+        yield pane
+
+
+async def test_keys_in_one_read_edit_in_the_order_typed(tmp_path: Path) -> None:
+    # Textual issue #6605: keys parsed from one read were applied out of order (a letter
+    # as it reached the text box, a Backspace only once it had bubbled up to the app).
+    async with _settings_in_a_terminal(tmp_path) as pane:
+        await pane.keys("Z")
+        await pane.wait_for("Your name                Z")
+        await pane.keys("BSpace")
+        await pane.wait_until(lambda screen: _typed_name(screen) == "", "the name box empty")
+        # One send-keys: tmux writes the keys to the terminal at once, read in one read.
+        await pane.keys("h", "e", "l", "o", "BSpace", "l", "o")
+        screen = await pane.wait_until(
+            lambda screen: len(_typed_name(screen) or "") >= 5, "five letters in the name box"
+        )
+        assert _typed_name(screen) == "hello"
+
+
+async def test_esc_then_a_letter_in_one_read_are_the_two_keys(tmp_path: Path) -> None:
+    # Read together, an Esc and a letter were Alt+letter: the Esc was lost, and the
+    # letter went into the name box instead of leaving Settings and acting at Home.
+    async with _settings_in_a_terminal(tmp_path) as pane:
+        await pane.keys("Escape", "n")  # Esc (back to Home, nothing changed), then n (New game)
+        screen = await pane.wait_until(
+            lambda screen: "Start" in screen or _typed_name(screen) == "n",
+            "the Esc and the n handled",
+        )
+        assert "Your name" not in screen, "the n was typed into the name box"
+        assert "Start" in screen

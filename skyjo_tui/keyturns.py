@@ -1,26 +1,34 @@
-"""Input handed to a hosted app one key at a time, each once the app is done with the last.
+"""Input given to the app one key at a time, each once the app is done with the last.
 
-Keys that arrive in one read (a quick typist, an SSH packet, a WebSocket frame) are
-posted to a Textual app together, and Textual then applies them out of order: the app
-hands every key to the widget focused *when the app reads it*, a text box inserts a
-letter as the key reaches it but runs a bound key (Backspace, the arrows) only once the
-key has bubbled back up to the app, and a key that moves the focus (Esc leaving the
-chat line) moves it a few messages later (Textual issue #6605). So "helo⌫lo" became
-"helol", and a letter typed just after Esc still went into the chat line.
+Keys that arrive in one read (a quick typist, a paste, an SSH packet, a WebSocket frame,
+tmux ``send-keys``) are posted to a Textual app together, whatever its driver, and Textual
+then applies them out of order: the app hands every key to the widget focused *when the
+app reads it*, a text box inserts a letter as the key reaches it but runs a bound key
+(Backspace, the arrows) only once the key has bubbled back up to the app, and a key that
+moves the focus (Esc leaving the chat line) moves it a few messages later (Textual issue
+#6605). So "helo⌫lo" became "helol", and a letter typed just after Esc still went into
+the chat line.
 
 A terminal typed on key by key never shows it: each key is done before the next one
-comes. So the host gives the app its next key only once every message pump of that
-app is quiet (what Textual's own ``Pilot.press`` waits for, but for this one app, not
-the whole process), bounded in time: an app that is never quiet (a flood of its own
-messages) gets its keys every ``SETTLE_TIMEOUT`` at the latest. The first key of a
-read goes at once; only the keys behind it wait, never more than ``MAX_BACKLOG`` of them.
-Whether the app is done is looked at when the next key comes, once, and waited for in a
-task only if it is not: a key typed on its own costs one look and no task (a task for
-every key cost about 0.7 ms of CPU a key in ``benchmarks/appcpu.py``).
+comes. So the app takes its next key only once every message pump of that app is quiet
+(what Textual's own ``Pilot.press`` waits for, but for this one app, not the whole
+process), bounded in time: an app that is never quiet (a flood of its own messages) gets
+its keys every ``SETTLE_TIMEOUT`` at the latest. The first key of a read goes at once;
+only the keys behind it wait, never more than ``MAX_BACKLOG`` of them. Whether the app is
+done is looked at when the next key comes, once, and waited for in a task only if it is
+not: a key typed on its own costs one look and no task (a task for every key cost about
+0.7 ms of CPU a key in ``benchmarks/appcpu.py``).
+
+This is the app's, not a driver's (``InputInTurnApp``): every Textual driver hands its
+input to the app through ``App._post_message`` (Textual's ``LinuxDriver`` from its input
+thread, by way of the event loop; the headless driver of ``Pilot``), and a driver that
+runs on the loop itself (the doors' ``server.termhost.driver.TerminalDriver``) calls
+``post_input``. So a local ``skyjo`` and a hosted one take their keys the same way.
 
 An Esc and a character in one read are the two keys, not Alt and the character: over a
-network a quick Esc and the key after it are often merged into one packet, and a hosted
-app binds no Alt+letter key (an Alt+arrow is an escape sequence of its own, unchanged).
+network a quick Esc and the key after it are often merged into one packet, and a
+terminal's own Alt+letter is that same Esc and letter, which this app binds to nothing
+(an Alt+arrow is an escape sequence of its own, unchanged).
 """
 
 from __future__ import annotations
@@ -30,14 +38,14 @@ import contextlib
 import itertools
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from textual import events
+from textual.app import App
 from textual.message import Message
 
 if TYPE_CHECKING:
     from textual._queue import Queue
-    from textual.app import App
     from textual.message_pump import MessagePump
 
 SETTLE_TIMEOUT: Final = 1.0
@@ -49,6 +57,7 @@ MAX_BACKLOG: Final = 256
 _ALT: Final = "alt+"
 _QUICK_LOOKS: Final = 8
 _LOOK_AGAIN: Final = 0.005
+ReturnType = TypeVar("ReturnType")
 
 
 def unmerged(message: Message) -> tuple[Message, ...]:
@@ -65,9 +74,9 @@ def unmerged(message: Message) -> tuple[Message, ...]:
 
 
 class KeysInTurn:
-    """Posts a hosted app's input events in order, each key once the app is quiet."""
+    """Posts an app's input events in order, each key once the app is quiet."""
 
-    def __init__(self, app: App[Any], post: Callable[[Message], None]) -> None:
+    def __init__(self, app: App[Any], post: Callable[[Message], object]) -> None:
         self._app = app
         self._post = post
         self._backlog: deque[Message] = deque()
@@ -76,7 +85,11 @@ class KeysInTurn:
         """A key was posted and the app was not seen done with it since."""
 
     def post(self, message: Message) -> None:
-        for event in unmerged(message):
+        keys = unmerged(message)
+        if len(keys) > 1:
+            for key in keys:
+                key.set_sender(self._app)  # as the driver did for the merged one
+        for event in keys:
             self._post_in_turn(event)
 
     def _post_in_turn(self, message: Message) -> None:
@@ -158,3 +171,25 @@ async def until_quiet(app: App[Any]) -> None:
         if quiet(app):
             return
         await asyncio.sleep(0 if turn < _QUICK_LOOKS else _LOOK_AGAIN)
+
+
+class InputInTurnApp(App[ReturnType]):
+    """A Textual app that takes its input events in turn, whichever driver reads them."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._input_in_turn = KeysInTurn(self, self.post_message)
+
+    def post_input(self, message: Message) -> None:
+        """An input event from the terminal, given to the app in its turn (on the loop)."""
+        self._input_in_turn.post(message)
+
+    async def _post_message(self, message: Message) -> bool:
+        # Where every Textual driver posts its input (private.py lists it); the app's own
+        # messages go through post_message, never held back.
+        self.post_input(message)
+        return True
+
+    def _on_unmount(self) -> None:
+        # Input has stopped (the driver's is disabled before Unmount): no task outlives the app.
+        self._input_in_turn.close()
