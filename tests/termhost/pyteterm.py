@@ -81,9 +81,10 @@ class PyteTransport:
             [(buffer[y][x].data, buffer[y][x].reverse) for x in range(width)] for y in range(height)
         ]
 
-    def rows_written(self, since: int) -> set[int]:
-        """The screen rows (from 0) the host wrote to after byte ``since``."""
-        return {int(row) - 1 for row, _ in WRITE_AT.findall(bytes(self.written[since:]))}
+
+def rows_in(data: bytes) -> set[int]:
+    """The screen rows (from 0) that ``data`` writes to."""
+    return {int(row) - 1 for row, _ in WRITE_AT.findall(data)}
 
 
 def drawn(app: App[Any]) -> Cells:

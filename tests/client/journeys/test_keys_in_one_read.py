@@ -84,4 +84,5 @@ async def test_esc_then_a_letter_read_at_once_are_the_two_keys(
             "the Esc and the n handled",
         )
         assert name_box.value == name, "the n was typed into the name box"
-        assert isinstance(app.screen, SetupScreen)
+        # The set-up drawn whole, its footer too (leaving while it mounts would cut that short).
+        await on_screen(pilot, SetupScreen)
