@@ -136,9 +136,10 @@ class _LastTable:
     def of(cls, kept: dict[str, Any]) -> _LastTable:
         seats, private = kept.get("seats"), kept.get("private")
         hints, timer = kept.get("hints"), kept.get("turn_timer")
+        default = cls()
         return cls(
-            seats=seats if type(seats) is int and seats in SEATS else DEFAULT_SEATS,
-            private=private if type(private) is bool else False,
-            hints=hints if type(hints) is bool else True,
-            turn_timer=timer if type(timer) is int and timer > 0 else None,
+            seats=seats if type(seats) is int and seats in SEATS else default.seats,
+            private=private if type(private) is bool else default.private,
+            hints=hints if type(hints) is bool else default.hints,
+            turn_timer=timer if type(timer) is int and timer > 0 else default.turn_timer,
         )

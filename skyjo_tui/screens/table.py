@@ -91,7 +91,7 @@ class TableScreen(SkyjoScreen[None]):
         self._ready = False  # the board is composed
         self._footer_state: tuple[bool | None, ...] = ()
         self._key_displays: dict[str, str] = {}
-        """How Textual shows each key named in the prompt (``_key_display``)."""
+        """How Textual shows each key named in the prompt (``_key_label``)."""
         self._summary_due = False  # a summary to open as soon as this screen is on top
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
@@ -407,7 +407,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def _key_labels(self) -> dict[str, str]:
         return {
-            name: self._key_display(self._bound_key(f"table.{name}"))
+            name: self._key_label(f"table.{name}")
             for name in ("draw", "take", "discard", "choose", "cancel")
         }
 
@@ -420,15 +420,10 @@ class TableScreen(SkyjoScreen[None]):
 
     def _key_label(self, binding_id: str) -> str:
         """The key shown for a binding in the prompt (the player's own, if remapped)."""
-        return self._key_display(self._bound_key(binding_id))
-
-    def _bound_key(self, binding_id: str) -> str:
         key = self.skyjo.keymap.get(binding_id) or next(
             (b.key for _, b in self._bindings if b.id == binding_id), "?"
         )
-        return key.split(",")[0].strip()
-
-    def _key_display(self, key: str) -> str:
+        key = key.split(",")[0].strip()
         # Asked for at every key pressed at the table (the prompt names the keys), and
         # Textual's display of a key is the same each time.
         shown = self._key_displays.get(key)

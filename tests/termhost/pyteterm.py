@@ -29,14 +29,13 @@ SYNC_SUPPORTED = b"\x1b[?2026;2$y"
 
 
 class PyteTransport:
-    """The player's terminal: pyte parses what the host writes; ``written`` keeps it,
-    and ``writes`` each piece as it was written."""
+    """The player's terminal: pyte parses what the host writes; ``writes`` keeps each
+    piece as it was written."""
 
     def __init__(self, size: tuple[int, int], *, sync: bool = False) -> None:
         self.size = size
         self.screen = pyte.Screen(*size)
         self.stream = pyte.ByteStream(self.screen)
-        self.written = bytearray()
         self.writes: list[bytes] = []
         self.ended: int | None = None
         self.session: HostedSession | None = None
@@ -44,7 +43,6 @@ class PyteTransport:
         self._sync = sync
 
     def write(self, data: bytes) -> None:
-        self.written += data
         self.writes.append(bytes(data))
         self.stream.feed(data)
         if self._sync and SYNC_QUERY in data:
@@ -69,6 +67,11 @@ class PyteTransport:
 
     def end(self, status: int) -> None:
         self.ended = status
+
+    @property
+    def written(self) -> bytes:
+        """Everything written so far."""
+        return b"".join(self.writes)
 
     @property
     def text(self) -> str:
