@@ -439,9 +439,10 @@ class SessionHost:
         if self.gc_scheduler is not None:
             # No thaw (a long pause) while everyone leaves at once: give the
             # frozen heap back to the ordinary collector instead.
+            if self.gc_scheduler.freezes:
+                gc.unfreeze()
             self.gc_scheduler.close()
             self.gc_scheduler = None
-            gc.unfreeze()
         sessions = list(self._sessions.values())
         for session in sessions:
             session.request_stop("server shutting down")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import weakref
 
@@ -107,3 +108,108 @@ async def test_closing_the_sessions_hands_the_heap_back(frozen_heap: None) -> No
     await manager.close()
     assert gc.get_freeze_count() == 0 and len(gc.callbacks) == callbacks - 1
     assert manager.gc_scheduler is None
+
+
+class Collections:
+    """The generation of each collection that runs (a ``gc.callbacks`` entry)."""
+
+    def __init__(self) -> None:
+        self.generations: list[int] = []
+
+    def __call__(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            self.generations.append(info["generation"])
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self)
+
+
+def make_cycles(count: int) -> None:
+    """Far more new tracked objects than a young generation holds: a collection is due."""
+    for _ in range(count):
+        Node()
+
+
+async def test_no_collection_runs_while_a_session_starts_then_one_does(frozen_heap: None) -> None:
+    gc.set_threshold(700, 10, 10)
+    scheduler = GCScheduler(GCPolicy(start_grace=0.3))
+    scheduler.start()
+    try:
+        with Collections() as collections:
+            scheduler.session_started()
+            make_cycles(20_000)  # a session's start makes many objects
+            assert collections.generations == [] and not gc.isenabled()
+            frozen = gc.get_freeze_count()
+            await poll_until(lambda: scheduler.graces == 1, "the end of the grace")
+            assert gc.isenabled()
+            assert collections.generations[:1] == [2]  # what the start made, walked once
+            await poll_until(lambda: scheduler.settles == 1, "the settle")
+            assert gc.get_freeze_count() > frozen  # and what survived it is frozen
+    finally:
+        scheduler.close()
+
+
+async def test_sessions_starting_one_after_another_still_let_the_collector_run(
+    frozen_heap: None,
+) -> None:
+    scheduler = GCScheduler(GCPolicy(start_grace=0.2, longest_grace=0.4))
+    scheduler.start()
+    loop = asyncio.get_running_loop()
+    try:
+        began = loop.time()
+        for _ in range(100):  # a new session every 50 ms, each asking for 200 ms
+            scheduler.session_started()
+            if scheduler.graces or loop.time() - began > 5.0:
+                break
+            await asyncio.sleep(0.05)
+        assert scheduler.graces >= 1, "the collector stayed off as long as sessions came"
+    finally:
+        scheduler.close()
+    assert gc.isenabled()
+
+
+async def test_the_server_process_only_waits_while_a_session_starts(frozen_heap: None) -> None:
+    """With the apps in workers: no freezing, no thaw, the collector on after a start."""
+    scheduler = GCScheduler(GCPolicy(start_grace=0.1, thaw_after_ended=1), freezes=False)
+    scheduler.start()
+    try:
+        frozen = gc.get_freeze_count()
+        gc.set_threshold(700, 10, 10)
+        with Collections() as collections:
+            scheduler.session_started()
+            make_cycles(20_000)
+            assert collections.generations == [] and not gc.isenabled()
+            await poll_until(lambda: scheduler.graces == 1, "the end of the grace")
+            assert gc.isenabled()  # the collector's own rule again
+            gc.collect()
+            scheduler.session_ended()
+            await asyncio.sleep(0.05)
+        assert gc.get_freeze_count() == frozen
+        assert scheduler.settles == 0 and scheduler.thaws == 0
+    finally:
+        scheduler.close()
+
+
+async def test_a_collector_turned_off_by_someone_else_stays_off(frozen_heap: None) -> None:
+    scheduler = GCScheduler(GCPolicy(start_grace=5.0))
+    scheduler.start()
+    gc.disable()
+    try:
+        scheduler.session_started()
+        scheduler.close()  # the server stops during the grace
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+
+
+async def test_stopping_during_a_grace_turns_the_collector_back_on(frozen_heap: None) -> None:
+    scheduler = GCScheduler(GCPolicy(start_grace=5.0))
+    scheduler.start()
+    scheduler.session_started()
+    assert not gc.isenabled()
+    scheduler.close()
+    assert gc.isenabled()
