@@ -88,6 +88,7 @@ class SSHAppServer(asyncssh.SSHServer):
             return
         self._address = address
         keep_alive_in_the_kernel(conn.get_extra_info("socket"))
+        self.manager.host.expect_session()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_unused_timer()

@@ -151,7 +151,7 @@ class GCScheduler:
 
     def session_started(self) -> None:
         self.live_sessions += 1
-        self._grant_grace()
+        self.grant_grace()
 
     def session_ended(self) -> None:
         """Count a finished session; thaw once enough garbage waits in the frozen heap."""
@@ -175,7 +175,9 @@ class GCScheduler:
 
     # -- no collection while a session starts -------------------------------------------
 
-    def _grant_grace(self) -> None:
+    def grant_grace(self) -> None:
+        """No collection for ``start_grace`` seconds from now: a session is starting, or a
+        door accepted a connection that may become one (its handshake is a start too)."""
         loop, grace = self._loop, self.policy.start_grace
         if loop is None or grace <= 0:
             return

@@ -404,6 +404,12 @@ class SessionHost:
         self.gc_scheduler = scheduler
         scheduler.start()
 
+    def expect_session(self) -> None:
+        """A door accepted a connection that may become a session (before its handshake
+        and authentication): no collection pauses it on its way to the first screen."""
+        if self.gc_scheduler is not None:
+            self.gc_scheduler.grant_grace()
+
     def open(
         self,
         transport: TerminalTransport,
