@@ -90,7 +90,10 @@ class Database:
         try:
             await ready
         except BaseException:
-            self._thread = None  # it ended: the database never opened
+            # It failed (the thread has ended) or we were cancelled: a thread still
+            # connecting then closes its connection and stops.
+            self._queue.put(None)
+            self._thread = None
             raise
 
     async def close(self) -> None:
@@ -146,9 +149,11 @@ class Database:
         try:
             conn = self._connect()
         except Exception as exc:  # noqa: BLE001 - surfaced to open()'s caller
-            self._loop.call_soon_threadsafe(_settle, ready, None, exc)
+            self._tell(ready, None, exc)
             return
-        self._loop.call_soon_threadsafe(_settle, ready, None, None)
+        if not self._tell(ready, None, None):
+            conn.close()  # nobody is left to use it: the loop that opened it has closed
+            return
         try:
             while self._serve_batch(conn):
                 pass
@@ -162,8 +167,17 @@ class Database:
             outcomes = self._run_batch(conn, batch)
             assert self._loop is not None
             for (_, future), (result, error) in zip(batch, outcomes, strict=True):
-                self._loop.call_soon_threadsafe(_settle, future, result, error)
+                self._tell(future, result, error)
         return not stop
+
+    def _tell(self, future: asyncio.Future[Any], result: Any, error: BaseException | None) -> bool:
+        """Settle ``future`` in its loop; False when that loop has closed."""
+        assert self._loop is not None
+        try:
+            self._loop.call_soon_threadsafe(_settle, future, result, error)
+        except RuntimeError:  # the event loop is closed: its awaiters are gone
+            return False
+        return True
 
     def _take_batch(self) -> tuple[list[tuple[Operation, asyncio.Future[Any]]], bool]:
         item = self._queue.get()
