@@ -38,7 +38,7 @@ from server.bots.master import MasterBot
 from server.bots.model import column_cost, raw_score
 from server.bots.plan import Plan
 from server.bots.simulation import determinize, shown_columns
-from server.engine import Action, PlayerView, Round
+from server.engine import Action, Phase, PlayerView, Round
 from server.engine.views import TableauView
 
 #: Sampled deals of the others' face-down cards when a reply plan may close the round.
@@ -69,7 +69,7 @@ def public_view(round_: Round, seat: int) -> PlayerView:
     return PlayerView(
         seat=seat,
         round=round_.number,
-        phase="choose",
+        phase=Phase.CHOOSE.value,
         current_player=seat,
         tableaux=tuple(tableaux),
         discard_top=round_.discard[-1],
@@ -117,6 +117,7 @@ def patch_master() -> None:
     ) -> Action:
         if len(view.tableaux) != 2 or endgame:
             return searched(bot, view, plan, candidates, endgame)
+        # What a simulated round of this decision shows, to tell what its moves reveal.
         probe = determinize(view, bot.counter, bot.settings, random.Random(1))
         plans_of[id(bot)] = PublicPlans(bot, bot.counter.unseen(view), visible(probe))
         try:

@@ -90,9 +90,10 @@ class Database:
         try:
             await ready
         except BaseException:
-            # It failed (the thread has ended) or we were cancelled: a thread still
-            # connecting then closes its connection and stops.
-            self._queue.put(None)
+            if ready.cancelled():
+                # We were cancelled while the thread connects: once connected, it finds
+                # this and stops, closing its connection. (A failed open ended the thread.)
+                self._queue.put(None)
             self._thread = None
             raise
 
@@ -165,7 +166,6 @@ class Database:
         batch, stop = self._take_batch()
         if batch:
             outcomes = self._run_batch(conn, batch)
-            assert self._loop is not None
             for (_, future), (result, error) in zip(batch, outcomes, strict=True):
                 self._tell(future, result, error)
         return not stop

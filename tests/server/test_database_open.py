@@ -61,3 +61,28 @@ def test_an_opening_abandoned_with_its_loop_ends_the_writer_without_an_error(
     conn.execute("INSERT INTO notes VALUES ('after')")
     conn.commit()
     conn.close()
+
+
+def test_an_opening_cancelled_while_the_loop_runs_on_closes_its_connection(
+    tmp_path: Path,
+) -> None:
+    started, release = threading.Event(), threading.Event()
+    store = Database(tmp_path / "skyjo.db", "normal", SCHEMA, _slow_migration(started, release))
+
+    async def cancel_and_wait() -> bool:
+        opening = asyncio.create_task(store.open())
+        await asyncio.to_thread(started.wait, 10)
+        thread = store._thread
+        assert thread is not None
+        opening.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await opening
+        release.set()
+        await asyncio.to_thread(thread.join, 10)
+        return thread.is_alive()
+
+    assert asyncio.run(cancel_and_wait()) is False
+    conn = sqlite3.connect(tmp_path / "skyjo.db", timeout=0)
+    conn.execute("INSERT INTO notes VALUES ('after')")
+    conn.commit()
+    conn.close()
