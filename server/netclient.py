@@ -16,6 +16,11 @@ pending request and the ``pushes()`` iterator raise ``ConnectionLost``, and the
 caller reconnects with ``ServerConnection.open`` and ``hello(token=...)``.
 Over a local socket (``SkyjoServer.open_in_process``) there are no pings: an
 idle connection costs nothing, and the kernel reports the end of the other side.
+
+Every wait is bounded with ``asyncio.timeout``, never ``asyncio.wait_for``: on
+Python 3.11 ``wait_for`` returns the result when the caller is cancelled in the
+same moment as it arrives, and the caller runs on as if never cancelled (a
+player's app that quit kept logging in, then waited forever for a name).
 """
 
 from __future__ import annotations
@@ -181,7 +186,8 @@ class ServerConnection:
         max_frame: int = CLIENT_MAX_FRAME,
     ) -> ServerConnection:
         """Connect over TCP; raises ``OSError``/``TimeoutError`` when it cannot."""
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), timeout)
+        async with asyncio.timeout(timeout):
+            reader, writer = await asyncio.open_connection(host, port)
         return cls(reader, writer, max_frame=max_frame)
 
     @classmethod
@@ -218,7 +224,8 @@ class ServerConnection:
                     await task
         self._writer.close()
         with contextlib.suppress(Exception):
-            await asyncio.wait_for(self._writer.wait_closed(), 1.0)
+            async with asyncio.timeout(1.0):
+                await self._writer.wait_closed()
 
     async def wait_lost(self) -> ConnectionLost | None:
         """Wait until the connection ends; the reason, or None after ``close()``."""
@@ -288,7 +295,8 @@ class ServerConnection:
         self._pending[request_id] = future
         try:
             await self.send({**message, "id": request_id}, timeout=timeout)
-            return await asyncio.wait_for(asyncio.shield(future), timeout)
+            async with asyncio.timeout(timeout):
+                return await asyncio.shield(future)
         finally:
             self._pending.pop(request_id, None)
 
@@ -300,7 +308,8 @@ class ServerConnection:
             raise ConnectionLost("the connection is closed")
         self._writer.write(encode_frame(message))
         try:
-            await asyncio.wait_for(self._writer.drain(), timeout)
+            async with asyncio.timeout(timeout):
+                await self._writer.drain()
         except (ConnectionError, OSError) as exc:
             raise self._drop(f"write failed: {exc}") from exc
 

@@ -125,7 +125,10 @@ class Session:
 
     async def _open(self, *, name: str | None = None, token: str | None = None) -> Welcome:
         await self._drop_connection()
-        conn = await asyncio.wait_for(self._connect(), TIMEOUT)
+        # Not wait_for: on Python 3.11 it drops a cancellation that comes with the
+        # connection, and a cancelled login (the app quitting) would log in anyway.
+        async with asyncio.timeout(TIMEOUT):
+            conn = await self._connect()
         try:
             # The connection pings the server from now on and notices a dead link.
             welcome = await conn.hello(name=name, token=token, timeout=TIMEOUT)

@@ -15,6 +15,8 @@ process-wide side effect so that a hosted session can only affect itself:
   one player's colour depth to another's terminal.
 * ``clear_instance_keyed_caches`` - method ``lru_cache``s keyed on ``self`` keep
   objects of finished apps alive.
+* ``end_leftover_workers`` - Textual cancels an app's workers as it exits but
+  never waits for them: one that lost its cancellation would outlive its app.
 
 The garbage collector, which pauses every session at once, has its own
 module: ``gcpolicy``.
@@ -37,6 +39,7 @@ from rich.style import Style as RichStyle
 from textual.app import App, SuspendNotSupported
 from textual.filter import Monochrome, NoColor
 from textual.strip import Strip
+from textual.worker import Worker
 
 logger = logging.getLogger(__name__)
 
@@ -364,3 +367,44 @@ def clear_instance_keyed_caches() -> None:
         cache_clear = getattr(cached, "cache_clear", None)
         if cache_clear is not None:
             cache_clear()
+
+
+# --------------------------------------------------------------------------
+# workers that outlive their app
+# --------------------------------------------------------------------------
+
+
+async def end_leftover_workers(app: App[Any], timeout: float, session: str) -> None:
+    """Once ``app`` has exited: cancel again, and wait for, its workers still running.
+
+    Textual cancels every worker as the app stops, and does not wait.  A worker
+    whose cancellation was lost (Python 3.11's ``asyncio.wait_for`` drops one that
+    comes in the same moment as its result; so does ``suppress(CancelledError)``
+    around an await) runs on against an app that is gone, typically waiting for a
+    screen's answer that never comes.  Nothing owns it any more: it keeps the
+    finished app alive until the collector destroys it mid-await (a
+    ``Worker._run`` coroutine closed in another context, an unraisable error).
+    Each one ended here is logged, by name: the place that lost it wants fixing.
+    """
+    leftover = {
+        worker: task
+        for worker in app.workers
+        if (task := _task_of(worker)) is not None and not task.done()
+    }
+    if not leftover:
+        return
+    logger.warning(
+        "%s: the app exited with workers still running (%s); cancelling them",
+        session,
+        ", ".join(worker.name or worker.description for worker in leftover),
+    )
+    for worker in leftover:
+        worker.cancel()
+    _done, pending = await asyncio.wait(leftover.values(), timeout=timeout)
+    if pending:
+        logger.error("%s: %d workers did not end once cancelled", session, len(pending))
+
+
+def _task_of(worker: Worker[Any]) -> asyncio.Task[Any] | None:
+    """The worker's task (None before it starts)."""
+    return worker._task  # noqa: SLF001 - Textual keeps it to itself (private.py)

@@ -71,6 +71,14 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         instance=True,
     ),
     PrivateUse(
+        "textual.worker",
+        "Worker",
+        "_task",
+        "a worker still running once its app exited is cancelled again and waited for",
+        "hardening.end_leftover_workers",
+        instance=True,
+    ),
+    PrivateUse(
         "rich.style",
         "Style",
         "_make_ansi_codes",
@@ -307,6 +315,11 @@ def _instance(module: str, owner: str) -> object | None:
         from textual.app import App
 
         return App()
+    if (module, owner) == ("textual.worker", "Worker"):
+        from textual.app import App
+        from textual.worker import Worker
+
+        return Worker(App(), lambda: None)
     if (module, owner) == ("rich.style", "Style"):
         from rich.style import Style
 

@@ -39,6 +39,7 @@ from .gcpolicy import GCScheduler
 from .hardening import (
     clear_instance_keyed_caches,
     configure_terminal,
+    end_leftover_workers,
     harden_app,
     install_stdio_guard,
     run_app_preserving_task_factory,
@@ -269,12 +270,16 @@ class HostedSession:
         """Build and run the app in this process; always ends the transport."""
         terminal = self.terminal
         status = EXIT_FAILURE
+        app: App[Any] | None = None
         try:
             app, errors = await self._build_app()
             self._app = app
             if self._stop_reason is not None:  # client left while we were building
                 app.exit()
             await run_app_preserving_task_factory(app, mouse=True, size=terminal.size)
+            await end_leftover_workers(
+                app, self._host.limits.stop_timeout, f"session {self.session_id}"
+            )
             status = app_exit_status(
                 app, errors.getvalue(), self.session_id, terminal, self._host.messages.crashed
             )
@@ -284,6 +289,10 @@ class HostedSession:
             logger.exception("session %d: app failed", self.session_id)
             terminal.write(self._host.messages.crashed)
         finally:
+            if app is not None:
+                # An app cancelled (stuck, or the host closing) before its message loop
+                # ran never cancels its workers itself.
+                app.workers.cancel_all()
             self._finish(status)
 
     async def _run_in_worker(self, pool: WorkerPool) -> None:

@@ -43,6 +43,7 @@ from .driver import ChannelTerminal
 from .gcpolicy import GCPolicy, GCScheduler
 from .hardening import (
     clear_instance_keyed_caches,
+    end_leftover_workers,
     install_stdio_guard,
     run_app_preserving_task_factory,
 )
@@ -240,6 +241,7 @@ class AppHost:
             if stop_reason:
                 app.exit()
             await run_app_preserving_task_factory(app, mouse=True, size=terminal.size)
+            await end_leftover_workers(app, self._settings.stop_timeout, f"session {session_id}")
             status = app_exit_status(
                 app, errors.getvalue(), session_id, terminal, self._settings.crashed
             )
@@ -249,6 +251,8 @@ class AppHost:
             logger.exception("session %d: app failed", session_id)
             terminal.write(self._settings.crashed)
         finally:
+            if app is not None:  # cancelled before its message loop ran, it cancelled none
+                app.workers.cancel_all()
             app = None
             self._stops.pop(session_id, None)
             stop_reason.append("finished")  # no watchdog from here on

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import dataclasses
 import functools
@@ -75,6 +76,18 @@ async def web_door(data_dir: Path, *, ssh: bool = False, **options: Any) -> Asyn
         yield WebDoor(server, web, ssh_door)
     finally:
         await server.stop()
+    # Every player's app took its workers with it: one left running is owned by nobody,
+    # and the collector destroys it mid-await in whichever test runs then.
+    assert running_app_workers() == [], "workers outlived their apps"
+
+
+def running_app_workers() -> list[asyncio.Task[Any]]:
+    """The Textual workers still running on this event loop (of any app)."""
+    return [
+        task
+        for task in asyncio.all_tasks()
+        if getattr(task.get_coro(), "__qualname__", "") == "Worker._run"
+    ]
 
 
 # What a person does on the page, step by step (each step waits for what they would see).
