@@ -27,13 +27,7 @@ from ..ssh.tmuxkit import TmuxPane, openssh_command, tmux_pane, write_private_ke
 from .browserkit import IN_BROWSER, TIMEOUT, VIEWPORT, TermPage
 from .webdoor import choose_name, my_card, open_table, prompt_of, web_door
 
-pytestmark = [
-    *IN_BROWSER,
-    pytest.mark.timeout(240),
-    # A player's app that leaves a worker running (owned by nobody) shows up as this,
-    # when the collector destroys the worker: in whichever test runs then.
-    pytest.mark.filterwarnings("error::pytest.PytestUnraisableExceptionWarning"),
-]
+pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
 
 #: The bot the room adds at its default level (the middle of the ladder).
 BOT = f"{default_level(list(BOT_LEVELS)).capitalize()} bot 1"
