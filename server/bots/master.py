@@ -122,7 +122,7 @@ class MasterBot(ExpertBot):
     game_aware = False
     #: A round not over by our next turn is judged as ``judge_slope`` times the model's
     #: difference plus ``judge_offset``; one that is over, by its exact scores. Fitted to
-    #: two-player rounds' outcomes (``benchmarks/judge.py``: 0.86 and -0.95, the player
+    #: two-player rounds' outcomes (``benchmarks/judge.py``: about 0.9 and -0.95: the player
     #: to move ends about a point better than the model says), the two are on one scale;
     #: on paired games that was not clearly better (docs/benchmarks.md), so it is off:
     #: ``benchmarks/paired.py --set judge_slope=0.864 --set judge_offset=-0.95``.
