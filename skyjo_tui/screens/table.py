@@ -513,6 +513,8 @@ class TableScreen(SkyjoScreen[None]):
             action = choices.draw_action()
         elif target == "discard":
             mode = choices.mode_for_discard_pile()
+            if mode is None:  # neither to take nor to put the drawn card on: say why
+                self._refuse("discard" if choices.holding_drawn else "take")
             self._set_mode(Mode.NORMAL if mode is None or mode is self.mode else mode)
             return
         else:
