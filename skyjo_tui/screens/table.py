@@ -700,7 +700,12 @@ class TableScreen(SkyjoScreen[None]):
             if confirmed:
                 self.skyjo.leave_table()
 
-        self.app.push_screen(ConfirmScreen(self.tr("confirm.leave_game")), leave)
+        view = self.view
+        # A bot takes over only a seat of a game still to be played: not a watcher's, nor
+        # one at a game that is over.
+        seat_in_play = view is not None and view.seat is not None and view.phase != "game_over"
+        question = "confirm.leave_game" if seat_in_play else "confirm.leave_table"
+        self.app.push_screen(ConfirmScreen(self.tr(question)), leave)
 
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")

@@ -1,5 +1,5 @@
 """Journeys at a server's tables, over a real socket: host a table and play a round
-with Bob, and watch Dan's table to its end."""
+with Bob, and watch Dan's table to its end (leaving it asks first, no seat to give a bot)."""
 
 from __future__ import annotations
 
@@ -132,6 +132,11 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         assert not (await footer(pilot)).has("Draw") and (await footer(pilot)).has("Leave")
         await pilot.press("d")  # a move key: a watcher is told why nothing happens
         await until(pilot, lambda: "you cannot play here" in prompt_line(app), "why d does nothing")
+        await pilot.press("q")  # leaving asks first, and promises no bot for a seat we lack
+        await on_screen(pilot, ConfirmScreen)
+        assert "Leave this table?" in screen_text(app) and "A bot will" not in screen_text(app)
+        await pilot.press("n")  # we stay
+        await on_screen(pilot, TableScreen)
         dan.start()  # only now does Dan play (his pushes waited for him)
         for _ in range(3000):  # Dan and his bot play on; Carol only watches
             if isinstance(app.screen, GameOverScreen):
