@@ -1,5 +1,6 @@
 """Journeys at a server's tables, over a real socket: host a table and play a round
-with Bob, and watch Dan's table to its end (leaving it asks first, no seat to give a bot)."""
+with Bob, and watch Dan's table to its end (leaving it asks first, no seat to give a bot);
+Bob's rematch told at the game over."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
-from ..test_network import Opponent
+from ..test_network import Opponent, hosting
 from .seen import (
+    a_hosted_game,
     focused,
     footer,
     in_text_box,
@@ -160,3 +162,26 @@ async def test_watch_a_table_to_its_end(
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_watch_a_table_to_its_end(pilot, server.port)
+
+
+async def test_the_others_rematch_is_told_at_the_game_over(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Bob asks for a rematch first: Alice, at the game over, is told so (the log under it),
+    and her r starts the new game."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob") as bob:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await a_hosted_game(pilot, bob)
+            while not isinstance(await play_the_round(pilot), GameOverScreen):
+                await pilot.press("enter")  # the next round
+            assert "Bob asks for a rematch" not in screen_text(app)
+            await bob.conn.request({"type": "rematch"})
+            await until(
+                pilot, lambda: "Bob asks for a rematch." in screen_text(app), "Bob's rematch, told"
+            )
+            assert (await footer(pilot)).has("Rematch")
+            await pilot.press("r")
+            await on_screen(pilot, TableScreen)
+            await until(pilot, lambda: "Turn up" in prompt_line(app), "the new game's first prompt")

@@ -10,17 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from server.app import SkyjoServer
-from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.screens.lobby import LobbyScreen
-from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.results import ResultsTable
 from skyjo_tui.widgets.tableau import TableauWidget
 
-from ..test_network import Opponent
-from .seen import a_local_game, on_screen, play_the_round, screen_text, until
+from ..test_network import hosting
+from .seen import a_hosted_game, a_local_game, play_the_round, screen_text, until
 
 
 def drawn_name_line(app: SkyjoApp, table: TableScreen) -> str:
@@ -53,32 +50,12 @@ async def test_a_long_name_at_the_round_end_leaves_the_totals_whole(
     """Alice plays Bartholomew Ironside's table to its first round's end, at 80 columns:
     the results show every column, the totals too, without scrolling sideways."""
     server: SkyjoServer = await make_server()
-    conn = await ServerConnection.open("127.0.0.1", server.port)
-    host = Opponent(conn)
-    try:
-        await conn.hello(name=LONG_NAME)
-        await conn.request(
-            {"type": "create_table", "name": "Long", "seats": 2, "settings": {"end-score": 10}}
-        )
-        host.start()
+    async with hosting(server.port, LONG_NAME) as host:
         app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
         async with app.run_test(size=(80, 24)) as pilot:
-            await on_screen(pilot, LobbyScreen)
-            await until(pilot, lambda: "Long  " in screen_text(app), "the table listed")
-            await pilot.press("enter")  # join it
-            await on_screen(pilot, RoomScreen)
-            await pilot.press("r")
-            await until(
-                pilot,
-                lambda: any(s and s["name"] == "Alice" and s["ready"] for s in host.table["seats"]),
-                "Alice ready",
-            )
-            await conn.request({"type": "start_game"})
-            await on_screen(pilot, TableScreen)
+            await a_hosted_game(pilot, host)
             end = await play_the_round(pilot)
             results = end.query_one(ResultsTable)
             await until(pilot, lambda: results.size.width > 0, "the results laid out")
             assert results.virtual_size.width <= results.size.width, screen_text(app)
             assert "Total" in screen_text(app)
-    finally:
-        await host.stop()
