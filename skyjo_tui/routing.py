@@ -74,6 +74,9 @@ def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
     from .screens.room import RoomScreen
     from .screens.table import TableScreen
 
+    if app.table is None or app.table.get("table_id") != table.get("table_id"):
+        # Another table's chat was said there: its lines are not shown at this one.
+        app.chat_lines = [line for line in app.chat_lines if line[0] != "table"]
     app.table = table
     status = table.get("status")
     board = find_screen(app, TableScreen)
