@@ -63,13 +63,13 @@ class Opponent:
 
 
 @contextlib.asynccontextmanager
-async def hosting(port: int, name: str) -> AsyncIterator[Opponent]:
-    """``name`` on the server at ``port``, host of a table of two (to 10), playing it."""
+async def hosting(port: int, name: str, end_score: int = 10) -> AsyncIterator[Opponent]:
+    """``name`` on the server at ``port``, host of a table of two, playing it."""
     conn = await ServerConnection.open("127.0.0.1", port)
     host = Opponent(conn)
     try:
         await conn.hello(name=name)
-        settings = {"end-score": 10}
+        settings = {"end-score": end_score}
         await conn.request({"type": "create_table", "name": name, "seats": 2, "settings": settings})
         host.start()
         yield host

@@ -185,3 +185,25 @@ async def test_the_others_rematch_is_told_at_the_game_over(
             await pilot.press("r")
             await on_screen(pilot, TableScreen)
             await until(pilot, lambda: "Turn up" in prompt_line(app), "the new game's first prompt")
+
+
+async def test_the_next_rounds_countdown_is_told_at_the_round_end(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Bob is ready at once; Alice's round summary says when the server starts the next
+    round without her (the table's countdown comes just after the round's last move)."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob", end_score=1000) as bob:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await a_hosted_game(pilot, bob)
+            summary = await play_the_round(pilot)
+            assert isinstance(summary, RoundSummaryScreen)
+            await until(
+                pilot,
+                lambda: "The next round starts in 600 s" in screen_text(app),
+                "the countdown, told",
+            )
+            await pilot.press("enter")  # ready: Bob was, so the next round starts
+            await on_screen(pilot, TableScreen)
+            await until(pilot, lambda: "Round 2" in screen_text(app), "the next round")
