@@ -1,7 +1,9 @@
-"""Who is at the table, in words: watchers coming and going, players away and back.
+"""Who is at the table, in words: watchers coming and going, players away and back,
+and who asks for a rematch.
 
 Pure (no Textual): from two successive table maps of the server (the seats'
-``connected``, ``autoplay`` and ``autoplay_in``, the table's ``watchers``),
+``connected``, ``autoplay`` and ``autoplay_in``, the table's ``watchers`` and
+``rematch``),
 the lines a person is told ("Bob is away: a bot plays for them in 60 s").
 Seats are matched by player, not by number: seats close up when a game starts.
 """
@@ -61,4 +63,20 @@ def presence_news(before: Table | None, after: Table, tr: Translator) -> list[st
     old, new = watchers(before), watchers(after)
     lines += [tr("presence.watcher_came", who=name) for name in new if name not in old]
     lines += [tr("presence.watcher_left", who=name) for name in old if name not in new]
-    return lines
+    return lines + rematch_news(before, after, tr)
+
+
+def rematch_news(before: Table, after: Table, tr: Translator) -> list[str]:
+    """Who asked for a rematch since ``before``: not we ourselves, whose screen says so.
+
+    ``rematch`` lists seat numbers; seats stay where they are until the next game starts."""
+    seats = after.get("seats") or []
+    asked = set(before.get("rematch") or [])
+    return [
+        tr("presence.rematch", who=str(seats[index].get("name", "")))
+        for index in after.get("rematch") or []
+        if index not in asked
+        and index != after.get("your_seat")
+        and index < len(seats)
+        and seats[index] is not None
+    ]

@@ -72,14 +72,21 @@ def _tables(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
     from .screens.room import RoomScreen
+    from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
 
+    if app.table is None or app.table.get("table_id") != table.get("table_id"):
+        # Another table's chat was said there: its lines are not shown at this one.
+        app.chat_lines = [line for line in app.chat_lines if line[0] != "table"]
     app.table = table
     status = table.get("status")
     board = find_screen(app, TableScreen)
     room = find_screen(app, RoomScreen)
     if board is not None:
         board.update_table(table)
+        summary = find_screen(app, RoundSummaryScreen)
+        if summary is not None and summary.table_screen is board:
+            summary.table_changed()  # the next round's countdown comes after the round's end
     if room is not None:
         room.update_table(table)
     if status in (PLAYING, BETWEEN_ROUNDS) and board is None:

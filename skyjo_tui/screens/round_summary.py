@@ -134,6 +134,13 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self.sheet_shown = not self.sheet_shown
         show_sheet(self, self.table_screen, self.sheet_shown)
 
+    def table_changed(self) -> None:
+        """The table as the server sees it now: its countdown to the next round, which
+        comes just after the round's last move, is said once known (until we are ready)."""
+        if not self._ready_sent:
+            for label in self.query("#summary-state").results(Label):
+                say(label, self._next_round_note())
+
     def _next_round_note(self) -> str:
         """When the server starts the next round on its own (said once, no ticking clock)."""
         table = self.table_screen.table

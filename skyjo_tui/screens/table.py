@@ -513,6 +513,8 @@ class TableScreen(SkyjoScreen[None]):
             action = choices.draw_action()
         elif target == "discard":
             mode = choices.mode_for_discard_pile()
+            if mode is None:  # neither to take nor to put the drawn card on: say why
+                self._refuse("discard" if choices.holding_drawn else "take")
             self._set_mode(Mode.NORMAL if mode is None or mode is self.mode else mode)
             return
         else:
@@ -698,7 +700,12 @@ class TableScreen(SkyjoScreen[None]):
             if confirmed:
                 self.skyjo.leave_table()
 
-        self.app.push_screen(ConfirmScreen(self.tr("confirm.leave_game")), leave)
+        view = self.view
+        # A bot takes over only a seat of a game still to be played: not a watcher's, nor
+        # one at a game that is over.
+        seat_in_play = view is not None and view.seat is not None and view.phase != "game_over"
+        question = "confirm.leave_game" if seat_in_play else "confirm.leave_table"
+        self.app.push_screen(ConfirmScreen(self.tr(question)), leave)
 
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")

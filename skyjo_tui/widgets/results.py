@@ -2,14 +2,21 @@
 
 from __future__ import annotations
 
+from typing import Final
+
+from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
 from ..i18n import Translator
 from ..layout import COLUMNS, ROWS
+from ..names import shorten
 from ..summary import PlayerResult, RoundSummary
 from .card_art import value_colours
 from .text import TextTable
+
+#: The fewest cells a shortened name keeps ("Bartho…").
+MIN_NAME_ROOM: Final = 7
 
 
 def cards_text(result: PlayerResult) -> Text:
@@ -45,6 +52,11 @@ def score_text(result: PlayerResult, tr: Translator) -> Text:
     return Text(str(result.score), Style(bold=True))
 
 
+def marks(result: PlayerResult) -> str:
+    """What follows a player's name: ✓ who closed the round, ★ who won the game."""
+    return (" ✓" if result.closer else "") + (" ★" if result.winner else "")
+
+
 def standings(summary: RoundSummary) -> list[tuple[int, PlayerResult]]:
     """The players from the lowest total (the best), with their rank; a tie shares it."""
     ordered = sorted(summary.players, key=lambda result: (result.total, result.seat))
@@ -66,23 +78,27 @@ class ResultsTable(TextTable[Text]):
         super().__init__(id=id, cursor_type="none", zebra_stripes=True, show_cursor=False)
         self.can_focus = False  # Enter belongs to the screen (next round), not to the table
         self._shown: tuple[RoundSummary, Translator] | None = None
-        self._short = False
+        self._room: int | None = None  # cells for a player's name and marks; None: whole
         self._full_width = 0  # the table's width with the whole names
 
     def show(self, summary: RoundSummary, tr: Translator) -> None:
-        self._shown, self._short = (summary, tr), False
+        self._shown, self._room = (summary, tr), None
         self._fill(summary, tr)
         self._full_width = 0  # measured once laid out
 
     def on_resize(self) -> None:
-        """Too wide for its place (8 players at 80 columns): the short names."""
+        """Too wide for its place (8 players, or a name of 20 characters, at 80 columns):
+        the short names, and the player column narrower by as much as the table is too wide."""
         if self._shown is None or not self.size.width:
             return
-        if not self._short:
+        if self._room is None:
             self._full_width = self.virtual_size.width
-        short = self._full_width > self.size.width
-        if short != self._short:
-            self._short = short
+        over = self._full_width - self.size.width
+        summary = self._shown[0]
+        widest = max((cell_len(r.name + marks(r)) for r in summary.players), default=0)
+        room = widest - over if over > 0 else None
+        if room != self._room:
+            self._room = room
             self._fill(*self._shown)
 
     def _fill(self, summary: RoundSummary, tr: Translator) -> None:
@@ -104,7 +120,8 @@ class ResultsTable(TextTable[Text]):
             )
 
     def _player_cell(self, result: PlayerResult, summary: RoundSummary) -> Text:
-        marks = (" ✓" if result.closer else "") + (" ★" if result.winner else "")
         style = Style(bold=result.seat == summary.own_seat)
-        name = result.short if self._short and result.short else result.name
-        return Text(name + marks, style)
+        if self._room is None:
+            return Text(result.name + marks(result), style)
+        room = max(MIN_NAME_ROOM, self._room - cell_len(marks(result)))
+        return Text(shorten(result.short or result.name, room) + marks(result), style)

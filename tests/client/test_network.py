@@ -62,6 +62,21 @@ class Opponent:
             await asyncio.wait({self._task}, timeout=10)
 
 
+@contextlib.asynccontextmanager
+async def hosting(port: int, name: str, end_score: int = 10) -> AsyncIterator[Opponent]:
+    """``name`` on the server at ``port``, host of a table of two, playing it."""
+    conn = await ServerConnection.open("127.0.0.1", port)
+    host = Opponent(conn)
+    try:
+        await conn.hello(name=name)
+        settings = {"end-score": end_score}
+        await conn.request({"type": "create_table", "name": name, "seats": 2, "settings": settings})
+        host.start()
+        yield host
+    finally:
+        await host.stop()
+
+
 @pytest.fixture
 async def bob(server: SkyjoServer) -> AsyncIterator[Opponent]:
     conn = await ServerConnection.open("127.0.0.1", server.port)

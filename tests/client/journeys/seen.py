@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar, overload
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from textual.app import App
 from textual.pilot import Pilot
@@ -20,6 +20,9 @@ from textual.widgets import Input
 
 from skyjo_tui.widgets.footer import KeyFooter
 from skyjo_tui.widgets.prompt import PromptLine
+
+if TYPE_CHECKING:
+    from ..test_network import Opponent
 
 S = TypeVar("S", bound=Screen[Any])
 
@@ -191,4 +194,28 @@ async def a_local_game(pilot: Pilot[Any], end_score: int | None = None) -> Any:
     await pilot.press("enter")
     table = await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(pilot.app), "the first prompt")
+    return table
+
+
+async def a_hosted_game(pilot: Pilot[Any], host: Opponent) -> Any:
+    """From the lobby, join the one table listed (``host``'s, not started), say ready; the
+    host starts it; the table, once it asks for the first cards to turn up."""
+    from skyjo_tui.screens.lobby import LobbyScreen
+    from skyjo_tui.screens.room import RoomScreen
+    from skyjo_tui.screens.table import TableScreen
+
+    app = pilot.app
+    await on_screen(pilot, LobbyScreen)
+    await until(pilot, lambda: "waiting" in screen_text(app), "the host's table listed")
+    await pilot.press("enter")  # join it
+    await on_screen(pilot, RoomScreen)
+    await pilot.press("r")
+    await until(
+        pilot,
+        lambda: any(s and s["ready"] and not s["host"] for s in host.table.get("seats", [])),
+        "ready, as the host sees it",
+    )
+    await host.conn.request({"type": "start_game"})
+    table = await on_screen(pilot, TableScreen)
+    await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
     return table

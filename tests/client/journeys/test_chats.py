@@ -2,7 +2,8 @@
 
 In a chat the letter keys are text (``n``, ``s``, ``q`` typed are letters, not
 keys of the screen); the footer says the two keys that work there, and Esc
-gives the keyboard back to the screen without leaving anything.
+gives the keyboard back to the screen without leaving anything. A table's chat is
+shown at that table only.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
+from ..test_network import hosting
 from .seen import focused, footer, in_text_box, on_screen, prompt_line, screen_text, until
 
 CHAT_KEYS = ["Send", "Close chat"]
@@ -101,3 +103,32 @@ async def test_open_and_leave_every_chat_by_esc(
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_open_and_leave_every_chat_by_esc(pilot, server.port)
+
+
+async def test_a_tables_chat_stays_at_that_table(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Bob says something in his table's room; Alice leaves it and opens a table of her own:
+    its chat starts empty, with nothing said at Bob's."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob") as bob:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await on_screen(pilot, LobbyScreen)
+            await until(pilot, lambda: "waiting" in screen_text(app), "Bob's table listed")
+            await pilot.press("enter")  # join it
+            room: RoomScreen = await on_screen(pilot, RoomScreen)
+            await bob.conn.request({"type": "chat", "text": "just us two", "scope": "table"})
+            chat = room.query_one(ChatPanel)
+            await until(pilot, lambda: "Bob: just us two" in chat.text, "Bob's line")
+            await pilot.press("l")
+            await on_screen(pilot, ConfirmScreen)
+            await pilot.press("y")
+            await on_screen(pilot, LobbyScreen)
+            await pilot.press("n")
+            await on_screen(pilot, CreateTableScreen)
+            await pilot.press("ctrl+s")
+            mine: RoomScreen = await on_screen(pilot, RoomScreen)
+            assert mine.table["host_id"] != bob.table["host_id"]  # Alice's own table
+            assert "just us two" not in mine.query_one(ChatPanel).text
+            assert "just us two" not in screen_text(app)

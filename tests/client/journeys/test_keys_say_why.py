@@ -12,12 +12,13 @@ from typing import Any
 from textual.pilot import Pilot
 
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.choices import Mode
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 
 from ..players import KeyboardPlayer, my_move
-from .seen import on_screen, prompt_line, screen_text, until
+from .seen import a_local_game, on_screen, prompt_line, screen_text, until
 
 FACE_UP = "That card is face up: choose a face-down card to turn up."
 
@@ -119,3 +120,22 @@ async def test_a_move_key_pressed_while_the_game_starts_says_why_once_it_is_show
             pilot, lambda: prompt_line(app) == FLIP_FIRST, "why d cannot draw in the first flips"
         )
         assert table.view is not None and table.view.drawn_card is None and table.kept_keys == 0
+
+
+async def test_choosing_the_discard_pile_in_the_first_flips_says_why(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """Enter on the discard pile (the cursor goes there left of the first column) while our
+    first cards are to be turned up: the prompt says what to do, as the draw pile's does."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table: TableScreen = await a_local_game(pilot)
+        await until(pilot, lambda: table.choices.flip and not table.acting, "our first flip")
+        await KeyboardPlayer(pilot).move_to(table, 1)
+        await pilot.press("left")
+        assert table.cursor == "discard"
+        await pilot.press("enter")
+        await until(
+            pilot, lambda: prompt_line(app) == FLIP_FIRST, "why the discard cannot be chosen yet"
+        )
+        assert table.mode is Mode.NORMAL and not face_up(table)

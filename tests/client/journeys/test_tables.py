@@ -1,5 +1,6 @@
 """Journeys at a server's tables, over a real socket: host a table and play a round
-with Bob, and watch Dan's table to its end."""
+with Bob, and watch Dan's table to its end (leaving it asks first, no seat to give a bot);
+Bob's rematch told at the game over."""
 
 from __future__ import annotations
 
@@ -21,8 +22,9 @@ from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
-from ..test_network import Opponent
+from ..test_network import Opponent, hosting
 from .seen import (
+    a_hosted_game,
     focused,
     footer,
     in_text_box,
@@ -132,6 +134,11 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         assert not (await footer(pilot)).has("Draw") and (await footer(pilot)).has("Leave")
         await pilot.press("d")  # a move key: a watcher is told why nothing happens
         await until(pilot, lambda: "you cannot play here" in prompt_line(app), "why d does nothing")
+        await pilot.press("q")  # leaving asks first, and promises no bot for a seat we lack
+        await on_screen(pilot, ConfirmScreen)
+        assert "Leave this table?" in screen_text(app) and "A bot will" not in screen_text(app)
+        await pilot.press("n")  # we stay
+        await on_screen(pilot, TableScreen)
         dan.start()  # only now does Dan play (his pushes waited for him)
         for _ in range(3000):  # Dan and his bot play on; Carol only watches
             if isinstance(app.screen, GameOverScreen):
@@ -155,3 +162,48 @@ async def test_watch_a_table_to_its_end(
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_watch_a_table_to_its_end(pilot, server.port)
+
+
+async def test_the_others_rematch_is_told_at_the_game_over(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Bob asks for a rematch first: Alice, at the game over, is told so (the log under it),
+    and her r starts the new game."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob") as bob:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await a_hosted_game(pilot, bob)
+            while not isinstance(await play_the_round(pilot), GameOverScreen):
+                await pilot.press("enter")  # the next round
+            assert "Bob asks for a rematch" not in screen_text(app)
+            await bob.conn.request({"type": "rematch"})
+            await until(
+                pilot, lambda: "Bob asks for a rematch." in screen_text(app), "Bob's rematch, told"
+            )
+            assert (await footer(pilot)).has("Rematch")
+            await pilot.press("r")
+            await on_screen(pilot, TableScreen)
+            await until(pilot, lambda: "Turn up" in prompt_line(app), "the new game's first prompt")
+
+
+async def test_the_next_rounds_countdown_is_told_at_the_round_end(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Bob is ready at once; Alice's round summary says when the server starts the next
+    round without her (the table's countdown comes just after the round's last move)."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob", end_score=1000) as bob:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(80, 24)) as pilot:
+            await a_hosted_game(pilot, bob)
+            summary = await play_the_round(pilot)
+            assert isinstance(summary, RoundSummaryScreen)
+            await until(
+                pilot,
+                lambda: "The next round starts in 600 s" in screen_text(app),
+                "the countdown, told",
+            )
+            await pilot.press("enter")  # ready: Bob was, so the next round starts
+            await on_screen(pilot, TableScreen)
+            await until(pilot, lambda: "Round 2" in screen_text(app), "the next round")
