@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import cache
 
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -69,6 +70,18 @@ def keys_of(binding: Binding, keymap: Mapping[str, str]) -> tuple[str, ...]:
     """The keys that run ``binding`` now: the player's, else the declared ones."""
     declared = keymap.get(binding.id or "") or binding.key
     return tuple(key.strip() for key in declared.split(",") if key.strip())
+
+
+def keys_now(binding_id: str, keymap: Mapping[str, str]) -> tuple[str, ...]:
+    """The keys that run the binding of id ``binding_id`` now (none: no such binding)."""
+    found = _declared().get(binding_id)
+    return keys_of(found, keymap) if found is not None else ()
+
+
+@cache
+def _declared() -> dict[str, Binding]:
+    """Every remappable binding by its id (the screens' ``BINDINGS`` never change)."""
+    return {b.id: b for place in places() for b in place.bindings if b.id}
 
 
 def find_binding(binding_id: str) -> tuple[Place, Binding] | None:

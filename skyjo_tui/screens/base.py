@@ -10,6 +10,7 @@ from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
 from ..i18n import Translator
+from ..keymap import keys_now
 from ..layout import MENU_MIN_SIZE
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ class SkyjoScreenMixin:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._has_resumed = False
+        self._key_displays: dict[str, str] = {}  # key -> how Textual shows it (``key_label``)
         # Before anything is composed, so the footer never shows a locale key.
         tr = _running_translator()
         if tr is not None:
@@ -41,6 +43,22 @@ class SkyjoScreenMixin:
     @property
     def tr(self) -> Translator:
         return self.skyjo.tr
+
+    def key_label(self, binding_id: str) -> str:
+        """The key that runs ``binding_id`` now, as the footer shows it (the player's own,
+        if remapped; the first, if it has several): the one way a hint names a key."""
+        key = next(iter(keys_now(binding_id, self.skyjo.keymap)), "?")
+        # Asked for at every key pressed at the table (its prompt names keys), and
+        # Textual's display of a key is the same each time.
+        shown = self._key_displays.get(key)
+        if shown is None:
+            shown = self._key_displays[key] = self.app.get_key_display(Binding(key, ""))
+        return shown
+
+    def key_labels(self, *binding_ids: str) -> dict[str, str]:
+        """The placeholders of a string that names keys: ``{"ready_key": "r"}`` for
+        ``"room.ready"`` (the binding id's last part, then ``_key``)."""
+        return {f"{b.rpartition('.')[2]}_key": self.key_label(b) for b in binding_ids}
 
     def fits(self, width: int, height: int) -> bool:
         """True when this screen can be drawn whole at ``width`` x ``height``."""

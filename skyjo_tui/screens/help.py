@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
+from ..keymap import keys_of
 from ..widgets.footer import KeyFooter
 from .base import SkyjoScreen
 
@@ -22,8 +23,7 @@ def keys_markdown(
     rows = []
     for screen in screens:
         for binding in getattr(screen, "BINDINGS", []):
-            declared = (keymap or {}).get(binding.id or "") or binding.key
-            keys = ", ".join(key_display(key) for key in declared.split(","))  # type: ignore[operator]
+            keys = ", ".join(key_display(key) for key in keys_of(binding, keymap or {}))  # type: ignore[operator]
             rows.append(f"| {keys} | {tr(binding.description)} |")  # type: ignore[operator]
     return "\n".join(rows)
 

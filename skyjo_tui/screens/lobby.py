@@ -46,7 +46,7 @@ class LobbyScreen(SkyjoScreen[None]):
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-tables"):
                 yield TableList(id="tables", tr=tr)
-                yield Label(tr("lobby.no_tables"), id="no-tables", classes="hint")
+                yield Label(self._no_tables(), id="no-tables", classes="hint")
                 yield Label("", id="more-tables", classes="hint")
                 yield Label("", id="who-here", classes="hint")
             yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
@@ -62,9 +62,14 @@ class LobbyScreen(SkyjoScreen[None]):
         where = self.skyjo.options.server_label or self.skyjo.session_server_name()
         return " · ".join(p for p in (tr("lobby.title"), who, where) if p)
 
+    def _no_tables(self) -> str:
+        return self.tr("lobby.no_tables", **self.key_labels("lobby.create", "lobby.code"))
+
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.
         self._ask_rating()  # back from a game: it may have moved
+        for hint in self.query("#no-tables").results(Label):  # back from Settings → Keys
+            hint.update(self._no_tables())
 
     @work(exclusive=True, group="lobby-rating")
     async def _ask_rating(self) -> None:

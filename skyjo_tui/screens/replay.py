@@ -317,10 +317,17 @@ class ReplayScreen(SkyjoScreen[None]):
             self.tr,
             changed=touched(frame.events) if self.skyjo.prefs.highlight else None,
             timer=where,
-            prompt=self._review_note or self.tr("replay.revealed" if revealed else "replay.prompt"),
+            prompt=self._review_note or self._prompt(bool(revealed)),
         )
         # First on the status line, which a narrow terminal cuts at its end.
         status = (
             f"{self.tr('replay.seeded')} · {model.status}" if recording.seeded else model.status
         )
         self.query_one(TableBoard).model = replace(model, revealed=revealed, status=status)
+
+    def _prompt(self, revealed: bool) -> str:
+        """What the keys do here, named as the player has them."""
+        if revealed:
+            return self.tr("replay.revealed", **self.key_labels("replay.reveal"))
+        moves = ("replay.forward", "replay.back", "replay.next_round", "replay.previous_round")
+        return self.tr("replay.prompt", **self.key_labels(*moves, "replay.autoplay"))

@@ -54,7 +54,7 @@ class ReviewScreen(SkyjoScreen[int | None]):
         with Vertical(id="review"):
             yield Label(tr("review.title", name=self.player_name), id="review-title")
             yield Label(tr("review.computing"), id="review-summary")
-            yield Label(tr("review.hint"), classes="hint")
+            yield Label(tr("review.hint", **self.key_labels("review.next_costly")), classes="hint")
             yield TextTable(id="review-moves", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 

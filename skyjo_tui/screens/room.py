@@ -153,12 +153,12 @@ class RoomScreen(SkyjoScreen[None]):
     def _state_line(self) -> str:
         tr, table = self.tr, self.table
         if table.get("status") == "finished":
-            return tr("room.finished")
+            return tr("room.finished", **self.key_labels("room.rematch"))
         if self.my_seat is None:
             return tr("room.watching")
         if self.am_host:
-            return tr("room.host_hint")
-        return tr("room.wait_host")
+            return tr("room.host_hint", **self.key_labels("room.add_bot", "room.start"))
+        return tr("room.wait_host", **self.key_labels("room.ready"))
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "table":

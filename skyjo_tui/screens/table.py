@@ -25,7 +25,7 @@ from ..choices import Choices, Mode
 from ..coaching import Hint, hint_marks, hint_text
 from ..cursor import Target, move
 from ..kept_keys import MoveInFlight
-from ..keymap import keys_of
+from ..keymap import keys_now, keys_of
 from ..layout import plan_table
 from ..names import seat_names
 from ..narrate import Touched, describe
@@ -90,8 +90,6 @@ class TableScreen(SkyjoScreen[None]):
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         self._ready = False  # the board is composed
         self._footer_state: tuple[bool | None, ...] = ()
-        self._key_displays: dict[str, str] = {}
-        """How Textual shows each key named in the prompt (``_key_label``)."""
         self._summary_due = False  # a summary to open as soon as this screen is on top
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
@@ -208,7 +206,8 @@ class TableScreen(SkyjoScreen[None]):
         if self.view is None or self.view.seat is None or self.link is Link.ONLINE:
             return None
         return self.tr(
-            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline"
+            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline",
+            **self.key_labels("table.leave"),
         )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
@@ -406,9 +405,10 @@ class TableScreen(SkyjoScreen[None]):
             self.board.write_log(Text(hint_text(hint, self.view, self.tr), style="bold"))
 
     def _key_labels(self) -> dict[str, str]:
+        """The keys the prompt and the refusals name (``{draw_key}``, ...), by action."""
         return {
-            name: self._key_label(f"table.{name}")
-            for name in ("draw", "take", "discard", "choose", "cancel")
+            name: self.key_label(f"table.{name}")
+            for name in ("draw", "take", "discard", "choose", "cancel", "summary", "leave")
         }
 
     def _refresh_footer(self) -> None:
@@ -417,19 +417,6 @@ class TableScreen(SkyjoScreen[None]):
         if enabled != self._footer_state:
             self._footer_state = enabled
             self.refresh_bindings()
-
-    def _key_label(self, binding_id: str) -> str:
-        """The key shown for a binding in the prompt (the player's own, if remapped)."""
-        key = self.skyjo.keymap.get(binding_id) or next(
-            (b.key for _, b in self._bindings if b.id == binding_id), "?"
-        )
-        key = key.split(",")[0].strip()
-        # Asked for at every key pressed at the table (the prompt names the keys), and
-        # Textual's display of a key is the same each time.
-        shown = self._key_displays.get(key)
-        if shown is None:
-            shown = self._key_displays[key] = self.app.get_key_display(Binding(key, ""))
-        return shown
 
     # -- the player's moves ------------------------------------------------------------------
 
@@ -643,7 +630,7 @@ class TableScreen(SkyjoScreen[None]):
             return  # typed into the chat (Esc leaves it: ChatInput.Closed)
         # Keys reach the screen before its bindings: a move key whose binding is
         # off now does nothing by itself, so say why.
-        if not self.hints_allowed and event.key in keys_for("table.hint", self.skyjo.keymap):
+        if not self.hints_allowed and event.key in keys_now("table.hint", self.skyjo.keymap):
             self.app.bell()
             self.board.prompt_line.flash(self.tr("hint.off"))
             return
@@ -711,20 +698,11 @@ class TableScreen(SkyjoScreen[None]):
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")
 
 
-def keys_for(binding_id: str, keymap: Mapping[str, str]) -> tuple[str, ...]:
-    """The keys of one of the table's bindings now, with the player's keymap."""
-    for binding in TableScreen.BINDINGS:
-        if isinstance(binding, Binding) and binding.id == binding_id:
-            return keys_of(binding, keymap)
-    return ()
-
-
 def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:
     """The table's move ("draw", "take", ...) ``key`` is bound to, with the player's keymap."""
     for binding in TableScreen.BINDINGS:
         if not isinstance(binding, Binding) or binding.action not in _REFUSABLE:
             continue
-        keys = keymap.get(binding.id or "") or binding.key
-        if key in {k.strip() for k in keys.split(",")}:
+        if key in keys_of(binding, keymap):
             return binding.action
     return None

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
+import pytest
+
 from skyjo_tui import keymap
+from skyjo_tui.i18n import LANGUAGES, load_catalog
 
 
 def test_a_key_of_the_same_place_clashes() -> None:
@@ -35,3 +40,58 @@ def test_the_players_keys_are_the_ones_checked() -> None:
 
 def test_a_key_back_to_its_default_leaves_the_keymap() -> None:
     assert keymap.remapped({"table.draw": "p"}, "table.draw", "d") == {}
+
+
+# Where each group of locale strings is read: the place whose keys its words may name.
+_PLACE_OF_WORDS = {
+    "home": "home",
+    "lobby": "lobby",
+    "room": "room",
+    "prompt": "table",
+    "refused": "table",
+    "hint": "table",
+    "status": "table",
+    "summary": "summary",
+    "over": "over",
+    "replay": "replay",
+    "review": "review",
+}
+# How a key is spelt out in words (what a literal mention of it would look like).
+_SPELT = {"right": "→", "left": "←", "enter": "Enter Entrée ⏎", "escape": "Esc Échap"}
+_SPELT |= {"space": "Space Espace", "question_mark": "?"}
+# The languages' one-letter words ("a card", "il y a"), never read as a key (so a literal
+# "a" for Autoplay would go unseen here).
+_ONE_LETTER_WORDS = {"en": {"a"}, "fr": {"a", "y"}}
+
+
+def _spellings(key: str) -> set[str]:
+    return set(_SPELT.get(key, key if len(key) == 1 else "").split())
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_hints_name_remappable_keys_only_by_placeholder(lang: str) -> None:
+    """A hint that spelt out "r" would name the wrong key once Ready is remapped: each key of
+    the place a string is read in comes from ``{<action>_key}``, and each such placeholder
+    is a binding of that place (``SkyjoScreenMixin.key_labels``)."""
+    places = {place.name: place.bindings for place in keymap.places()}
+    for word, text in load_catalog(lang).items():
+        place = _PLACE_OF_WORDS.get(word.split(".")[0])
+        if place is None:
+            continue
+        bindings = places[place]
+        ids = {b.id for b in bindings}
+        for action in re.findall(r"{(\w+)_key}", text):
+            assert f"{place}.{action}" in ids, (word, action)
+        # Placeholders go, and a number's unit with them ("{seconds} s" is no key s).
+        words = re.sub(r"{\w+}( s\b)?", " ", text)
+        tokens = set(re.split(r"[\s,.:;()«»“”]+", words)) - _ONE_LETTER_WORDS[lang]
+        for binding in bindings:
+            for key in keymap.keys_of(binding, {}):
+                assert not _spellings(key) & tokens, (word, binding.id, key)
+
+
+def test_a_binding_has_its_keys_now_by_id() -> None:
+    assert keymap.keys_now("room.ready", {}) == ("r",)
+    assert keymap.keys_now("room.ready", {"room.ready": "y"}) == ("y",)
+    assert keymap.keys_now("table.choose", {}) == ("enter", "space")
+    assert keymap.keys_now("no.such", {}) == ()
