@@ -37,7 +37,9 @@ def frozen_heap():
 
 
 async def test_long_lived_objects_are_frozen_and_freed_after_departures(frozen_heap: None) -> None:
-    scheduler = GCScheduler(GCPolicy(thaw_after_ended=3, thaw_share=0.5))
+    # No start grace: its end collects (and settles) again half a second after the starts,
+    # which a loaded machine reaches before the first settle is looked at.
+    scheduler = GCScheduler(GCPolicy(thaw_after_ended=3, thaw_share=0.5, start_grace=0.0))
     scheduler.start()
     try:
         for _ in range(15):
@@ -45,7 +47,7 @@ async def test_long_lived_objects_are_frozen_and_freed_after_departures(frozen_h
         node = Node()
         ref = weakref.ref(node)
         gc.collect()  # it survives a collection (of the unfrozen heap): frozen
-        await poll_until(lambda: scheduler.settles == 1, "the settle")
+        await poll_until(lambda: scheduler.settles >= 1, "the settle")
         assert gc.get_freeze_count() > 0
 
         del node  # a finished session's garbage
@@ -147,7 +149,8 @@ async def test_no_collection_runs_while_a_session_starts_then_one_does(frozen_he
             await poll_until(lambda: scheduler.graces == 1, "the end of the grace")
             assert gc.isenabled()
             assert collections.generations[:1] == [2]  # what the start made, walked once
-            await poll_until(lambda: scheduler.settles == 1, "the settle")
+            # At least one: the collector, on again, may have run a full collection too.
+            await poll_until(lambda: scheduler.settles >= 1, "the settle")
             assert gc.get_freeze_count() > frozen  # and what survived it is frozen
     finally:
         scheduler.close()
