@@ -147,6 +147,7 @@ class SkyjoApp(InputInTurnApp[None]):
         self.table: dict[str, Any] | None = None
         self.lobby_tables = LobbyTables()  # the page of public tables the lobby shows
         self.chat_lines: list[tuple[str, str, str]] = []  # (scope, name, text)
+        self.left_note = ""  # why the server sent us from our last table (the lobby says it)
         self._quick_game = False
         self._reconnecting = False
         self.holding_tables = False  # while True, table pushes wait in held_pushes

@@ -11,7 +11,7 @@ Seats are matched by player, not by number: seats close up when a game starts.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from typing import Any
 
 from .i18n import Translator
@@ -38,8 +38,11 @@ def _people(table: Table) -> dict[int, Mapping[str, Any]]:
     }
 
 
-def presence_news(before: Table | None, after: Table, tr: Translator) -> list[str]:
-    """What changed in who is here between ``before`` and ``after`` (None: just arrived)."""
+def presence_news(
+    before: Table | None, after: Table, tr: Translator, removed: Collection[Any] = ()
+) -> list[str]:
+    """What changed in who is here between ``before`` and ``after`` (None: just arrived);
+    ``removed``: the players we (the host) asked the server to remove."""
     if before is None:
         line = watchers_line(after, tr)
         return [line] if line else []
@@ -63,7 +66,19 @@ def presence_news(before: Table | None, after: Table, tr: Translator) -> list[st
     old, new = watchers(before), watchers(after)
     lines += [tr("presence.watcher_came", who=name) for name in new if name not in old]
     lines += [tr("presence.watcher_left", who=name) for name in old if name not in new]
-    return lines + rematch_news(before, after, tr)
+    return lines + removal_news(before, after, removed, tr) + rematch_news(before, after, tr)
+
+
+def removal_news(
+    before: Table, after: Table, removed: Collection[Any], tr: Translator
+) -> list[str]:
+    """Who of ``removed`` is gone from the seats since ``before``: "You removed Bob"."""
+    now = _people(after)
+    return [
+        tr("presence.removed", who=str(seat.get("name", "")))
+        for player_id, seat in _people(before).items()
+        if player_id in removed and player_id not in now
+    ]
 
 
 def rematch_news(before: Table, after: Table, tr: Translator) -> list[str]:

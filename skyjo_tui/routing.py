@@ -79,6 +79,7 @@ def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
         # Another table's chat was said there: its lines are not shown at this one.
         app.chat_lines = [line for line in app.chat_lines if line[0] != "table"]
     app.table = table
+    app.left_note = ""  # at a table again: why we left the last one is old news
     status = table.get("status")
     board = find_screen(app, TableScreen)
     room = find_screen(app, RoomScreen)
@@ -182,6 +183,8 @@ def _notice(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 def _left_table(app: SkyjoApp, message: dict[str, Any]) -> None:
     reason = str(message.get("reason", ""))
-    app.notify(app.tr(f"left.{reason}") if reason in ("kicked", "closed") else app.tr("left.other"))
+    why = app.tr(f"left.{reason}") if reason in ("kicked", "closed") else app.tr("left.other")
+    app.notify(why)
+    app.left_note = why if reason in ("kicked", "closed") else ""  # not our choice: it lasts
     app.table = None
     app.return_to_base()

@@ -45,6 +45,7 @@ class LobbyScreen(SkyjoScreen[None]):
         yield Label(self._title(), id="lobby-title")
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-tables"):
+                yield Label(self.skyjo.left_note, id="left-note", classes="hint")
                 yield TableList(id="tables", tr=tr)
                 yield Label(self._no_tables(), id="no-tables", classes="hint")
                 yield Label("", id="more-tables", classes="hint")
@@ -70,6 +71,13 @@ class LobbyScreen(SkyjoScreen[None]):
         self._ask_rating()  # back from a game: it may have moved
         for hint in self.query("#no-tables").results(Label):  # back from Settings → Keys
             hint.update(self._no_tables())
+        self._show_left_note()
+
+    def _show_left_note(self) -> None:
+        """Why the server sent us back here (the host removed us), until we sit down again."""
+        for note in self.query("#left-note").results(Label):
+            note.update(self.skyjo.left_note)
+            note.display = bool(self.skyjo.left_note)
 
     @work(exclusive=True, group="lobby-rating")
     async def _ask_rating(self) -> None:
@@ -84,6 +92,7 @@ class LobbyScreen(SkyjoScreen[None]):
         self._columns()
         self.show_tables()
         self.show_chat()
+        self._show_left_note()
         self.action_refresh()
 
     def after_recompose(self) -> None:

@@ -18,9 +18,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
-from server.bots.review import Review, review_game
+from server.bots.review import Review, ReviewedMove, review_game
 
 from ..coaching import CLOSE_CALL, move_words, review_summary
+from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, TextTable
 from .base import SkyjoScreen
@@ -55,19 +56,14 @@ class ReviewScreen(SkyjoScreen[int | None]):
             yield Label(tr("review.title", name=self.player_name), id="review-title")
             yield Label(tr("review.computing"), id="review-summary")
             yield Label(tr("review.hint", **self.key_labels("review.next_costly")), classes="hint")
-            yield TextTable(id="review-moves", cursor_type="row", zebra_stripes=True)
+            yield FittedTable(id="review-moves", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        table = self.query_one("#review-moves", TextTable)
+        table = self.query_one("#review-moves", FittedTable)
         tr = self.tr
-        table.add_columns(
-            tr("review.column.round"),
-            tr("review.column.turn"),
-            tr("review.column.points"),  # before the words: they may not fit 80 columns
-            tr("review.column.played"),
-            tr("review.column.best"),
-        )
+        columns = ("round", "turn", "points", "played", "best")  # the points before the words
+        table.set_columns([tr(f"review.column.{c}") for c in columns], flexible=(3, 4))
         self._work_out()
 
     @work(group="review", exclusive=True)
@@ -83,19 +79,20 @@ class ReviewScreen(SkyjoScreen[int | None]):
             summary.update(tr("review.none", name=self.player_name))
             return
         summary.update(review_summary(len(review.costly), review.points_given_away, tr))
-        table = self.query_one("#review-moves", TextTable)
-        for move in review.moves:
-            style = COSTLY_STYLE if move.costly else ""
-            good = move.given_away < CLOSE_CALL
-            table.add_row(
-                str(move.round),
-                str(move.turn),
-                Text(f"{move.given_away:.1f}", style=style, end=""),
-                Text(move_words(move.played, move.view, tr), style=style, end=""),
-                tr("review.same") if good else move_words(move.best, move.view, tr),
-                key=str(move.step),
-            )
+        table = self.query_one("#review-moves", FittedTable)
+        table.show([(str(move.step), self._cells(move)) for move in review.moves])
         table.focus()
+
+    def _cells(self, move: ReviewedMove) -> list[str | Text]:
+        tr, style = self.tr, COSTLY_STYLE if move.costly else ""
+        good = move.given_away < CLOSE_CALL
+        return [
+            str(move.round),
+            str(move.turn),
+            Text(f"{move.given_away:.1f}", style=style, end=""),
+            Text(move_words(move.played, move.view, tr), style=style, end=""),
+            tr("review.same") if good else move_words(move.best, move.view, tr),
+        ]
 
     def action_next_costly(self) -> None:
         review = self.review

@@ -37,6 +37,7 @@ class RoomScreen(SkyjoScreen[None]):
     def __init__(self, table: dict[str, Any]) -> None:
         super().__init__()
         self.table = table
+        self.removed: set[Any] = set()  # the players we asked the server to remove
 
     def compose(self) -> ComposeResult:
         tr = self.tr
@@ -89,7 +90,7 @@ class RoomScreen(SkyjoScreen[None]):
         return session is not None and self.table.get("host_id") == session.player_id
 
     def update_table(self, table: dict[str, Any]) -> None:
-        news = presence_news(self.table, table, self.tr)
+        news = presence_news(self.table, table, self.tr, self.removed)
         self.table = table
         tr = self.tr
         title = tr("room.title", name=table.get("name", ""), code=table.get("code", ""))
@@ -222,6 +223,7 @@ class RoomScreen(SkyjoScreen[None]):
     def action_kick(self) -> None:
         seat = self._selected_seat()
         if seat is not None and seat.get("kind") == "human" and seat.get("seat") != self.my_seat:
+            self.removed.add(seat.get("player_id"))  # the log says so once the seat is empty
             self._send({"type": "kick", "seat": seat["seat"]})
         else:
             self.notify(self.tr("room.choose_player"), severity="warning")

@@ -15,6 +15,7 @@ from textual.widgets import TabbedContent, TabPane
 from ..names import level_name
 from ..presenter import rating_text
 from ..replay import ReplayError, recording
+from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Static, TextTable
 from .base import SkyjoScreen
@@ -45,7 +46,7 @@ class StatsScreen(SkyjoScreen[None]):
                 yield Label("", id="bot-ratings", classes="hint")
             with TabPane(tr("stats.recent"), id="recent"):
                 yield Label(tr("stats.recent_hint"), classes="hint")
-                yield TextTable(id="recent-games", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="recent-games", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -67,12 +68,9 @@ class StatsScreen(SkyjoScreen[None]):
             tr("stats.win_rate"),
             tr("stats.mean"),
         )
-        self.query_one("#recent-games", TextTable).add_columns(
-            # who won before who played: a long list of players runs past 80 columns
-            tr("stats.when"),
-            tr("stats.table"),
-            tr("stats.winner"),
-            tr("stats.players"),
+        columns = ("when", "table", "winner", "players")  # who won before who played
+        self.query_one("#recent-games", FittedTable).set_columns(
+            [tr(f"stats.{c}") for c in columns], flexible=(1, 2, 3)
         )
         self.action_refresh()
 
@@ -167,25 +165,20 @@ class StatsScreen(SkyjoScreen[None]):
         label.update(self.tr("stats.bots", bots=" · ".join(shown)))
 
     def _show_recent(self, games: list[dict[str, Any]]) -> None:
-        table = self.query_one("#recent-games", TextTable)
-        table.clear()
-        for game in games:
-            names = [str(n) for n in game.get("names") or []]
-            winners = [names[w] for w in game.get("winners") or [] if 0 <= w < len(names)]
-            when = time.strftime(
-                "%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0)))
-            )
-            name = Text(str(game.get("table_name", "")))
-            if game.get("seeded"):  # dealt from a chosen seed: in no statistics
-                name.append(f" · {self.tr('stats.seeded')}", style="dim")
-            table.add_row(
-                when,
-                name,
-                ", ".join(winners),
-                Text(", ".join(names), overflow="ellipsis"),
-                key=str(game.get("game_id")),
-            )
+        self.query_one("#recent-games", FittedTable).show(
+            [(str(game.get("game_id")), self._recent_cells(game)) for game in games]
+        )
         self.refresh_bindings()
+
+    def _recent_cells(self, game: dict[str, Any]) -> list[str | Text]:
+        """When, the table, who won, who played: long names wrap in their columns."""
+        names = [str(n) for n in game.get("names") or []]
+        winners = [names[w] for w in game.get("winners") or [] if 0 <= w < len(names)]
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0))))
+        name = Text(str(game.get("table_name", "")))
+        if game.get("seeded"):  # dealt from a chosen seed: in no statistics
+            name.append(f" · {self.tr('stats.seeded')}", style="dim")
+        return [when, name, ", ".join(winners), ", ".join(names)]
 
     @on(TextTable.RowSelected, "#recent-games")
     @work(group="record")

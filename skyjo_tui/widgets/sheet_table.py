@@ -65,9 +65,10 @@ class SheetTable(TextTable[Text]):
                 self._cell(
                     line.scores[seat],
                     line.totals[seat],
-                    line.penalised(seat),
+                    line.raw[seat] if line.penalised(seat) else None,
                     seat == line.closer,
                     short,
+                    tr,
                 )
                 for seat in range(players)
             ]
@@ -84,13 +85,16 @@ class SheetTable(TextTable[Text]):
         self.call_after_refresh(self.scroll_end, animate=False)
 
     @staticmethod
-    def _cell(score: int, total: int, penalised: bool, closer: bool, compact: bool) -> Text:
-        # The closer's mark is a sign, not only a colour: "×2" doubled, "✓" closed and not doubled.
-        mark = "×2" if penalised else "✓ " if closer else "  "
-        score_style = Style(bold=True, color="red") if penalised else Style(bold=True)
-        text = Text.assemble(
-            (f"{score:>3}", score_style), (mark, score_style if penalised else Style())
-        )
+    def _cell(
+        score: int, total: int, raw: int | None, closer: bool, compact: bool, tr: Translator
+    ) -> Text:
+        """A player's round: the score and the closer's mark ("✓" closed; doubled, the
+        sum before and after, "47×2=94", as the round's summary writes it), then the total."""
+        if raw is not None:
+            doubled = Style(bold=True, color="red")
+            text = Text(tr("summary.doubled", raw=raw, score=score), doubled)
+        else:
+            text = Text.assemble((f"{score:>3}", Style(bold=True)), "✓ " if closer else "  ")
         if not compact:
             text.append(f" {total:>4}", Style(dim=True))
         text.justify = "right"

@@ -16,11 +16,13 @@ from textual.app import App
 from textual.geometry import Offset
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import DataTable
+from textual.widgets import DataTable, TabbedContent
 
 from skyjo_tui.layout import ROWS
 from skyjo_tui.screens.game_over import GameOverScreen
+from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.round_summary import RoundSummaryScreen
+from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.piles import PilesWidget
 from skyjo_tui.widgets.tableau import TableauWidget
@@ -68,6 +70,16 @@ def rows(app: App[Any], screen_type: type, selector: str) -> int:
         return -1
     found = screen.query(selector)
     return found.first(DataTable).row_count if found else -1
+
+
+async def to_recent_games(pilot: Pilot[Any], count: int) -> None:
+    """From the lobby to Statistics' recent games, once ``count`` games are listed."""
+    app = pilot.app
+    await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    await pilot.press("s")
+    await wait_for(pilot, lambda: rows(app, StatsScreen, "#recent-games") == count)
+    app.screen.query_one(TabbedContent).active = "recent"
+    await pilot.pause()
 
 
 def my_move(app: App[Any]) -> TableScreen | None:

@@ -47,3 +47,15 @@ def test_watchers_coming_and_going_and_those_there_on_arrival() -> None:
     assert presence_news(None, table(), TR) == []
     news = presence_news(table(watchers=("Dee",)), table(watchers=("Eve",)), TR)
     assert news == ["Eve is watching.", "Dee stopped watching."]
+
+
+def test_a_player_the_host_removed_is_told_once_gone_and_only_that_one() -> None:
+    before = table(person(1, "Ann"), person(2, "Bob"), person(3, "Cy"))
+    after = table(person(1, "Ann"), person(3, "Cy"), None)
+    assert presence_news(before, before, TR, removed={2}) == []  # asked: not gone yet
+    assert presence_news(before, after, TR, removed={2}) == ["You removed Bob from the table."]
+    assert presence_news(before, table(person(1, "Ann")), TR, removed={2}) == [
+        "You removed Bob from the table."  # Cy left by himself: not ours to tell
+    ]
+    fr = Translator("fr")
+    assert presence_news(before, after, fr, removed={2}) == ["Vous avez retiré Bob de la table."]

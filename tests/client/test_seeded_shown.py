@@ -10,11 +10,9 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import TabbedContent
 
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.widgets.text import TextTable
@@ -23,7 +21,7 @@ from ..server.support import Client
 from ..server.test_bot_authors import seeded_game
 from ..server.test_ratings import leave, play_game
 from .journeys.seen import screen_lines
-from .players import rows, wait_for
+from .players import to_recent_games, wait_for
 
 
 @asynccontextmanager
@@ -43,11 +41,7 @@ async def ann_in_her_recent_games(
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Ann", lang=lang)
     try:
         async with app.run_test(size=(80, 24)) as pilot:
-            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
-            await pilot.press("s")
-            await wait_for(pilot, lambda: rows(app, StatsScreen, "#recent-games") == 2)
-            app.screen.query_one(TabbedContent).active = "recent"
-            await pilot.pause()
+            await to_recent_games(pilot, 2)
             yield app, pilot
     finally:
         await ben.close()

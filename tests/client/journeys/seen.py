@@ -9,13 +9,14 @@ the footer cuts off at 80 columns counts as not shown.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from textual.app import App
 from textual.pilot import Pilot
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Input
 
 from skyjo_tui.widgets.footer import KeyFooter
@@ -37,6 +38,21 @@ def screen_lines(app: App[Any]) -> list[str]:
 
 def screen_text(app: App[Any]) -> str:
     return "\n".join(screen_lines(app))
+
+
+def column_text(app: App[Any], table: Widget, labels: Sequence[str], label: str) -> str:
+    """The words drawn under ``label`` in ``table`` (its header ``labels`` in order), each cell's
+    lines joined by a space: what a person reads in that column, wrapped or not. A column the
+    screen cuts off reads as what is left of it on screen (nothing when its header is gone)."""
+    region = table.region
+    lines = [line[region.x : region.right] for line in screen_lines(app)[region.y : region.bottom]]
+    header = lines[0]
+    starts = [header.find(name) for name in labels]
+    assert all(start >= 0 for start in starts), f"a header cut: {header!r}"
+    index = labels.index(label)
+    end = starts[index + 1] if index + 1 < len(labels) else None
+    cells = [line[starts[index] : end] for line in lines[1:]]
+    return " ".join(" ".join(cells).split())
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,16 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.widgets.text import TextTable
 
 from ..players import KeyboardPlayer, play_to_game_over
-from .seen import footer, footer_keys, on_screen, prompt_line, screen_lines, screen_text, until
+from .seen import (
+    column_text,
+    footer,
+    footer_keys,
+    on_screen,
+    prompt_line,
+    screen_lines,
+    screen_text,
+    until,
+)
 
 
 def a_record_with_alice(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
@@ -150,3 +159,35 @@ async def test_in_french_at_80_columns_the_footer_holds_the_review_keys_too(
         await pilot.press("c")
         await until(pilot, lambda: replay.index == first.step - 1, "the first costly move")
         assert prompt_line(app).startswith(f"Alice, manche {first.round}"), prompt_line(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_at_80_columns_each_move_is_read_whole(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path, lang: str
+) -> None:
+    """The words of the move played and of the best one wrap in their columns: nothing of a
+    row is off the right edge, nor behind a sideways scroll."""
+    path, _ = a_record_with_alice(tmp_path)
+    app = make_app(replay=path, lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, ReplayScreen)
+        await pilot.press("r")
+        review: ReviewScreen = await on_screen(pilot, ReviewScreen)
+        await until(pilot, lambda: review.review is not None, "the review worked out")
+        rows = review.query_one("#review-moves", TextTable)
+        await until(pilot, lambda: rows.row_count > 0, "the moves")
+        await pilot.press("n")  # to the first costly move: its best move is not "the same"
+        await pilot.pause()
+        assert rows.max_scroll_x == 0 and rows.region.right <= 80
+        labels = [str(column.label) for column in rows.ordered_columns]
+        await until(
+            pilot, lambda: all(c in screen_text(app) for c in labels), "the headers drawn whole"
+        )
+        shown = {label: column_text(app, rows, labels, label) for label in labels}
+        for index in (0, rows.cursor_row):
+            points, played, best = (str(cell) for cell in rows.get_row_at(index)[2:])
+            assert points in shown[labels[2]], (points, shown)
+            assert played in shown[labels[3]], (played, shown)
+            assert best in shown[labels[4]], (best, shown)
+        costly = review.review.costly[0] if review.review else None
+        assert costly is not None and "…" not in shown[labels[4]]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.app import App
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -16,8 +17,10 @@ from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.score_chart import ScoreChart
+from skyjo_tui.widgets.sheet_table import SheetTable
 
 from ..players import KeyboardPlayer, play_to_game_over
+from ..scenes import game_pushes, table_map
 from .seen import footer, on_screen, play_the_round, screen_lines, screen_text, until
 
 END_SCORE = 200
@@ -51,11 +54,15 @@ def sheet_row(app: App[Any], first: str) -> str:
 
 def round_cells(summary: Any) -> dict[int, str]:
     """What the sheet shows for each seat after the round ``summary`` tells: the score,
-    the closer's mark ("×2" doubled, "✓" closed), the total."""
+    the closer's mark ("47×2=94" doubled, "✓" closed), the total."""
     return {
-        p.seat: f"{p.score}{'×2' if p.doubled else '✓' if p.closer else ''} {p.total}"
+        p.seat: f"{doubled(p)}{p.score}{'✓' if p.closer and not p.doubled else ''} {p.total}"
         for p in summary.players
     }
+
+
+def doubled(result: Any) -> str:
+    return f"{result.raw}×2=" if result.doubled else ""
 
 
 def shows_round(app: App[Any], number: int, summary: Any) -> None:
@@ -128,3 +135,51 @@ async def test_the_score_sheet_after_round_one_and_at_the_end(
     app = make_app(name="Zoé")
     async with app.run_test(size=(80, 24)) as pilot:
         await walk_the_score_sheet(pilot)
+
+
+def doubled_rounds(pushes: list[dict[str, Any]]) -> list[tuple[int, int, int, int]]:
+    """Each round whose closer was doubled: its number, the closer, their sum and score."""
+    scored = [e for p in pushes for e in p["events"] if e.get("type") == "round_scored"]
+    return [
+        (number, e["closer"], e["raw_scores"][e["closer"]], e["final_scores"][e["closer"]])
+        for number, e in enumerate(scored, 1)
+        if e["closer_doubled"]
+    ]
+
+
+@pytest.mark.parametrize(
+    ("players", "seed", "lang"),
+    [(5, 7, "en"), (5, 7, "fr"), (8, 7, "en")],
+    ids=["5-players-en", "5-players-fr", "8-players-compact"],
+)
+async def test_a_doubled_closer_reads_as_the_sum_doubled_within_80_columns(
+    make_app: Callable[..., SkyjoApp], players: int, seed: int, lang: str
+) -> None:
+    """ "94×2" read as 94 times 2, while 94 was already doubled: the sheet writes the sum
+    and what it became, "47×2=94", as the round's summary does, and still fits 80 columns
+    with five players (a name and a total in each cell) or eight (the scores alone)."""
+    pushes = game_pushes(players, seed, lambda game, moves: False)
+    rounds = doubled_rounds(pushes)
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = TableScreen(table_map(players))
+        await app.push_screen(screen)
+        for push in pushes:
+            screen.feed_game(push)
+        await on_screen(pilot, GameOverScreen)
+        await pilot.press("g")
+        await until(pilot, lambda: chart_on_screen(app), "the score sheet")
+        sheet = app.screen.query_one(SheetTable)
+        assert sheet.max_scroll_x == 0 and sheet.region.right <= 80
+        drawn = [" ".join(line.strip("│ ").split()) for line in screen_lines(app)]
+        first = "Round" if lang == "en" else "Manche"
+        shown = [r for r in rounds if any(line.startswith(f"{r[0]} ") for line in drawn)]
+        assert shown, (rounds, drawn)  # the sheet keeps its last rounds in sight
+        for number, _closer, raw, score in shown:  # each cell on one line: one word each
+            row = next(line for line in drawn if line.startswith(f"{number} "))
+            assert f"{raw}×2={score}" in row, row
+            assert f"{score}×2" not in row, row
+            assert len(row.split()) == players + 1 + (0 if players >= 6 else players), row
+        assert any(line.startswith(first) for line in drawn)
+        key = next(line for line in drawn if line.startswith("7×2=14"))  # what the marks mean
+        assert key.endswith(f"{'the end score' if lang == 'en' else 'le score de fin'}, 100"), key

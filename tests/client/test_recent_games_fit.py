@@ -1,0 +1,46 @@
+"""Statistics' recent games at 80 columns: long names wrap in their columns, so a person
+reads each game's table, winner and players whole, with no sideways scroll."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.widgets.text import TextTable
+
+from ..server.support import Client
+from ..server.test_ratings import leave, play_game
+from .journeys.seen import column_text, screen_text
+from .players import to_recent_games, wait_for
+
+LONG = "Annabelle Marguerite"  # the longest name the server takes: 20 characters
+LONGER = "Bartholomew Quinzy-X"
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_recent_games_with_long_names_fit_80_columns(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any], lang: str
+) -> None:
+    server = await make_server()
+    ann, ben = await Client.connect(server, LONG), await Client.connect(server, LONGER)
+    await play_game(ann, ben, private=True)
+    await leave(ann, ben)
+    await ann.close()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=LONG, lang=lang)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_recent_games(pilot, 1)
+            recent = app.screen.query_one("#recent-games", TextTable)
+            labels = [str(column.label) for column in recent.ordered_columns]
+            await wait_for(pilot, lambda: labels[-1] in screen_text(app))
+            assert recent.max_scroll_x == 0 and recent.region.right <= 80
+            for label, cell in zip(labels, recent.get_row_at(0), strict=True):
+                assert str(cell) in column_text(app, recent, labels, label), (label, cell)
+            players = column_text(app, recent, labels, labels[-1])
+            assert LONG in players and LONGER in players, players
+    finally:
+        await ben.close()
