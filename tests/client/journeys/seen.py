@@ -213,18 +213,25 @@ async def a_local_game(pilot: Pilot[Any], end_score: int | None = None) -> Any:
     return table
 
 
-async def a_hosted_game(pilot: Pilot[Any], host: Opponent) -> Any:
-    """From the lobby, join the one table listed (``host``'s, not started), say ready; the
-    host starts it; the table, once it asks for the first cards to turn up."""
+async def into_the_hosts_room(pilot: Pilot[Any]) -> Any:
+    """From the lobby, join the one table listed (a host's, not started): its room."""
     from skyjo_tui.screens.lobby import LobbyScreen
     from skyjo_tui.screens.room import RoomScreen
-    from skyjo_tui.screens.table import TableScreen
 
     app = pilot.app
     await on_screen(pilot, LobbyScreen)
     await until(pilot, lambda: "waiting" in screen_text(app), "the host's table listed")
     await pilot.press("enter")  # join it
-    await on_screen(pilot, RoomScreen)
+    return await on_screen(pilot, RoomScreen)
+
+
+async def a_hosted_game(pilot: Pilot[Any], host: Opponent) -> Any:
+    """From the lobby, join the one table listed (``host``'s, not started), say ready; the
+    host starts it; the table, once it asks for the first cards to turn up."""
+    from skyjo_tui.screens.table import TableScreen
+
+    app = pilot.app
+    await into_the_hosts_room(pilot)
     await pilot.press("r")
     await until(
         pilot,

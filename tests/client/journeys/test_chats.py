@@ -24,7 +24,16 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
 
 from ..test_network import hosting
-from .seen import focused, footer, in_text_box, on_screen, prompt_line, screen_text, until
+from .seen import (
+    focused,
+    footer,
+    in_text_box,
+    into_the_hosts_room,
+    on_screen,
+    prompt_line,
+    screen_text,
+    until,
+)
 
 CHAT_KEYS = ["Send", "Close chat"]
 
@@ -114,10 +123,7 @@ async def test_a_tables_chat_stays_at_that_table(
     async with hosting(server.port, "Bob") as bob:
         app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
         async with app.run_test(size=(80, 24)) as pilot:
-            await on_screen(pilot, LobbyScreen)
-            await until(pilot, lambda: "waiting" in screen_text(app), "Bob's table listed")
-            await pilot.press("enter")  # join it
-            room: RoomScreen = await on_screen(pilot, RoomScreen)
+            room: RoomScreen = await into_the_hosts_room(pilot)
             await bob.conn.request({"type": "chat", "text": "just us two", "scope": "table"})
             chat = room.query_one(ChatPanel)
             await until(pilot, lambda: "Bob: just us two" in chat.text, "Bob's line")

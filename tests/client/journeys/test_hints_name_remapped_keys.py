@@ -29,7 +29,7 @@ from skyjo_tui.screens.table import TableScreen
 
 from ..players import KeyboardPlayer, play_to_game_over
 from ..test_network import hosting
-from .seen import footer, on_screen, prompt_line, screen_text, until
+from .seen import footer, into_the_hosts_room, on_screen, prompt_line, screen_text, until
 from .test_remap_keys import row_of
 
 
@@ -106,9 +106,7 @@ async def test_a_guests_room_and_table_name_the_remapped_keys(
             await remap_from_the_lobby(
                 pilot, {"room.ready": "y", "table.summary": "g", "table.leave": "z"}
             )
-            await until(pilot, lambda: "waiting" in screen_text(app), "Bob's table listed")
-            await pilot.press("enter")  # join it
-            await on_screen(pilot, RoomScreen)
+            await into_the_hosts_room(pilot)
             said = "Press y when you are ready; the host starts the game."
             await until(pilot, lambda: hint_of(app, "#room-state") == said, "the guest's hint")
             await pilot.press("y")  # as the hint says

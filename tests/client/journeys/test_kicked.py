@@ -20,7 +20,7 @@ from skyjo_tui.widgets.text import TextTable
 
 from ...server.support import Client
 from ..test_network import hosting
-from .seen import notes, on_screen, screen_lines, screen_text, until
+from .seen import into_the_hosts_room, notes, on_screen, screen_lines, screen_text, until
 
 
 async def a_new_table(pilot: Pilot[Any]) -> RoomScreen:
@@ -74,10 +74,7 @@ async def test_the_removed_player_is_told_the_host_removed_them(
     async with hosting(server.port, "Alice") as alice:
         app = make_app(tcp_connector("127.0.0.1", server.port), name="Bob")
         async with app.run_test(size=(80, 24)) as pilot:
-            await on_screen(pilot, LobbyScreen)
-            await until(pilot, lambda: "waiting" in screen_text(app), "Alice's table listed")
-            await pilot.press("enter")  # join it
-            room: RoomScreen = await on_screen(pilot, RoomScreen)
+            room: RoomScreen = await into_the_hosts_room(pilot)
             seat = room.my_seat
             assert seat is not None
             await alice.conn.request({"type": "kick", "seat": seat})
