@@ -8,11 +8,12 @@
 ``benchmarks/bots.py`` plays them) in this process, one after another, with
 ``MasterBot``'s class attributes or its ``SearchRule``'s fields set by
 ``--set`` (``batch=96``, ``margin=2.0``, ...; values in JSON), and writes one
-line per game: whether master won, its round scores and the CPU seconds of
-each of its decisions. ``compare`` reads two such files of
-the same games and prints each version's wins, the games only one of them
-won and a one-sided sign test of the difference, with both versions' mean and
-max decision times and master's CPU per game.
+line per game: whether master won, its round scores and the others', and the
+CPU seconds of each of its decisions. ``compare`` reads two such files of the
+same games and prints each version's wins, the games only one of them won and
+a one-sided sign test of the difference, both versions' mean and max decision
+times, master's CPU per game, and master's points a round over the others' mean
+(for files that hold the others' scores).
 """
 
 from __future__ import annotations
@@ -68,6 +69,7 @@ def _play(out: Path, table: str, games: int, seed: int, settings: list[str]) -> 
                 "index": outcome.index,
                 "won": outcome.won[0],
                 "round_scores": outcome.round_scores[0],
+                "others_round_scores": outcome.round_scores[1:],
                 "times": outcome.decision_times[0],
             }
             file.write(json.dumps(line) + "\n")
@@ -94,6 +96,22 @@ def _compare(before: dict[int, dict], after: dict[int, dict]) -> None:
             f"  pts/round {sum(rounds) / len(rounds):5.2f}"
             f"  decision mean {1000 * sum(times) / len(times):6.2f} ms"
             f"  max {1000 * max(times):7.2f} ms  CPU/game {sum(times) / games:6.2f} s"
+        )
+    margins = {
+        name: [
+            own - sum(others) / len(others)
+            for i in common
+            if "others_round_scores" in version[i]
+            for own, *others in zip(
+                version[i]["round_scores"], *version[i]["others_round_scores"], strict=True
+            )
+        ]
+        for name, version in (("before", before), ("after", after))
+    }
+    if all(margins.values()):
+        print(
+            "points a round over the others' mean: "
+            + ", ".join(f"{name} {sum(m) / len(m):+.2f}" for name, m in margins.items())
         )
     print(
         f"won by one only: before {only_before}, after {only_after};"
