@@ -111,8 +111,12 @@ def recording(record: Mapping[str, Any], *, seeded: bool = False) -> Recording:
         )
     except InvalidSetup as exc:  # ReplayDivergence included
         raise ReplayError(str(exc)) from exc
-    seats = tuple(SeatInfo(str(seat["name"]), seat.get("bot")) for seat in record["seats"])
-    return Recording(seats, frames, dict(record["settings"]), record, seeded)
+    return Recording(record_seats(record), frames, dict(record["settings"]), record, seeded)
+
+
+def record_seats(record: Mapping[str, Any]) -> tuple[SeatInfo, ...]:
+    """Who sat at each seat of ``record``, as its seats say."""
+    return tuple(SeatInfo(str(seat["name"]), seat.get("bot")) for seat in record["seats"])
 
 
 def face_down(game: Game) -> tuple[tuple[int | None, ...], ...]:

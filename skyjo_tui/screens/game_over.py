@@ -82,7 +82,8 @@ class GameOverScreen(SkyjoModal[None]):
 
     @work(group="review", exclusive=True)
     async def action_review(self) -> None:
-        """Your moves of this game against the best ones, from its stored record."""
+        """Your moves of this game against the best ones (then any player's), from its
+        stored record."""
         from .review import ReviewScreen
 
         seat, game_id = self.summary.own_seat, self.table_screen.game_id
@@ -92,7 +93,7 @@ class GameOverScreen(SkyjoModal[None]):
         if reply is None:
             return
         record, seeded = reply["record"], bool(reply.get("seeded"))
-        review = ReviewScreen(record, seat, str(record["seats"][seat]["name"]))
+        review = ReviewScreen(record, seat)
         self.app.push_screen(review, lambda step: self._replay_at(record, seeded, step, review))
 
     def _replay_at(

@@ -45,8 +45,8 @@ class ReplayScreen(SkyjoScreen[None]):
         Binding(
             "p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND
         ),
-        # The review of one player's moves (the app's player, else the first person seated);
-        # its next costly move once the review is worked out (``check_action``).
+        # The review of a player's moves (whose: chosen there, ``reviewed_seat``); that
+        # player's next costly move once the review is worked out (``check_action``).
         Binding("r", "review", "keys.review", id="replay.review"),
         Binding("c", "next_costly", "keys.next_costly", id="replay.next_costly"),
         Binding("v", "reveal", "keys.reveal", id="replay.reveal"),
@@ -220,8 +220,12 @@ class ReplayScreen(SkyjoScreen[None]):
     # -- the review ------------------------------------------------------------------
 
     def reviewed_seat(self) -> int:
+        """The seat the review opens on: the one reviewed last in this game, else the app's
+        player's, else the first person's, else the first seat."""
         recording = self.recording
         assert recording is not None
+        if self._review is not None:
+            return self._review.seat
         session = self.skyjo.session
         welcome = session.welcome if session is not None else None
         return recording.person_seat(welcome.name if welcome is not None else None)
@@ -232,9 +236,7 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         if recording is None:
             return
-        seat = self.reviewed_seat()
-        name = recording.seats[seat].name
-        screen = ReviewScreen(recording.record, seat, name)
+        screen = ReviewScreen(recording.record, self.reviewed_seat())
         self.app.push_screen(screen, lambda step: self._show_reviewed(step, screen.review))
 
     def _show_reviewed(self, step: int | None, review: Review | None) -> None:
@@ -262,7 +264,7 @@ class ReplayScreen(SkyjoScreen[None]):
         """The position the reviewed ``move`` was played from, and the review's words."""
         recording = self.recording
         assert recording is not None and self._review is not None
-        name = recording.seats[self._review.seat].name
+        name = recording.seats[self._review.seat].shown(self.tr)  # as the review names them
         self._jump(move.step - 1)
         self._review_note = review_line(move, name, self.tr)
         self._draw()

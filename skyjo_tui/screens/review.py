@@ -1,9 +1,11 @@
 """A game's review for one player: each move, what it gave away, the costly ones marked.
 
 Worked out from the game record alone (``server.bots.review``), in a thread:
-the replay of a long game takes a second. Enter on a move dismisses the
-screen with that move's record step, for the replay to show it; ``n`` moves
-straight to the next costly move.
+the replay of a long game takes a second. Any seat of the record may be
+reviewed: it opens on the one it is given (the person's own), ``p`` goes to
+the next, each worked out the first time it is shown. Enter on a move
+dismisses the screen with that move's record step, for the replay to show it;
+``n`` moves straight to the next costly move.
 """
 
 from __future__ import annotations
@@ -21,39 +23,52 @@ from textual.containers import Vertical
 from server.bots.review import Review, ReviewedMove, review_game
 
 from ..coaching import CLOSE_CALL, move_words, review_summary
+from ..replay import record_seats
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, TextTable
 from .base import SkyjoScreen
 
 COSTLY_STYLE = "bold red"
+CHOSEN_STYLE = "reverse"  # the seat reviewed, among the others: seen in monochrome too
 
 
 class ReviewScreen(SkyjoScreen[int | None]):
-    """Dismissed with the record step of the move chosen (Enter), else None."""
+    """Dismissed with the record step of the move chosen (Enter), else None; ``review`` is
+    then the seat's review the person looked at last (None if not worked out yet)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "next_costly", "keys.next_costly", id="review.next_costly"),
+        Binding("p", "next_seat", "keys.next_seat", id="review.next_seat"),
         Binding("escape,q", "close", "keys.close", id="review.close"),
     ]
     DEFAULT_CSS = """
     ReviewScreen #review { padding: 0 1; }
     ReviewScreen #review-title { text-style: bold; }
+    ReviewScreen #review-seats { width: 1fr; }  /* eight names wrap, none runs off the edge */
     ReviewScreen #review-summary { margin-bottom: 1; }
     ReviewScreen #review-moves { height: 1fr; }
     """
 
-    def __init__(self, record: Mapping[str, Any], seat: int, name: str) -> None:
+    def __init__(self, record: Mapping[str, Any], seat: int) -> None:
+        """``seat``: the one reviewed first (the person's own, when they played)."""
         super().__init__()
         self.record = record
+        self.seats = record_seats(record)
         self.seat = seat
-        self.player_name = name
-        self.review: Review | None = None
+        self._reviews: dict[int, Review] = {}  # by seat, as each is worked out
+        self._working: set[int] = set()  # seats being worked out now
+
+    @property
+    def review(self) -> Review | None:
+        """The review of the seat shown, once worked out."""
+        return self._reviews.get(self.seat)
 
     def compose(self) -> ComposeResult:
         tr = self.tr
         with Vertical(id="review"):
-            yield Label(tr("review.title", name=self.player_name), id="review-title")
+            yield Label(id="review-title")
+            yield Label(id="review-seats")
             yield Label(tr("review.computing"), id="review-summary")
             yield Label(tr("review.hint", **self.key_labels("review.next_costly")), classes="hint")
             yield FittedTable(id="review-moves", cursor_type="row", zebra_stripes=True)
@@ -64,23 +79,58 @@ class ReviewScreen(SkyjoScreen[int | None]):
         tr = self.tr
         columns = ("round", "turn", "points", "played", "best")  # the points before the words
         table.set_columns([tr(f"review.column.{c}") for c in columns], flexible=(3, 4))
-        self._work_out()
+        self._choose(self.seat)
 
-    @work(group="review", exclusive=True)
-    async def _work_out(self) -> None:
-        review = await asyncio.to_thread(review_game, self.record, self.seat)
-        self.review = review
-        self._show(review)
+    def action_next_seat(self) -> None:
+        self._choose((self.seat + 1) % len(self.seats))
+
+    def _choose(self, seat: int) -> None:
+        """Show ``seat``'s review: at once if worked out, else once it is."""
+        self.seat = seat
+        name = self.seats[seat].shown(self.tr)
+        self.query_one("#review-title", Label).update(self.tr("review.title", name=name))
+        self.query_one("#review-seats", Label).update(self._seats_line())
+        review = self.review
+        if review is not None:
+            self._show(review)
+            return
+        # No move of another seat stays on screen, for Enter or n to act on.
+        self.query_one("#review-summary", Label).update(self.tr("review.computing"))
+        self.query_one("#review-moves", FittedTable).show([])
+        if seat not in self._working:
+            self._working.add(seat)
+            self._work_out(seat)
+
+    def _seats_line(self) -> Text:
+        """Every seat by its player's name, the one reviewed marked, and the key to the next."""
+        tr = self.tr
+        line = Text(tr("review.seats", **self.key_labels("review.next_seat")) + " ", end="")
+        for seat, info in enumerate(self.seats):
+            if seat:
+                line.append(" · ")
+            line.append(info.shown(tr), style=CHOSEN_STYLE if seat == self.seat else "")
+        return line
+
+    @work(group="review")
+    async def _work_out(self, seat: int) -> None:
+        """Not exclusive: a seat left before its review is ready keeps it, for coming back."""
+        try:
+            self._reviews[seat] = await asyncio.to_thread(review_game, self.record, seat)
+        finally:
+            self._working.discard(seat)
+        if seat == self.seat:
+            self._show(self._reviews[seat])
 
     def _show(self, review: Review) -> None:
         tr = self.tr
         summary = self.query_one("#review-summary", Label)
-        if not review.moves:
-            summary.update(tr("review.none", name=self.player_name))
-            return
-        summary.update(review_summary(len(review.costly), review.points_given_away, tr))
         table = self.query_one("#review-moves", FittedTable)
         table.show([(str(move.step), self._cells(move)) for move in review.moves])
+        if not review.moves:
+            summary.update(tr("review.none", name=self.seats[review.seat].shown(tr)))
+            return
+        summary.update(review_summary(len(review.costly), review.points_given_away, tr))
+        table.move_cursor(row=0, animate=False)  # a seat's review starts at its first move
         table.focus()
 
     def _cells(self, move: ReviewedMove) -> list[str | Text]:
