@@ -163,6 +163,14 @@ def test_eight_players_fit_80x24_and_bigger_terminals_get_bigger_cards() -> None
     assert plan_table(50, 14, opponents=7) is None
 
 
+def test_at_80x24_every_seated_table_leaves_the_prompt_a_second_row() -> None:
+    """A hint is longer than one row at 80 columns: the prompt wraps onto a row the cards
+    leave over (the log's), at every number of players."""
+    for opponents in range(1, 8):
+        plan = plan_table(80, 24, opponents)
+        assert plan is not None and plan.prompt_rows >= 2, f"{opponents} opponents"
+
+
 @pytest.mark.parametrize(
     ("text", "expected"),
     [

@@ -119,6 +119,17 @@ def prompt_line(app: App[Any]) -> str:
     return str(found.first().text) if found else ""
 
 
+def prompt_shown(app: App[Any]) -> str:
+    """The words drawn in the table's prompt line, its rows joined by a space: what a person
+    reads there, wrapped or cut ("" where there is none). ``prompt_line`` is what it says."""
+    found = app.screen.query(PromptLine)
+    if not found:
+        return ""
+    region = found.first().region
+    rows = screen_lines(app)[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
 def notes(app: App[Any]) -> list[str]:
     """The notifications on screen now (Pilot's headless screen does not draw toasts)."""
     return [str(note.message) for note in app._notifications]  # noqa: SLF001
