@@ -31,7 +31,7 @@ from server.netclient import ConnectionLost, LobbyTables, ServerConnection, Serv
 
 from . import preferences
 from .commands import SkyjoCommands
-from .errors import describe_error
+from .errors import describe_error, refusal_words
 from .i18n import Translator, detect_language
 from .keyturns import InputInTurnApp
 from .local import LocalServer
@@ -489,7 +489,8 @@ class SkyjoApp(InputInTurnApp[None]):
             return await session.request(message)
         except (ServerError, ConnectionLost, TimeoutError) as exc:
             if not quiet:
-                self.notify(self.describe_error(exc), severity="error", timeout=6)
+                words = self.describe_error(exc, message.get("type"))
+                self.notify(words, severity="error", timeout=6)
             return None
 
     async def call_in_dialog(self, message: dict[str, Any]) -> tuple[dict[str, Any] | None, str]:
@@ -502,7 +503,7 @@ class SkyjoApp(InputInTurnApp[None]):
                 raise ConnectionLost("not connected")
             return await session.request(message), ""
         except ServerError as exc:
-            return None, self.describe_error(exc)
+            return None, self.describe_error(exc, message.get("type"))
         except (ConnectionLost, TimeoutError) as exc:
             self.notify(self.describe_error(exc), severity="error", timeout=6)
             return None, ""
@@ -520,8 +521,23 @@ class SkyjoApp(InputInTurnApp[None]):
         server's words (``markup`` is ignored; see ``widgets.text``)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
-    def describe_error(self, exc: BaseException) -> str:
-        return describe_error(exc, self.tr)
+    def describe_error(self, exc: BaseException, request: str | None = None) -> str:
+        """``exc`` in the player's words; ``request``: the type of the request it refused."""
+        return describe_error(exc, self.tr, request=request, limits=self._server_limits())
+
+    def _server_limits(self) -> dict[str, Any]:
+        """The limits the server said in its welcome ({} before it)."""
+        welcome = self.session.welcome if self.session is not None else None
+        return welcome.limits if welcome is not None else {}
+
+    def _offline_words(self, change: LinkChanged) -> str:
+        """Why we are offline: the server's ``bye`` code in our words, or else the words
+        the connection ended with (a newer server's, or the network's)."""
+        limits = self._server_limits()
+        ours = refusal_words(change.code, self.tr, None, limits) if change.code else None
+        if ours is not None:
+            return self.tr("link.closed", reason=ours)
+        return self.tr("link.lost", reason=change.reason or self.tr("error.unknown"))
 
     # -- what the session heard --------------------------------------------------------------
 
@@ -552,12 +568,7 @@ class SkyjoApp(InputInTurnApp[None]):
         elif change.link is Link.OFFLINE:
             self._reconnecting = False
             self.clear_notifications()
-            reason = (
-                self.describe_error(ServerError(change.code, change.reason))
-                if change.code
-                else change.reason
-            )
-            self.notify(self.tr("link.lost", reason=reason), severity="error", timeout=20)
+            self.notify(self._offline_words(change), severity="error", timeout=20)
         for screen in self.screen_stack:
             handler = getattr(screen, "link_changed", None)
             if handler is not None:

@@ -1,20 +1,35 @@
-"""Errors in the player's words: never a traceback."""
+"""Errors in the player's words: never a traceback.
+
+A refusal from the server is said in the client's own words, in the player's
+language: ``error.code.<code>`` in the locale files, or ``error.code.<code>.<request>``
+where what was asked says more (``not_found`` to a table code is a mistyped code).
+Numbers in them (a turn timer's bounds, a chat line's length) are the server's, from
+its welcome, never copied here. Only a code this client does not know (a newer
+server's) is said in the server's own words: another program's text, shown as
+printable, literal text.
+"""
 
 from __future__ import annotations
 
 import socket
+from collections.abc import Mapping
+from typing import Any
 
 from server.netclient import ConnectionLost
 from server.printable import printable
 
 from .i18n import Translator
 
-#: Error codes whose server message speaks of the protocol, not of the game.
-OUR_WORDS = frozenset({"bad_token"})
 
-
-def describe_error(exc: BaseException, tr: Translator) -> str:
-    """What went wrong, said plainly (the server's words, or ours in the player's language)."""
+def describe_error(
+    exc: BaseException,
+    tr: Translator,
+    *,
+    request: str | None = None,
+    limits: Mapping[str, Any] | None = None,
+) -> str:
+    """What went wrong, said plainly; ``request`` is the type of the request refused, and
+    ``limits`` the server's, from its welcome."""
     code = getattr(exc, "code", None)
     message = printable(getattr(exc, "message", "") or str(exc))  # the server's words, maybe
     if isinstance(exc, TimeoutError):
@@ -26,9 +41,22 @@ def describe_error(exc: BaseException, tr: Translator) -> str:
     if isinstance(exc, (ConnectionLost, OSError)) and not code:
         return tr("error.connection", reason=getattr(exc, "strerror", None) or message)
     if code:
-        key = f"error.code.{code}"
-        # The server's messages are readable English; other languages get ours when
-        # we have one, and so does English where the server's words are technical.
-        if (tr.lang != "en" or code in OUR_WORDS) and tr(key) != key:
-            return tr(key)
+        words = refusal_words(str(code), tr, request, limits or {})
+        if words is not None:
+            return words
     return message or tr("error.unknown")
+
+
+def refusal_words(
+    code: str, tr: Translator, request: str | None, limits: Mapping[str, Any]
+) -> str | None:
+    """Our words for the server's ``code`` (refusing a ``request``), or None for a code we
+    do not know. Words that need a number the welcome did not give (an older server) give
+    way to the code's words without the request, then to the server's."""
+    numbers = {name: value for name, value in limits.items() if type(value) is int}
+    keys = [f"error.code.{code}.{request}"] if request else []
+    for key in [*keys, f"error.code.{code}"]:
+        words = tr.filled(key, **numbers)
+        if words is not None:
+            return words
+    return None

@@ -72,6 +72,17 @@ class Translator:
         except (KeyError, IndexError, ValueError):
             return template
 
+    def filled(self, key: str, /, **values: Any) -> str | None:
+        """``key``'s words with every placeholder given a value; None when no language has
+        ``key``, or one of its placeholders has no value in ``values``."""
+        template = self._catalog.get(key) or self._fallback.get(key)
+        if template is None:
+            return None
+        try:
+            return template.format(**values)
+        except (KeyError, IndexError, ValueError):
+            return None
+
     def plural(self, key: str, count: int, /, **values: Any) -> str:
         """``key.one`` or ``key.other``; French counts 0 and 1 as singular."""
         one = count in (0, 1) if self.lang == "fr" else count == 1

@@ -4,7 +4,9 @@ The rows of the table screen, top to bottom: a status bar, the opponents in
 bands, the middle (piles, your tableau, the log), the prompt line, the footer.
 The plan picks the largest cards that fit, yours at least as large as the
 others'; when even the smallest cards do not fit, there is no plan and the
-screen says the terminal is too small.
+screen says the terminal is too small. The rows the cards leave over go to the
+log, and to the prompt when its words need more than one row (a hint does at
+80 columns); the cards are never made smaller for the prompt.
 """
 
 from __future__ import annotations
@@ -65,6 +67,12 @@ class TablePlan:
     bands: int
     side_width: int
     piles: CardSize
+    spare_rows: int  # rows under the cards: the log's, which a long prompt may take
+
+    @property
+    def prompt_rows(self) -> int:
+        """The most rows the prompt line may take: its own and the spare ones."""
+        return 1 + self.spare_rows
 
     @property
     def middle_height(self) -> int:
@@ -109,7 +117,8 @@ def _try_plan(
         middle_width = piles_width(piles) + (tableau_width(own) if own else 0)
         middle = max(tableau_height(own) if own else 0, piles_height(piles))
         if width - middle_width >= SIDE_MIN_WIDTH and middle <= rows_left:
-            return TablePlan(own, others, per_band, bands, width - middle_width, piles)
+            side = width - middle_width
+            return TablePlan(own, others, per_band, bands, side, piles, rows_left - middle)
     return None
 
 

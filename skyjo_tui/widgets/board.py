@@ -192,3 +192,4 @@ class TableBoard(Vertical):
         middle = self.query_one("#middle", Horizontal)
         middle.styles.height = "1fr"  # the log takes what the cards leave
         middle.styles.min_height = plan.middle_height
+        self.prompt_line.allow_rows(plan.prompt_rows)  # a long prompt takes the log's rows

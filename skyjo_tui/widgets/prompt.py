@@ -1,4 +1,9 @@
-"""The line that says what you can do now; for a moment, why a key did nothing."""
+"""The line that says what you can do now; for a moment, why a key did nothing.
+
+Its words wrap onto the rows the board gives it beyond its own (those the cards
+leave over): a hint is longer than one row at 80 columns. Where it has one row
+only, a sentence too long for it ends in "…" (the log has it whole).
+"""
 
 from __future__ import annotations
 
@@ -16,13 +21,14 @@ class PromptLine(Static):
     """``show`` the prompt; ``flash`` a note over it, which goes by itself."""
 
     DEFAULT_CSS = """
-    PromptLine { height: 1; background: $boost; padding: 0 1; }
+    PromptLine { height: auto; max-height: 1; background: $boost; padding: 0 1; }
+    PromptLine.one-row { text-wrap: nowrap; text-overflow: ellipsis; }
     PromptLine.your-move { background: $accent; color: $background; text-style: bold; }
     PromptLine.note { background: $error; color: $background; text-style: bold; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id)
+        super().__init__(id=id, classes="one-row")
         self._prompt = ""
         self._note = ""
         self._timer: Timer | None = None
@@ -31,6 +37,11 @@ class PromptLine(Static):
     def text(self) -> str:
         """What the line says now: the note while there is one, else the prompt."""
         return self._note or self._prompt
+
+    def allow_rows(self, rows: int) -> None:
+        """Let the words take up to ``rows`` rows (each only when they need it)."""
+        self.set_class(rows <= 1, "one-row")
+        self.styles.max_height = max(1, rows)
 
     def show(self, prompt: str, your_move: bool) -> None:
         self.set_class(your_move, "your-move")

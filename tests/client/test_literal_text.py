@@ -257,7 +257,9 @@ async def test_a_name_refused_because_it_is_taken_is_said_as_typed(
         app = make_app(tcp_connector("127.0.0.1", server.port), name=CLOSE_TAG)
         async with app.run_test(size=(80, 24), notifications=True) as pilot:
             await wait_for(pilot, lambda: isinstance(app.screen, NameScreen))
-            await shown(pilot, app, f"'{CLOSE_TAG}' is playing now")
+            # The name as typed, kept to be changed; why, in our words (the server's own
+            # words would name it too: tests/client/test_errors.py says them literally).
+            await shown(pilot, app, CLOSE_TAG, "Someone online, or keeping a seat")
             app.notify(f"{STYLES} {CLICK}")  # a notification says it as it is, too
             app.notify(CLOSE_TABLE, title=CLOSE_TAG)
             await shown(pilot, app, f"{STYLES} {CLICK}", CLOSE_TABLE, f"{CLOSE_TAG} ")

@@ -211,7 +211,7 @@ async def test_watch_a_game_and_errors_are_said_plainly(
             await pilot.press("k")  # join by code: a code nobody uses
             await pilot.press(*"ZZZZZZ", "enter")
             # Said in the code's dialog (tests/client/journeys/test_dialog_refusals.py), not a crash
-            await wait_for(pilot, lambda: "no such table" in screen_text(app))
+            await wait_for(pilot, lambda: "There is no such table" in screen_text(app))
             await pilot.press("escape")
             await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
 

@@ -19,6 +19,7 @@ from server.engine.events import (
     RoundScored,
     TotalsUpdated,
 )
+from server.protocol import ErrorCode
 from skyjo_tui import preferences
 from skyjo_tui.address import DEFAULT_PORT, parse_address
 from skyjo_tui.choices import Choices, Mode, prompt_key
@@ -45,6 +46,7 @@ def test_english_and_french_have_the_same_strings_and_every_used_key() -> None:
     for source in PACKAGE.rglob("*.py"):
         used |= set(re.findall(r"""(?:tr|self\.tr|plural)\(\s*"([a-z_.-]+)""", source.read_text()))
         used |= set(re.findall(r'"(keys\.[a-z_]+)"', source.read_text()))
+    used |= {f"error.code.{code.value}" for code in ErrorCode}  # said in our words (errors.py)
     missing = sorted(key for key in used if key not in english and f"{key}.one" not in english)
     assert not missing
     for key, text in english.items():  # the same placeholders in both languages
@@ -161,6 +163,14 @@ def test_eight_players_fit_80x24_and_bigger_terminals_get_bigger_cards() -> None
     assert CARD_SIZES.index(large.own) > CARD_SIZES.index(small.own)
     assert CARD_SIZES.index(large.own) > CARD_SIZES.index(large.others)
     assert plan_table(50, 14, opponents=7) is None
+
+
+def test_at_80x24_every_seated_table_leaves_the_prompt_a_second_row() -> None:
+    """A hint is longer than one row at 80 columns: the prompt wraps onto a row the cards
+    leave over (the log's), at every number of players."""
+    for opponents in range(1, 8):
+        plan = plan_table(80, 24, opponents)
+        assert plan is not None and plan.prompt_rows >= 2, f"{opponents} opponents"
 
 
 @pytest.mark.parametrize(

@@ -85,7 +85,7 @@ async def test_names_are_reserved_for_the_key_that_took_them(
     for impostor in (keys["eve"], None):  # another key, and a guest
         async with player(door.port, "alice", impostor) as eve:
             await eve.shows("Choose your name")
-            await eve.shows("reserved")
+            await eve.shows("That name belongs to another player")
     async with player(door.port, "skyjo", keys["alice"]) as alice:
         await alice.shows("Lobby · alice")  # remembered: no question asked
     async with player(door.port, "skyjo", keys["bob"]) as newcomer:

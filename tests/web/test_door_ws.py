@@ -64,7 +64,7 @@ async def test_the_same_cookie_brings_the_player_back_and_owns_the_name(tmp_path
         async with door_client(door.url, cookies={"skyjo_id": other}) as stranger:
             await stranger.shows(NAME_PROMPT)
             await stranger.type("alice\r")
-            await stranger.shows("reserved by its owner")
+            await stranger.shows("That name belongs to another player")
 
 
 async def test_a_foreign_origin_is_refused_before_the_upgrade(tmp_path: Path) -> None:

@@ -119,6 +119,21 @@ def prompt_line(app: App[Any]) -> str:
     return str(found.first().text) if found else ""
 
 
+def drawn_words(app: App[Any], widget: Widget) -> str:
+    """The words drawn where ``widget`` is on screen, its rows joined by a space: what a
+    person reads there, wrapped or cut."""
+    region = widget.region
+    rows = screen_lines(app)[region.y : region.bottom]
+    return " ".join(" ".join(row[region.x : region.right] for row in rows).split())
+
+
+def prompt_shown(app: App[Any]) -> str:
+    """The words drawn in the table's prompt line ("" where there is none): wrapped or cut,
+    as read. ``prompt_line`` is what it says."""
+    found = app.screen.query(PromptLine)
+    return drawn_words(app, found.first()) if found else ""
+
+
 def notes(app: App[Any]) -> list[str]:
     """The notifications on screen now (Pilot's headless screen does not draw toasts)."""
     return [str(note.message) for note in app._notifications]  # noqa: SLF001

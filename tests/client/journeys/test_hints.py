@@ -3,11 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
 
 from server.app import SkyjoServer
 from server.engine import ActionKind
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.coaching import hint_text
+from skyjo_tui.layout import tableau_height
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.lobby import LobbyScreen
@@ -15,16 +21,31 @@ from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.piles import PilesWidget
+from skyjo_tui.widgets.prompt import PromptLine
 from skyjo_tui.widgets.tableau import TableauWidget
+from skyjo_tui.widgets.text import Select
 
 from ..players import KeyboardPlayer, my_move
-from .seen import footer, on_screen, prompt_line, screen_text, until
+from .seen import footer, on_screen, prompt_line, prompt_shown, screen_text, until
 
 
 def own_tableau(table: TableScreen) -> TableauWidget:
     assert table.view is not None
     seat = table.view.seat
     return next(w for w in table.query(TableauWidget) if w.seat == seat)
+
+
+async def to_our_first_turn(pilot: Pilot[Any], table: TableScreen) -> None:
+    """Turn up our two cards with the keyboard, then wait until it is our turn to draw."""
+    app, player = pilot.app, KeyboardPlayer(pilot)
+    for _ in range(2):
+        await until(pilot, lambda: table.choices.flip and not table.acting, "a flip to make")
+        mine = my_move(app)
+        assert mine is not None
+        await player.play(mine)
+    await until(
+        pilot, lambda: my_move(app) is not None and table.choices.draw, "our turn", timeout=30
+    )
 
 
 async def test_the_hint_key_says_the_best_move_and_marks_its_card(
@@ -47,15 +68,7 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
         )
 
         # Flip two cards as the hint says, then ask on our first turn.
-        player = KeyboardPlayer(pilot)
-        for _ in range(2):
-            await until(pilot, lambda: table.choices.flip and not table.acting, "a flip to make")
-            mine = my_move(app)
-            assert mine is not None
-            await player.play(mine)
-        await until(
-            pilot, lambda: my_move(app) is not None and table.choices.draw, "our turn", timeout=30
-        )
+        await to_our_first_turn(pilot, table)
         assert (await footer(pilot)).has("Hint")
         await pilot.press("i")
         await until(pilot, lambda: prompt_line(app).startswith("Hint: "), "the hint")
@@ -90,6 +103,43 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
             assert words.startswith(f"Hint: Discard the {drawn} and turn up a card in"), words
         assert column in words
         assert own_tableau(table).highlight == {hint.move.pos}  # the card is marked
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_a_hint_longer_than_the_prompt_line_is_read_whole_at_80x24(
+    make_app: Callable[..., SkyjoApp], lang: str
+) -> None:
+    """Two players (the fewest rows to spare at 80x24), a drawn card: the hint's sentence
+    is longer than a row; the prompt shows all of it, and every card stays in sight."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        await pilot.press("n")
+        setup: SetupScreen = await on_screen(pilot, SetupScreen)
+        setup.query_one("#bot-count", Select).value = 1
+        await pilot.press("enter")
+        table: TableScreen = await on_screen(pilot, TableScreen)
+        await to_our_first_turn(pilot, table)
+        await pilot.press("d")
+        await until(pilot, lambda: table.choices.discard_flip, "the drawn card")
+        await pilot.press("i")
+        await until(pilot, lambda: table._current_hint() is not None, "the hint")  # noqa: SLF001
+        hint, view = table._current_hint(), table.view  # noqa: SLF001
+        assert hint is not None and view is not None
+        sentence = hint_text(hint, view, table.tr)
+        assert len(sentence) > app.size.width, (
+            f"a hint that fits one row proves nothing: {sentence}"
+        )
+        await until(
+            pilot, lambda: prompt_shown(app).split() == sentence.split(), "the whole hint drawn"
+        )
+        prompt = table.query_one(PromptLine).region
+        for tableau in table.query(TableauWidget):
+            shown = tableau.region
+            assert shown.height >= tableau_height(tableau.card_size), f"seat {tableau.seat} cut"
+            assert shown.bottom <= prompt.y, f"seat {tableau.seat} under the prompt"
+        keys = await footer(pilot)
+        assert keys.shown and not keys.cut
 
 
 async def test_a_table_without_hints_says_so_and_offers_no_key(
