@@ -200,7 +200,8 @@ _CATALOGUE: Final = (
         {"re": Field(INT, nullable=True), "code": Field(STR), "message": Field(STR)},
     ),
     # Server pushes: sent whenever something changes, never in answer to a request.
-    _push("table", table=Field(MAP)),
+    # "removed", in the push of that change only: whom the host removed, and by whom.
+    _push("table", table=Field(MAP), removed=opt(MAP, nullable=False)),
     _push(
         "game",
         table_id=Field(STR),

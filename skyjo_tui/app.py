@@ -445,6 +445,11 @@ class SkyjoApp(InputInTurnApp[None]):
         await self.call({"type": "start_game"})
 
     @property
+    def player_id(self) -> int | None:
+        """Who we are on the server we are logged in to (None before its welcome)."""
+        return self.session.player_id if self.session is not None else None
+
+    @property
     def quick_game(self) -> bool:
         """True while playing on the in-process server (no waiting room)."""
         return self._quick_game

@@ -36,7 +36,7 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
     if kind in ("tables", "tables_changed"):
         _tables(app, message)
     elif kind == "table":
-        _table(app, message["table"])
+        _table(app, message)
     elif kind == "game":
         _game(app, message)
     elif kind == "game_over":
@@ -70,11 +70,14 @@ def _tables(app: SkyjoApp, message: dict[str, Any]) -> None:
         lobby.show_tables()
 
 
-def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
+def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
     from .screens.room import RoomScreen
     from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
 
+    table: dict[str, Any] = message["table"]
+    removed = message.get("removed")  # the server's word: the host removed someone
+    removed = removed if isinstance(removed, dict) else None
     if app.table is None or app.table.get("table_id") != table.get("table_id"):
         # Another table's chat was said there: its lines are not shown at this one.
         app.chat_lines = [line for line in app.chat_lines if line[0] != "table"]
@@ -84,12 +87,12 @@ def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
     board = find_screen(app, TableScreen)
     room = find_screen(app, RoomScreen)
     if board is not None:
-        board.update_table(table)
+        board.update_table(table, removed)
         summary = find_screen(app, RoundSummaryScreen)
         if summary is not None and summary.table_screen is board:
             summary.table_changed()  # the next round's countdown comes after the round's end
     if room is not None:
-        room.update_table(table)
+        room.update_table(table, removed)
     if status in (PLAYING, BETWEEN_ROUNDS) and board is None:
         _open_table(app, table)
     elif status in (WAITING, FINISHED) and board is None and room is None and not app.quick_game:

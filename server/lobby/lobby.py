@@ -29,7 +29,7 @@ from .places import Places
 from .play import TablePlay
 from .quotas import TableQuotas
 from .session import Session
-from .table import IN_GAME, Table
+from .table import IN_GAME, Removal, Table
 from .thinking import BotThinker
 from .who import WhoIsHere
 
@@ -144,9 +144,10 @@ class Lobby:
         if place is not None:
             self.presence_changed(place.table)
 
-    def presence_changed(self, table: Table) -> None:
-        """Someone came, went, or dropped at ``table``: everyone there and the lobby are told."""
-        table.push_table()
+    def presence_changed(self, table: Table, removed: Removal | None = None) -> None:
+        """Someone came, went, or dropped at ``table`` (or the host ``removed`` someone):
+        everyone there and the lobby are told."""
+        table.push_table(removed)
         table.play.presence_changed()
         self.table_changed(table)
 

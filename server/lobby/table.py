@@ -78,6 +78,19 @@ class Seat:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """The host (``by``) removed the person ``name`` (``player_id``) from their seat: the
+    table is told so in the ``table`` push of that change, and only there."""
+
+    player_id: int
+    name: str
+    by: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"player_id": self.player_id, "name": self.name, "by": self.by}
+
+
 class Table:
     def __init__(
         self,
@@ -269,10 +282,12 @@ class Table:
         """The table as ``session`` sees it (with their own seat)."""
         return self.to_wire(self.places.seat_of(session))
 
-    def push_table(self) -> None:
-        """Tell everyone at the table how it looks now (each with their own seat)."""
+    def push_table(self, removed: Removal | None = None) -> None:
+        """Tell everyone at the table how it looks now (each with their own seat), and,
+        when this change is the host removing someone, who was removed and by whom."""
+        news = {} if removed is None else {"removed": removed.to_wire()}
         for session in self.sessions():
-            session.send({"type": "table", "table": self.wire_for(session)})
+            session.send({"type": "table", "table": self.wire_for(session), **news})
 
     def push_all(self, message: dict[str, Any]) -> None:
         """The same message to everyone at the table, encoded once."""
@@ -325,4 +340,4 @@ class Table:
         return table
 
 
-__all__ = ["BOT", "HUMAN", "IN_GAME", "Seat", "Table", "new_code"]
+__all__ = ["BOT", "HUMAN", "IN_GAME", "Removal", "Seat", "Table", "new_code"]

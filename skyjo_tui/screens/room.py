@@ -37,7 +37,6 @@ class RoomScreen(SkyjoScreen[None]):
     def __init__(self, table: dict[str, Any]) -> None:
         super().__init__()
         self.table = table
-        self.removed: set[Any] = set()  # the players we asked the server to remove
 
     def compose(self) -> ComposeResult:
         tr = self.tr
@@ -89,8 +88,9 @@ class RoomScreen(SkyjoScreen[None]):
         session = self.skyjo.session
         return session is not None and self.table.get("host_id") == session.player_id
 
-    def update_table(self, table: dict[str, Any]) -> None:
-        news = presence_news(self.table, table, self.tr, self.removed)
+    def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
+        """The table as the server says it is now; ``removed``: whom the host removed."""
+        news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
         self.table = table
         tr = self.tr
         title = tr("room.title", name=table.get("name", ""), code=table.get("code", ""))
@@ -223,7 +223,6 @@ class RoomScreen(SkyjoScreen[None]):
     def action_kick(self) -> None:
         seat = self._selected_seat()
         if seat is not None and seat.get("kind") == "human" and seat.get("seat") != self.my_seat:
-            self.removed.add(seat.get("player_id"))  # the log says so once the seat is empty
             self._send({"type": "kick", "seat": seat["seat"]})
         else:
             self.notify(self.tr("room.choose_player"), severity="warning")

@@ -131,8 +131,9 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- what the server says ------------------------------------------------------
 
-    def update_table(self, table: dict[str, Any]) -> None:
-        news = presence_news(self.table, table, self.tr)
+    def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
+        """The table as the server says it is now; ``removed``: whom the host removed."""
+        news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
         self.table = table
         self.seats = seats_of(table)
         self._redraw()
