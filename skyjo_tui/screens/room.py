@@ -71,8 +71,8 @@ class RoomScreen(SkyjoScreen[None]):
             tr("room.col.rating"),
         )
         self.update_table(self.table)
-        for scope, name, text in self.skyjo.chat_lines:
-            self.add_chat(scope, name, text)
+        for line in self.skyjo.chat_lines:
+            self.add_chat(line.scope, line.name, line.text)
 
     def after_recompose(self) -> None:
         self.on_mount()
@@ -162,8 +162,9 @@ class RoomScreen(SkyjoScreen[None]):
         return tr("room.wait_host", **self.key_labels("room.ready"))
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
-        if scope == "table":
-            self.query_one(ChatPanel).add_line(name, text)
+        panels = self.query(ChatPanel)
+        if scope == "table" and panels:  # none yet: on_mount shows the chat so far
+            panels.first().add_line(name, text)
 
     def _selected_seat(self) -> dict[str, Any] | None:
         seats = self.table.get("seats") or []

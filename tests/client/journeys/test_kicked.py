@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
-from textual.widget import Widget
 
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
@@ -25,7 +24,7 @@ from skyjo_tui.widgets.text import TextTable
 
 from ..relay import Relay
 from ..test_network import hosting
-from .seen import focused, into_the_hosts_room, notes, on_screen, screen_lines, screen_text, until
+from .seen import drawn_in, focused, into_the_hosts_room, notes, on_screen, screen_text, until
 
 
 async def a_new_table(pilot: Pilot[Any]) -> RoomScreen:
@@ -35,13 +34,6 @@ async def a_new_table(pilot: Pilot[Any]) -> RoomScreen:
     await on_screen(pilot, CreateTableScreen)
     await pilot.press("ctrl+s")
     return await on_screen(pilot, RoomScreen)
-
-
-def drawn_in(app: SkyjoApp, widget: Widget) -> str:
-    """The words drawn in ``widget``'s box, its wrapped lines joined."""
-    box = widget.region
-    lines = screen_lines(app)[box.y : box.bottom]
-    return " ".join(" ".join(line[box.x : box.right].strip("│ ") for line in lines).split())
 
 
 @dataclass(frozen=True)
