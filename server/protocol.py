@@ -200,7 +200,11 @@ _CATALOGUE: Final = (
         {"re": Field(INT, nullable=True), "code": Field(STR), "message": Field(STR)},
     ),
     # Server pushes: sent whenever something changes, never in answer to a request.
-    _push("table", table=Field(MAP)),
+    # "removed", in the push of that change only: whom the host removed, and by whom;
+    # "chat", to whoever arrives at the table only: its chat so far.
+    _push(
+        "table", table=Field(MAP), removed=opt(MAP, nullable=False), chat=opt(LIST, nullable=False)
+    ),
     _push(
         "game",
         table_id=Field(STR),

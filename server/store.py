@@ -1,5 +1,5 @@
 """SQLite persistence: players, SSH names, tables in play, finished games, statistics,
-the lobby's latest chat.
+the latest chat of the lobby and of each table.
 
 The schema and the operations the server needs; ``database.Database`` runs
 them in its writer thread, off the event loop, each committed before it
@@ -83,6 +83,12 @@ CREATE TABLE IF NOT EXISTS lobby_chat (  -- the latest lines only (Store.add_lob
     id INTEGER PRIMARY KEY,             -- in the order they were said
     line TEXT NOT NULL                  -- the chat push as it was sent (JSON)
 );
+CREATE TABLE IF NOT EXISTS table_chat (  -- each open table's latest lines (Store.add_table_chat)
+    id INTEGER PRIMARY KEY,             -- in the order they were said
+    table_id TEXT NOT NULL,
+    line TEXT NOT NULL                  -- the chat push as it was sent (JSON)
+);
+CREATE INDEX IF NOT EXISTS table_chat_by_table ON table_chat (table_id, id);
 CREATE TABLE IF NOT EXISTS player_stats (
     player_id INTEGER PRIMARY KEY REFERENCES players(id),
     games INTEGER NOT NULL DEFAULT 0,
@@ -142,6 +148,7 @@ class SavedTable:
     snapshot: dict[str, Any] | None
     snapshot_at: float | None
     actions: list[LoggedAction]  # played after the snapshot, in order
+    chat: list[dict[str, Any]]  # the table's latest chat lines, oldest first
 
 
 @dataclass(frozen=True, slots=True)
@@ -323,7 +330,7 @@ class Store(Database):
 
         return await self.run(change)
 
-    # -- lobby chat ----------------------------------------------------------------------
+    # -- chat: the lobby's, and each table's --------------------------------------------
 
     async def add_lobby_chat(self, line: dict[str, Any], keep: int) -> None:
         """Store a lobby chat line; only the ``keep`` newest lines stay."""
@@ -343,6 +350,20 @@ class Store(Database):
         """The ``limit`` newest lobby chat lines, oldest first."""
         sql = "SELECT line FROM (SELECT id, line FROM lobby_chat ORDER BY id DESC LIMIT ?) ORDER BY id"
         return await self.run(lambda c: [json.loads(row[0]) for row in c.execute(sql, (limit,))])
+
+    async def add_table_chat(self, table_id: str, line: dict[str, Any], keep: int) -> None:
+        """Store a line of a table's chat; only that table's ``keep`` newest lines stay."""
+        text = json.dumps(line)
+
+        def add(conn: sqlite3.Connection) -> None:
+            conn.execute("INSERT INTO table_chat (table_id, line) VALUES (?, ?)", (table_id, text))
+            conn.execute(
+                "DELETE FROM table_chat WHERE table_id = ? AND id NOT IN "
+                "(SELECT id FROM table_chat WHERE table_id = ? ORDER BY id DESC LIMIT ?)",
+                (table_id, table_id, keep),
+            )
+
+        await self.run(add)
 
     # -- tables -----------------------------------------------------------------------
 
@@ -390,6 +411,7 @@ class Store(Database):
     async def delete_table(self, table_id: str) -> None:
         def delete(conn: sqlite3.Connection) -> None:
             conn.execute("DELETE FROM table_actions WHERE table_id = ?", (table_id,))
+            conn.execute("DELETE FROM table_chat WHERE table_id = ?", (table_id,))
             conn.execute("DELETE FROM tables WHERE id = ?", (table_id,))
 
         await self.run(delete)
@@ -521,8 +543,16 @@ def _load_tables(conn: sqlite3.Connection) -> list[SavedTable]:
                 (table_id,),
             )
         ]
+        chat = [
+            json.loads(line)
+            for (line,) in conn.execute(
+                "SELECT line FROM table_chat WHERE table_id = ? ORDER BY id", (table_id,)
+            )
+        ]
         snapshot_data = None if snapshot is None else json.loads(snapshot)
-        saved.append(SavedTable(table_id, json.loads(meta), snapshot_data, snapshot_at, actions))
+        saved.append(
+            SavedTable(table_id, json.loads(meta), snapshot_data, snapshot_at, actions, chat)
+        )
     return saved
 
 

@@ -37,6 +37,7 @@ from .keyturns import InputInTurnApp
 from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
+from .routing import HeardChat
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
@@ -146,7 +147,7 @@ class SkyjoApp(InputInTurnApp[None]):
         self.local: LocalServer | None = None
         self.table: dict[str, Any] | None = None
         self.lobby_tables = LobbyTables()  # the page of public tables the lobby shows
-        self.chat_lines: list[tuple[str, str, str]] = []  # (scope, name, text)
+        self.chat_lines: list[HeardChat] = []  # the lobby's and the table's, as heard
         self.left_note = ""  # why the server sent us from our last table (the lobby says it)
         self._quick_game = False
         self._reconnecting = False
@@ -443,6 +444,11 @@ class SkyjoApp(InputInTurnApp[None]):
             if await self.call({"type": "add_bot", "level": level}) is None:
                 return
         await self.call({"type": "start_game"})
+
+    @property
+    def player_id(self) -> int | None:
+        """Who we are on the server we are logged in to (None before its welcome)."""
+        return self.session.player_id if self.session is not None else None
 
     @property
     def quick_game(self) -> bool:

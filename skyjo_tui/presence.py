@@ -3,15 +3,16 @@ and who asks for a rematch.
 
 Pure (no Textual): from two successive table maps of the server (the seats'
 ``connected``, ``autoplay`` and ``autoplay_in``, the table's ``watchers`` and
-``rematch``),
-the lines a person is told ("Bob is away: a bot plays for them in 60 s").
+``rematch``) and what the server's push said of them (``removed``: whom the host
+removed; a seat that empties looks the same either way), the lines a person is
+told ("Bob is away: a bot plays for them in 60 s").
 Seats are matched by player, not by number: seats close up when a game starts.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from .i18n import Translator
@@ -39,18 +40,25 @@ def _people(table: Table) -> dict[int, Mapping[str, Any]]:
 
 
 def presence_news(
-    before: Table | None, after: Table, tr: Translator, removed: Collection[Any] = ()
+    before: Table | None,
+    after: Table,
+    tr: Translator,
+    removed: Mapping[str, Any] | None = None,
+    me: int | None = None,
 ) -> list[str]:
-    """What changed in who is here between ``before`` and ``after`` (None: just arrived);
-    ``removed``: the players we (the host) asked the server to remove."""
+    """What changed in who is here between ``before`` and ``after`` (None: just arrived).
+
+    ``removed`` is the server's word, in the push of ``after``, that the host removed
+    someone (``{player_id, name, by}``); ``me`` is our player id, to tell the host apart."""
     if before is None:
         line = watchers_line(after, tr)
         return [line] if line else []
     lines: list[str] = []
     earlier = _people(before)
+    gone = removed.get("player_id") if removed is not None else None
     for player_id, seat in _people(after).items():
         was = earlier.get(player_id)
-        if was is None:
+        if was is None or player_id == gone:  # removed mid-game: not away, not coming back
             continue
         name = str(seat.get("name", ""))
         if was.get("connected", True) and not seat.get("connected", True):
@@ -66,18 +74,20 @@ def presence_news(
     old, new = watchers(before), watchers(after)
     lines += [tr("presence.watcher_came", who=name) for name in new if name not in old]
     lines += [tr("presence.watcher_left", who=name) for name in old if name not in new]
-    return lines + removal_news(before, after, removed, tr) + rematch_news(before, after, tr)
+    return lines + removal_news(removed, me, tr) + rematch_news(before, after, tr)
 
 
-def removal_news(
-    before: Table, after: Table, removed: Collection[Any], tr: Translator
-) -> list[str]:
-    """Who of ``removed`` is gone from the seats since ``before``: "You removed Bob"."""
-    now = _people(after)
+def removal_news(removed: Mapping[str, Any] | None, me: int | None, tr: Translator) -> list[str]:
+    """Whom the host removed, as the server said: "You removed Bob" to the host, "The host
+    removed Bob" to everyone else at the table (the removed player is told on their own)."""
+    if not isinstance(removed, Mapping):
+        return []
+    ours = me is not None and removed.get("by") == me
     return [
-        tr("presence.removed", who=str(seat.get("name", "")))
-        for player_id, seat in _people(before).items()
-        if player_id in removed and player_id not in now
+        tr(
+            "presence.removed" if ours else "presence.host_removed",
+            who=str(removed.get("name", "")),
+        )
     ]
 
 

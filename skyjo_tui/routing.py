@@ -7,7 +7,7 @@ where players gather, ``playing`` and ``between_rounds`` the table itself
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from textual.screen import Screen
 
@@ -19,6 +19,17 @@ S = TypeVar("S", bound=Screen[Any])
 
 WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
 NOTICE_SECONDS = 30  # an announcement stays up long enough to be read mid-turn
+CHAT_KEPT = 200  # the chat lines the app keeps, the lobby's and the table's
+
+
+class HeardChat(NamedTuple):
+    """A chat line as the server sent it: where it was said, who said it, what, and when
+    (the server's clock: the same line told again on arriving at a table is known by it)."""
+
+    scope: str
+    name: str
+    text: str
+    at: float
 
 
 def find_screen(app: SkyjoApp, kind: type[S]) -> S | None:
@@ -36,7 +47,7 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
     if kind in ("tables", "tables_changed"):
         _tables(app, message)
     elif kind == "table":
-        _table(app, message["table"])
+        _table(app, message)
     elif kind == "game":
         _game(app, message)
     elif kind == "game_over":
@@ -70,26 +81,32 @@ def _tables(app: SkyjoApp, message: dict[str, Any]) -> None:
         lobby.show_tables()
 
 
-def _table(app: SkyjoApp, table: dict[str, Any]) -> None:
+def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
     from .screens.room import RoomScreen
     from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
 
+    table: dict[str, Any] = message["table"]
+    removed = message.get("removed")  # the server's word: the host removed someone
+    removed = removed if isinstance(removed, dict) else None
     if app.table is None or app.table.get("table_id") != table.get("table_id"):
         # Another table's chat was said there: its lines are not shown at this one.
-        app.chat_lines = [line for line in app.chat_lines if line[0] != "table"]
+        app.chat_lines = [line for line in app.chat_lines if line.scope != "table"]
+    said = message.get("chat")  # arrived at this table: what was said here so far
+    if isinstance(said, list):
+        _table_chat_so_far(app, said)
     app.table = table
     app.left_note = ""  # at a table again: why we left the last one is old news
     status = table.get("status")
     board = find_screen(app, TableScreen)
     room = find_screen(app, RoomScreen)
     if board is not None:
-        board.update_table(table)
+        board.update_table(table, removed)
         summary = find_screen(app, RoundSummaryScreen)
         if summary is not None and summary.table_screen is board:
             summary.table_changed()  # the next round's countdown comes after the round's end
     if room is not None:
-        room.update_table(table)
+        room.update_table(table, removed)
     if status in (PLAYING, BETWEEN_ROUNDS) and board is None:
         _open_table(app, table)
     elif status in (WAITING, FINISHED) and board is None and room is None and not app.quick_game:
@@ -143,29 +160,49 @@ def _game_over(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 
 def _chat(app: SkyjoApp, message: dict[str, Any]) -> None:
-    line = _chat_line(message)
-    app.chat_lines = [*app.chat_lines[-199:], line]
+    line = _heard(message)
+    app.chat_lines = [*app.chat_lines[-(CHAT_KEPT - 1) :], line]
+    _show_chat(app, [line])
+
+
+def _show_chat(app: SkyjoApp, lines: list[HeardChat]) -> None:
+    """Each screen that shows chat is given ``lines`` (each keeps the scope it shows)."""
     for screen in app.screen_stack:
         handler = getattr(screen, "add_chat", None)
         if handler is not None:
-            handler(*line)
+            for line in lines:
+                handler(line.scope, line.name, line.text)
 
 
-def _chat_line(message: dict[str, Any]) -> tuple[str, str, str]:
-    return (
+def _heard(message: dict[str, Any]) -> HeardChat:
+    at = message.get("at")
+    return HeardChat(
         str(message.get("scope", "")),
         str(message.get("from_name", "")),
         str(message.get("text", "")),
+        float(at) if isinstance(at, (int, float)) else 0.0,
     )
+
+
+def _table_chat_so_far(app: SkyjoApp, said: list[Any]) -> None:
+    """Arrived at a table (sat down, came to watch, came back after a drop or a restart):
+    the server's chat so far replaces the table lines we had. A screen showing the table
+    already (back after a drop) is given only the lines said since the last it had."""
+    earlier = [_heard(line) for line in said if isinstance(line, dict)]
+    newest = max((line.at for line in app.chat_lines if line.scope == "table"), default=None)
+    missed = [line for line in earlier if newest is None or line.at > newest]
+    others = [line for line in app.chat_lines if line.scope != "table"]
+    app.chat_lines = [*others, *earlier][-CHAT_KEPT:]
+    _show_chat(app, missed)
 
 
 def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
     """Arrived in the lobby: its chat so far replaces the lobby lines we had."""
     from .screens.lobby import LobbyScreen
 
-    earlier = [_chat_line(line) for line in message.get("lines") or [] if isinstance(line, dict)]
-    others = [line for line in app.chat_lines if line[0] != "lobby"]
-    app.chat_lines = [*others, *earlier][-200:]
+    earlier = [_heard(line) for line in message.get("lines") or [] if isinstance(line, dict)]
+    others = [line for line in app.chat_lines if line.scope != "lobby"]
+    app.chat_lines = [*others, *earlier][-CHAT_KEPT:]
     lobby = find_screen(app, LobbyScreen)
     if lobby is not None:
         lobby.show_chat()

@@ -6,6 +6,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from ..protocol import CHAT_LOBBY, CHAT_TABLE, ErrorCode, ProtocolError
+from .table import CHAT_HISTORY
 from .text import TextError, TextTooLong, clean_chat
 
 if TYPE_CHECKING:
@@ -46,10 +47,14 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
         "text": text,
         "at": time.time(),
     }
+    # Stored before anyone hears it: a line someone read survives a restart, and is told
+    # again to whoever arrives (the lobby's to the lobby, a table's to that table).
     if table is None:
-        # Stored before anyone hears it: a line someone read survives a restart.
         await lobby.store.add_lobby_chat(push, LOBBY_HISTORY)
         lobby.lobby_chat.append(push)
+    else:
+        await lobby.store.add_table_chat(table.id, push, CHAT_HISTORY)
+        table.chat.append(push)
     audience = table.sessions() if table is not None else list(lobby.places.lobby_sessions())
     for listener in audience:
         if session.player_id not in listener.muted:

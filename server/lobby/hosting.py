@@ -65,7 +65,7 @@ async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
         raise ProtocolError(ErrorCode.NOT_FOUND, f"seat {index} already left")
     if seat.player_id == session.player_id:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "you cannot kick yourself: leave instead")
-    await vacate(lobby, table, index, reason="kicked")
+    await vacate(lobby, table, index, removed_by=session.player_id)
     return {}
 
 

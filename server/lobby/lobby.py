@@ -29,7 +29,7 @@ from .places import Places
 from .play import TablePlay
 from .quotas import TableQuotas
 from .session import Session
-from .table import IN_GAME, Table
+from .table import IN_GAME, Removal, Table
 from .thinking import BotThinker
 from .who import WhoIsHere
 
@@ -89,6 +89,7 @@ class Lobby:
                         self.places.put(seat.player_id, table, watching=False)
                 for player_id in saved.meta.get("watchers", []):
                     self.places.put(player_id, table, watching=True)
+                table.chat.extend(saved.chat)
                 await table.play.restore(saved)
             except Exception:
                 # Kept in the database untouched: a later version may read it.
@@ -144,9 +145,12 @@ class Lobby:
         if place is not None:
             self.presence_changed(place.table)
 
-    def presence_changed(self, table: Table) -> None:
-        """Someone came, went, or dropped at ``table``: everyone there and the lobby are told."""
-        table.push_table()
+    def presence_changed(
+        self, table: Table, removed: Removal | None = None, arrived: Session | None = None
+    ) -> None:
+        """Someone came (``arrived``, if they just did), went, or dropped at ``table``, or
+        the host ``removed`` someone: everyone there and the lobby are told."""
+        table.push_table(removed, arrived)
         table.play.presence_changed()
         self.table_changed(table)
 
@@ -167,7 +171,7 @@ class Lobby:
             if place is None:
                 session.send(chat.lobby_history(self, session))
                 return False
-            self.presence_changed(place.table)
+            self.presence_changed(place.table, arrived=session)
             place.table.play.send_state(session)
             return True
 
@@ -187,7 +191,7 @@ class Lobby:
             if table.status in IN_GAME:
                 table.see_the_game()
             await self.store.save_table(table.id, table.to_meta())
-            self.presence_changed(table)
+            self.presence_changed(table, arrived=session)
             table.play.send_state(session)
 
     # -- requests --------------------------------------------------------------------

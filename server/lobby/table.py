@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import secrets
 import time
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +24,9 @@ if TYPE_CHECKING:
 HUMAN, BOT = "human", "bot"
 IN_GAME = frozenset({PLAYING, BETWEEN_ROUNDS})
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
+#: A table's chat lines kept (in the store, across restarts), and sent to whoever
+#: arrives at the table: sits down, watches, or comes back.
+CHAT_HISTORY = 50
 
 
 def new_code() -> str:
@@ -78,6 +82,19 @@ class Seat:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class Removal:
+    """The host (``by``) removed the person ``name`` (``player_id``) from their seat: the
+    table is told so in the ``table`` push of that change, and only there."""
+
+    player_id: int
+    name: str
+    by: int
+
+    def to_wire(self) -> dict[str, Any]:
+        return {"player_id": self.player_id, "name": self.name, "by": self.by}
+
+
 class Table:
     def __init__(
         self,
@@ -112,6 +129,8 @@ class Table:
         self.audience: set[int] = set()
         self.games_played = 0
         self.created = time.time()
+        # The stored chat's latest lines, oldest first (chat.py keeps both in step).
+        self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
         self.play: TablePlay  # set by the lobby right after construction
         self.places: Places  # the lobby's record of who is where: set with ``play``
 
@@ -269,10 +288,22 @@ class Table:
         """The table as ``session`` sees it (with their own seat)."""
         return self.to_wire(self.places.seat_of(session))
 
-    def push_table(self) -> None:
-        """Tell everyone at the table how it looks now (each with their own seat)."""
+    def push_table(self, removed: Removal | None = None, arrived: Session | None = None) -> None:
+        """Tell everyone at the table how it looks now (each with their own seat), and,
+        when this change is the host removing someone, who was removed and by whom.
+
+        Whoever just ``arrived`` is also sent the table's chat so far, with the table
+        it belongs to (nobody else: they heard it)."""
+        news = {} if removed is None else {"removed": removed.to_wire()}
         for session in self.sessions():
-            session.send({"type": "table", "table": self.wire_for(session)})
+            push: dict[str, Any] = {"type": "table", "table": self.wire_for(session), **news}
+            if session is arrived:
+                push["chat"] = self.chat_for(session)
+            session.send(push)
+
+    def chat_for(self, session: Session) -> list[dict[str, Any]]:
+        """The table's chat so far as ``session`` may hear it: not the lines of those it muted."""
+        return [line for line in self.chat if line["from_id"] not in session.muted]
 
     def push_all(self, message: dict[str, Any]) -> None:
         """The same message to everyone at the table, encoded once."""
@@ -325,4 +356,4 @@ class Table:
         return table
 
 
-__all__ = ["BOT", "HUMAN", "IN_GAME", "Seat", "Table", "new_code"]
+__all__ = ["BOT", "CHAT_HISTORY", "HUMAN", "IN_GAME", "Removal", "Seat", "Table", "new_code"]

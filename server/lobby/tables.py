@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..engine import InvalidSetup, Settings
 from ..protocol import FINISHED, WAITING, ErrorCode, ProtocolError
-from .table import HUMAN, IN_GAME, Seat, Table
+from .table import HUMAN, IN_GAME, Removal, Seat, Table
 from .text import TextError, clean_name
 
 if TYPE_CHECKING:
@@ -149,16 +149,16 @@ async def leave_table(lobby: Lobby, session: Session, message: dict[str, Any]) -
     return {}
 
 
-async def vacate(lobby: Lobby, table: Table, index: int, reason: str | None = None) -> None:
-    """A person leaves seat ``index`` (or is kicked, with ``reason``).
+async def vacate(lobby: Lobby, table: Table, index: int, removed_by: int | None = None) -> None:
+    """A person leaves seat ``index``, or the host (``removed_by``) removes them from it.
 
     Out of a game the seat empties; during one a bot plays it to the end.
     """
     seat = table.seats[index]
     assert seat is not None and seat.player_id is not None
     session = table.session_at(index)
-    if session is not None and reason is not None:
-        session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+    if session is not None and removed_by is not None:
+        session.send({"type": "left_table", "table_id": table.id, "reason": "kicked"})
     lobby.release(seat.player_id, table)
     if table.status in IN_GAME:
         seat.left, seat.ready = True, False
@@ -169,7 +169,9 @@ async def vacate(lobby: Lobby, table: Table, index: int, reason: str | None = No
         await lobby.close_table(table, "closed")
         return
     await lobby.store.save_table(table.id, table.to_meta())
-    lobby.presence_changed(table)
+    # The server says who was removed: a seat that empties reads the same either way.
+    removed = None if removed_by is None else Removal(seat.player_id, seat.name, removed_by)
+    lobby.presence_changed(table, removed)
 
 
 def require_seat(lobby: Lobby, session: Session) -> tuple[Table, int]:

@@ -173,8 +173,8 @@ class LobbyScreen(SkyjoScreen[None]):
             # on_mount shows the app's chat lines.
             return
         panels.first().clear()
-        for scope, name, text in self.skyjo.chat_lines:
-            self.add_chat(scope, name, text)
+        for line in self.skyjo.chat_lines:
+            self.add_chat(line.scope, line.name, line.text)
 
     # -- actions -------------------------------------------------------------------
 

@@ -37,7 +37,6 @@ class RoomScreen(SkyjoScreen[None]):
     def __init__(self, table: dict[str, Any]) -> None:
         super().__init__()
         self.table = table
-        self.removed: set[Any] = set()  # the players we asked the server to remove
 
     def compose(self) -> ComposeResult:
         tr = self.tr
@@ -72,8 +71,8 @@ class RoomScreen(SkyjoScreen[None]):
             tr("room.col.rating"),
         )
         self.update_table(self.table)
-        for scope, name, text in self.skyjo.chat_lines:
-            self.add_chat(scope, name, text)
+        for line in self.skyjo.chat_lines:
+            self.add_chat(line.scope, line.name, line.text)
 
     def after_recompose(self) -> None:
         self.on_mount()
@@ -89,8 +88,9 @@ class RoomScreen(SkyjoScreen[None]):
         session = self.skyjo.session
         return session is not None and self.table.get("host_id") == session.player_id
 
-    def update_table(self, table: dict[str, Any]) -> None:
-        news = presence_news(self.table, table, self.tr, self.removed)
+    def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
+        """The table as the server says it is now; ``removed``: whom the host removed."""
+        news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
         self.table = table
         tr = self.tr
         title = tr("room.title", name=table.get("name", ""), code=table.get("code", ""))
@@ -162,8 +162,9 @@ class RoomScreen(SkyjoScreen[None]):
         return tr("room.wait_host", **self.key_labels("room.ready"))
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
-        if scope == "table":
-            self.query_one(ChatPanel).add_line(name, text)
+        panels = self.query(ChatPanel)
+        if scope == "table" and panels:  # none yet: on_mount shows the chat so far
+            panels.first().add_line(name, text)
 
     def _selected_seat(self) -> dict[str, Any] | None:
         seats = self.table.get("seats") or []
@@ -223,7 +224,6 @@ class RoomScreen(SkyjoScreen[None]):
     def action_kick(self) -> None:
         seat = self._selected_seat()
         if seat is not None and seat.get("kind") == "human" and seat.get("seat") != self.my_seat:
-            self.removed.add(seat.get("player_id"))  # the log says so once the seat is empty
             self._send({"type": "kick", "seat": seat["seat"]})
         else:
             self.notify(self.tr("room.choose_player"), severity="warning")

@@ -89,6 +89,7 @@ class TableScreen(SkyjoScreen[None]):
         self._shown_seq: int | None = None  # the server's seq of the update on screen
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         self._ready = False  # the board is composed
+        self._chat_told = False  # the table's chat so far is in the log (see _tell_chat)
         self._footer_state: tuple[bool | None, ...] = ()
         self._summary_due = False  # a summary to open as soon as this screen is on top
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
@@ -102,6 +103,8 @@ class TableScreen(SkyjoScreen[None]):
         self.board.chat_input.placeholder = self.tr("chat.placeholder")
         self._ready = True
         self._tell(presence_news(None, self.table, self.tr))
+        if self.view is not None:  # recomposed: the log begins anew, the game is on screen
+            self._tell_chat()
         early, self._early = self._early, []
         for message in early:
             self.feed_game(message)
@@ -131,8 +134,9 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- what the server says ------------------------------------------------------
 
-    def update_table(self, table: dict[str, Any]) -> None:
-        news = presence_news(self.table, table, self.tr)
+    def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
+        """The table as the server says it is now; ``removed``: whom the host removed."""
+        news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
         self.table = table
         self.seats = seats_of(table)
         self._redraw()
@@ -160,8 +164,12 @@ class TableScreen(SkyjoScreen[None]):
             self._cancel_hold()
             self.score_sheet.feed(event_from_dict(e) for e in message.get("earlier_scores") or [])
             self._log_events(unseen(self.tracker, view.round, events_), view)
+            if not self._chat_told:
+                self._tell_chat()
             self._show(Step.of([], view, seq))
             return
+        if not self._chat_told:
+            self._tell_chat()
         self._queue.push(Step.of(events_, view, seq))
         if self._hold is None or view.legal_actions:
             # Your move beats the pace: an update that asks for it cuts the hold short.
@@ -211,8 +219,17 @@ class TableScreen(SkyjoScreen[None]):
         )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
-        if scope == "table" and self._ready:
+        if scope == "table" and self._ready and self._chat_told:
             self.board.write_chat(name, text)
+
+    def _tell_chat(self) -> None:
+        """Write what was said at this table before this board showed it (in the room, or
+        before a restart: the app keeps it, from the server). With the first game update:
+        before a round that begins, after the round so far (a line said during it cannot
+        be placed among its moves; last, it is in view)."""
+        self._chat_told = True
+        for line in self.skyjo.chat_lines:
+            self.add_chat(line.scope, line.name, line.text)
 
     # -- pacing ------------------------------------------------------------------------
 

@@ -49,13 +49,28 @@ def test_watchers_coming_and_going_and_those_there_on_arrival() -> None:
     assert news == ["Eve is watching.", "Dee stopped watching."]
 
 
-def test_a_player_the_host_removed_is_told_once_gone_and_only_that_one() -> None:
-    before = table(person(1, "Ann"), person(2, "Bob"), person(3, "Cy"))
+def test_whom_the_host_removed_is_told_as_the_server_said_it() -> None:
+    before = table(person(1, "Ann"), person(2, "[b]Bob"), person(3, "Cy"))
     after = table(person(1, "Ann"), person(3, "Cy"), None)
-    assert presence_news(before, before, TR, removed={2}) == []  # asked: not gone yet
-    assert presence_news(before, after, TR, removed={2}) == ["You removed Bob from the table."]
-    assert presence_news(before, table(person(1, "Ann")), TR, removed={2}) == [
-        "You removed Bob from the table."  # Cy left by himself: not ours to tell
+    removed = {"player_id": 2, "name": "[b]Bob", "by": 1}
+    assert presence_news(before, after, TR) == []  # a seat that empties: nobody says why
+    assert presence_news(before, after, TR, removed, me=1) == ["You removed [b]Bob from the table."]
+    assert presence_news(before, after, TR, removed, me=3) == [
+        "The host removed [b]Bob from the table."
     ]
     fr = Translator("fr")
-    assert presence_news(before, after, fr, removed={2}) == ["Vous avez retiré Bob de la table."]
+    assert presence_news(before, after, fr, removed, me=1) == [
+        "Vous avez retiré [b]Bob de la table."
+    ]
+    assert presence_news(before, after, fr, removed, me=3) == [
+        "L'hôte a retiré [b]Bob de la table."
+    ]
+
+
+def test_someone_removed_during_a_game_is_not_said_to_be_away() -> None:
+    before = table(person(1, "Ann"), person(2, "Bob"))
+    after = table(person(1, "Ann"), person(2, "Bob", connected=False, autoplay=True))
+    removed = {"player_id": 2, "name": "Bob", "by": 1}
+    assert presence_news(before, after, TR, removed, me=3) == [
+        "The host removed Bob from the table."
+    ]

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from server.lobby.chat import LOBBY_HISTORY
+from server.lobby.table import CHAT_HISTORY
 from server.netclient import ServerError
 
 from .support import TEST_LIMITS, Client, table_with
@@ -148,3 +149,73 @@ async def test_the_stored_lobby_chat_keeps_only_the_latest_lines(
         assert [line["text"] for line in history["lines"]] == wanted
     finally:
         await bob.close()
+
+
+def told_on_arrival(client: Client, after: int = 0) -> list[tuple[str, str]]:
+    """The table's chat so far, as the ``table`` push that brought ``client`` there said it
+    (the latest such push at index >= ``after``)."""
+    arrivals = [p for p in client.pushes[after:] if p["type"] == "table" and "chat" in p]
+    assert arrivals, "no table push with the chat so far"
+    return [(line["from_name"], line["text"]) for line in arrivals[-1]["chat"]]
+
+
+async def test_whoever_arrives_at_a_table_is_told_its_chat_so_far(connect) -> None:
+    alice, bob, carol, dee = [await connect(n) for n in ("Alice", "Bob", "Carol", "Dee")]
+    table = await table_with(alice, seats=3)
+    assert told_on_arrival(alice) == []  # a new table: nothing said yet
+    await bob.request("join_table", table_id=table["table_id"])
+    await alice.request("chat", text="[b]hi, markup and all")
+    await bob.request("chat", text="hello")
+    await carol.request("chat", text="only the lobby hears this", scope="lobby")
+    mark = len(alice.pushes)
+
+    await carol.request("spectate", table_id=table["table_id"])  # arrives: told it, in order
+    assert told_on_arrival(carol) == [("Alice", "[b]hi, markup and all"), ("Bob", "hello")]
+    await alice.until(lambda: alice.table["watchers"] == ["Carol"])
+    assert not any("chat" in p for p in alice.pushes[mark:] if p["type"] == "table")
+
+    await dee.request("mute", player_id=bob.welcome.player_id)
+    await carol.request("leave_table")
+    await dee.request("join_table", table_id=table["table_id"])
+    assert told_on_arrival(dee) == [("Alice", "[b]hi, markup and all")]  # not whom Dee muted
+    line = next(p for p in carol.pushes if p["type"] == "table" and "chat" in p)["chat"][0]
+    assert line["type"] == "chat" and line["table_id"] == table["table_id"]  # as it was pushed
+
+
+async def test_a_tables_chat_survives_a_restart_of_the_server_and_goes_with_the_table(
+    tmp_path: Path, make_server
+) -> None:
+    data = tmp_path / "shared"
+    server = await make_server(data, limits=replace(TEST_LIMITS, chat_burst=100))
+    alice, bob = await Client.connect(server, "Alice"), await Client.connect(server, "Bob")
+    table = await table_with(alice, seats=2)
+    await bob.request("join_table", table_id=table["table_id"])
+    for number in range(CHAT_HISTORY + 5):
+        await (alice, bob)[number % 2].request("chat", text=f"line {number}")
+    tokens = alice.welcome.token, bob.welcome.token
+    for client in (alice, bob):
+        await client.close()
+    await server.stop()
+    with sqlite3.connect(data / "skyjo.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM table_chat").fetchone()[0] == CHAT_HISTORY
+
+    again = await make_server(data)
+    alice = await Client.connect(again, token=tokens[0])
+    try:
+        assert alice.welcome.resumed
+        wanted = [f"line {number}" for number in range(5, CHAT_HISTORY + 5)]
+        assert [text for _, text in told_on_arrival(alice)] == wanted
+        await alice.request("chat", text="still here")
+        bob = await Client.connect(again, token=tokens[1])
+        assert told_on_arrival(bob)[-2:] == [
+            ("Alice", f"line {CHAT_HISTORY + 4}"),
+            ("Alice", "still here"),
+        ]
+        await bob.request("leave_table")
+        await bob.close()
+        await alice.request("leave_table")  # the last person leaves: the table closes
+    finally:
+        await alice.close()
+    await again.stop()
+    with sqlite3.connect(data / "skyjo.sqlite3") as db:
+        assert db.execute("SELECT COUNT(*) FROM table_chat").fetchone()[0] == 0

@@ -4,8 +4,12 @@ arriving, who watches a table, and who is away with how long before a bot plays 
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
+
+import pytest
 
 from server.config import Pace
+from server.netclient import ServerError
 
 from .support import TEST_LIMITS, Client, table_with
 
@@ -67,3 +71,60 @@ async def test_the_table_names_who_watches_and_how_long_an_away_player_has(
     assert carol.table["seats"][1]["autoplay_in"] == alice.table["seats"][1]["autoplay_in"]
     await carol.close()  # a watcher who drops is no longer named
     await alice.until(lambda: alice.table["watchers"] == [])
+
+
+def removals(client: Client, after: int = 0) -> list[dict[str, Any]]:
+    """What the ``table`` pushes at index >= ``after`` said of someone the host removed."""
+    return [p["removed"] for p in client.pushes[after:] if p["type"] == "table" and "removed" in p]
+
+
+async def test_the_table_is_told_whom_the_host_removed_and_only_then(connect) -> None:
+    alice, bob = await connect("Alice"), await connect("Bob")
+    carol, dee = await connect("Carol"), await connect("Dee")
+    table = await table_with(alice, seats=4)
+    for guest in (bob, carol, dee):
+        await guest.request("join_table", table_id=table["table_id"])
+    await alice.until(lambda: sum(s is not None for s in alice.table["seats"]) == 4)
+    mark = {client: len(client.pushes) for client in (alice, bob, carol, dee)}
+
+    # Refused removals tell nobody anything: by a guest, of an empty seat, of the host.
+    with pytest.raises(ServerError, match="host"):
+        await carol.request("kick", seat=1)
+    await dee.request("leave_table")  # on his own: his seat empties, nobody removed him
+    await alice.until(lambda: alice.table["seats"][3] is None)
+    with pytest.raises(ServerError, match="empty"):
+        await alice.request("kick", seat=3)
+    with pytest.raises(ServerError, match="yourself"):
+        await alice.request("kick", seat=0)
+    await carol.until(lambda: carol.table["seats"][3] is None)
+    assert [removals(c, mark[c]) for c in (alice, bob, carol)] == [[], [], []]
+
+    await alice.request("kick", seat=1)
+    told = {"player_id": bob.welcome.player_id, "name": "Bob", "by": alice.welcome.player_id}
+    await carol.until(lambda: removals(carol, mark[carol]) == [told])
+    assert removals(alice, mark[alice]) == [told]
+    assert carol.table["seats"][1] is None  # the push that says so is the one without him
+    # Bob is told on his own (left_table), and no longer gets the table's pushes.
+    assert (await bob.push("left_table", after=mark[bob]))["reason"] == "kicked"
+    assert removals(bob, mark[bob]) == []
+    await alice.request("add_bot", level="random")  # later changes say nothing of it
+    await carol.until(lambda: carol.table["seats"][1] is not None)
+    assert removals(carol, mark[carol]) == [told]
+
+
+async def test_someone_removed_during_a_game_is_told_to_the_table(connect) -> None:
+    alice = await connect("Alice")
+    bob, carol = await connect("Bob"), await connect("Carol")
+    table = await table_with(alice, seats=3)
+    for guest in (bob, carol):
+        await guest.request("join_table", table_id=table["table_id"])
+        await guest.request("ready")
+    await alice.request("start_game")
+    await carol.until(lambda: carol.table["status"] == "playing")
+    mark = len(carol.pushes)
+    await alice.request("kick", seat=1)  # a bot plays Bob's seat to the end
+    await carol.until(lambda: bool(removals(carol, mark)))
+    assert removals(carol, mark) == [
+        {"player_id": bob.welcome.player_id, "name": "Bob", "by": alice.welcome.player_id}
+    ]
+    assert carol.table["seats"][1]["autoplay"]

@@ -40,6 +40,13 @@ def screen_text(app: App[Any]) -> str:
     return "\n".join(screen_lines(app))
 
 
+def drawn_in(app: App[Any], widget: Widget) -> str:
+    """The words drawn in ``widget``'s box (its border left out), its wrapped lines joined."""
+    box = widget.region
+    lines = screen_lines(app)[box.y : box.bottom]
+    return " ".join(" ".join(line[box.x : box.right].strip("│ ") for line in lines).split())
+
+
 def column_text(app: App[Any], table: Widget, labels: Sequence[str], label: str) -> str:
     """The words drawn under ``label`` in ``table`` (its header ``labels`` in order), each cell's
     lines joined by a space: what a person reads in that column, wrapped or not. A column the

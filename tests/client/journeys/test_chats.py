@@ -9,6 +9,7 @@ shown at that table only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual.pilot import Pilot
@@ -22,9 +23,13 @@ from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatPanel
+from skyjo_tui.widgets.line_log import LineLog
 
+from ...server.support import Client
+from ..relay import Relay
 from ..test_network import hosting
 from .seen import (
+    drawn_in,
     focused,
     footer,
     in_text_box,
@@ -87,6 +92,9 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await pilot.press("s")
     table = await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
+    # What was said in the room is on the board's log, before the round began.
+    await until(pilot, lambda: "Alice: sb ready?" in screen_text(app), "the room's line")
+    assert table.board.query_one(LineLog).lines[0] == "Alice: sb ready?"
     await pilot.press("c")
     await until(pilot, lambda: in_text_box(app), "the table's chat line")
     assert (await footer(pilot)).descriptions == CHAT_KEYS
@@ -138,3 +146,58 @@ async def test_a_tables_chat_stays_at_that_table(
             assert mine.table["host_id"] != bob.table["host_id"]  # Alice's own table
             assert "just us two" not in mine.query_one(ChatPanel).text
             assert "just us two" not in screen_text(app)
+
+
+async def test_a_tables_chat_is_back_after_the_server_and_the_app_restart(
+    make_app: Callable[..., SkyjoApp], make_server: Callable, tmp_path: Path
+) -> None:
+    """Bob and Alice chat in Bob's room. The server restarts while Alice's app is open: she
+    comes back to the room with each line once, and the line Bob said before she was back.
+    She closes the app and opens it again: the room's chat is there, in the order it was
+    said, as written."""
+    data = tmp_path / "server"
+    server: SkyjoServer = await make_server(data)
+    link = Relay(server.port)  # Alice's way to the server, whichever is running
+    await link.start()
+    bob = await Client.connect(server, "Bob")
+    try:
+        await bob.request("create_table", name="Bob's table", seats=2)
+        first = make_app(tcp_connector("127.0.0.1", link.port), name="Alice", server_label="t")
+        async with first.run_test(size=(80, 24)) as pilot:
+            room: RoomScreen = await into_the_hosts_room(pilot)
+            await bob.request("chat", text="[b]hi Alice")
+            await pilot.press("c", *"hello Bob", "enter")
+            await until(pilot, lambda: "Alice: hello Bob" in room_log(first), "her line")
+            assert "Bob: [b]hi Alice" in room_log(first)
+
+            link.accepting = False  # down until the server is back
+            bobs_token = bob.welcome.token
+            await server.stop()
+            await bob.close()
+            server = await make_server(data)
+            bob = await Client.connect(server, token=bobs_token)
+            await bob.request("chat", text="still there?")  # before Alice is back
+            link.target_port, link.accepting = server.port, True
+            await until(pilot, lambda: "Bob: still there?" in room_log(first), "the line missed")
+            assert first.screen is room  # the same room, its log kept
+            await bob.request("chat", text="back")
+            await until(pilot, lambda: "Bob: back" in room_log(first), "Bob's line after")
+            for line in ("Bob: [b]hi Alice", "Alice: hello Bob", "Bob: still there?"):
+                assert room_log(first).count(line) == 1, screen_text(first)
+
+        again = make_app(tcp_connector("127.0.0.1", link.port), server_label="t")
+        async with again.run_test(size=(80, 24)) as pilot:
+            await on_screen(pilot, RoomScreen)
+            await until(pilot, lambda: "Bob: back" in room_log(again), "the chat, back")
+            log = room_log(again)
+            lines = ("[b]hi Alice", "hello Bob", "still there?", "Bob: back")
+            said = [log.index(line) for line in lines]
+            assert said == sorted(said), log
+    finally:
+        await bob.close()
+        await link.stop()
+
+
+def room_log(app: SkyjoApp) -> str:
+    """The words drawn in the log of the room on screen (its chat, and who comes and goes)."""
+    return drawn_in(app, app.screen.query_one(ChatPanel))

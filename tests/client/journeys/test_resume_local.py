@@ -1,7 +1,8 @@
 """Journey: a local game interrupted by quitting the app, then `skyjo` launched again.
 
 The seat was kept (only leaving with `q` gives it to a bot): the new launch goes
-straight back to that game, with the cards as they were. A game left with `q`
+straight back to that game, with the cards as they were and what was said at the
+table (the in-process server keeps its chat, as any server does). A game left with `q`
 is not offered again: the next launch stays on the home screen.
 """
 
@@ -16,7 +17,7 @@ from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.table import TableScreen
 
 from ..players import my_move
-from .seen import a_local_game, focused, on_screen, screen_text, until
+from .seen import a_local_game, focused, in_text_box, on_screen, screen_text, until
 
 
 def my_cards(table: TableScreen) -> tuple[int | None, ...]:
@@ -67,3 +68,24 @@ async def test_a_local_game_quit_with_ctrl_q_is_resumed_at_the_next_launch(
         await until(pilot, lambda: logged_in(third), "the look for a game to resume")
         assert isinstance(third.screen, HomeScreen), screen_text(third)
         assert third.table is None
+
+
+async def test_the_tables_chat_comes_back_with_the_resumed_local_game(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    first = make_app()
+    async with first.run_test(size=(80, 24)) as pilot:
+        await a_local_game(pilot)
+        for line in ("[b]gl", "have fun"):  # someone's words, markup and all: shown as typed
+            await pilot.press("c")
+            await until(pilot, lambda: in_text_box(first), "the table's chat line")
+            await pilot.press(*line, "enter")
+        await until(pilot, lambda: "have fun" in screen_text(first), "our lines on the board")
+        await pilot.press("ctrl+q")
+
+    again = make_app()
+    async with again.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, TableScreen)
+        await until(pilot, lambda: "have fun" in screen_text(again), "the chat, back")
+        shown = screen_text(again)
+        assert shown.index("[b]gl") < shown.index("have fun"), shown  # in the order said
