@@ -1,6 +1,6 @@
 """A probe of master's two-player search: the expert's model as the other's reply.
 
-    python benchmarks/master_reply.py OUT.jsonl [--games 100] [--seed 3000]
+    python benchmarks/master_reply.py OUT.jsonl [--games 100] [--seed 3000] [--set NAME=VALUE ...]
     python benchmarks/paired.py compare BEFORE.jsonl OUT.jsonl
 
 Master's search (``server/bots/master.py``) lets the other player answer each
@@ -172,9 +172,10 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--seed", type=int, default=3000)
+    parser.add_argument("--set", action="append", default=[], metavar="NAME=VALUE")
     args = parser.parse_args()
     patch_master()
-    _play(args.out, "master-expert", args.games, args.seed, [])
+    _play(args.out, "master-expert", args.games, args.seed, args.set)
 
 
 if __name__ == "__main__":
