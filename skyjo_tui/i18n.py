@@ -66,22 +66,24 @@ class Translator:
         self._fallback = load_catalog(DEFAULT_LANGUAGE)
 
     def __call__(self, key: str, /, **values: Any) -> str:
-        template = self._catalog.get(key) or self._fallback.get(key) or key
-        try:
-            return template.format(**values)
-        except (KeyError, IndexError, ValueError):
-            return template
+        """``key``'s words; unfilled when a placeholder has no value; the key when no
+        language has it."""
+        words = self.filled(key, **values)
+        return words if words is not None else self._template(key) or key
 
     def filled(self, key: str, /, **values: Any) -> str | None:
         """``key``'s words with every placeholder given a value; None when no language has
         ``key``, or one of its placeholders has no value in ``values``."""
-        template = self._catalog.get(key) or self._fallback.get(key)
+        template = self._template(key)
         if template is None:
             return None
         try:
             return template.format(**values)
         except (KeyError, IndexError, ValueError):
             return None
+
+    def _template(self, key: str) -> str | None:
+        return self._catalog.get(key) or self._fallback.get(key)
 
     def plural(self, key: str, count: int, /, **values: Any) -> str:
         """``key.one`` or ``key.other``; French counts 0 and 1 as singular."""
