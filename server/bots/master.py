@@ -15,6 +15,13 @@ kept unless another candidate beats it by ``CONFIDENCE`` standard errors of
 that difference (with 24 deals and no such rule, half of the search's changes
 to the model's choice were by less than one standard error: noise).
 
+With two players (outside the endgame) the other's reply is the expert's, not
+the cheap policy's, and the table it leaves is priced as our next turn
+(``reply``): everything a two-player position shows is public, so the
+expert's plan of each position is made once for the decision. That sharper
+judge is dearer a candidate, and compares up to ``REPLY_CANDIDATES`` moves
+within ``REPLY_MARGIN`` points.
+
 The deals are imagined in batches (``BATCH``) and the search stops as soon as
 the decision is settled (``settle``): when the best alternative beats the
 model's choice by ``SETTLED`` standard errors, or when no alternative could
@@ -54,6 +61,7 @@ from server.engine import Action, ActionKind, PlayerView, Round
 from .expert import OVERDUE_TURNS, ExpertBot
 from .model import column_cost
 from .plan import Plan
+from .reply import PublicPlans, reply_outcome, visible
 from .simulation import copy_round, determinize, play_until_turn_of, rollout_policy, shown_columns
 from .standing import win_chance
 
@@ -65,6 +73,10 @@ BATCH = 16
 CANDIDATES = 3
 #: Moves priced more than this over the expert's best (in points) are not searched.
 MARGIN = 1.5
+#: With two players, where the other's reply is the expert's (``reply``): the search
+#: is dearer a candidate but sharper, so it compares more and wider (docs/benchmarks.md).
+REPLY_CANDIDATES = 4
+REPLY_MARGIN = 3.0
 #: On our last turn: how many of the expert's best moves are played to the round's end,
 #: and how far (in points of our own score) behind its best they may be.
 LAST_CANDIDATES = 4
@@ -116,6 +128,12 @@ class MasterBot(ExpertBot):
 
     candidates = CANDIDATES
     margin = MARGIN
+    #: True: with two players and outside the endgame, the other answers each candidate
+    #: as the expert's model would (``reply``); False: by the cheap rollout policy, as
+    #: with more players (``benchmarks/paired.py --set reply_search=false``).
+    reply_search = True
+    reply_candidates = REPLY_CANDIDATES
+    reply_margin = REPLY_MARGIN
     #: True: play for the game as well as the round (the module's docstring). Off: on
     #: paired games it was not clearly better (docs/benchmarks.md); ``benchmarks/paired.py
     #: --set game_aware=true`` plays it.
@@ -207,7 +225,10 @@ class MasterBot(ExpertBot):
             ranked = plan.options_with(view.drawn_card)
         ranked.sort(key=lambda option: option[0])
         best = ranked[0][0]
-        chosen = [a for cost, a in ranked[: self.candidates] if cost - best < self.margin]
+        wide, margin = self.candidates, self.margin
+        if self._replies(view, endgame):
+            wide, margin = self.reply_candidates, self.reply_margin
+        chosen = [a for cost, a in ranked[:wide] if cost - best < margin]
         if endgame and plan.may_close:
             for closes in (True, False):
                 extra = next(
@@ -230,6 +251,8 @@ class MasterBot(ExpertBot):
         # same games imagine the same deals wherever they reach the same position.
         decision = f"master-search/{self.seed}/{self.seat}/{view.round}/{self.counter.turns}"
         deals = random.Random(f"{decision}/{view.drawn_card}")
+        if self._replies(view, endgame):
+            return candidates[self._search_replies(view, plan, candidates, deals)]
 
         def one_deal(tried: Sequence[int]) -> list[float]:
             deal = determinize(view, self.counter, self.settings, deals)
@@ -241,6 +264,30 @@ class MasterBot(ExpertBot):
 
         chosen, _ = settle(one_deal, len(candidates), self.rule)
         return candidates[chosen]
+
+    def _replies(self, view: PlayerView, endgame: bool) -> bool:
+        """True when the other answers a searched candidate as the expert would."""
+        return self.reply_search and len(view.tableaux) == 2 and not endgame
+
+    def _search_replies(
+        self, view: PlayerView, plan: Plan, candidates: list[Action], deals: random.Random
+    ) -> int:
+        """``_search`` with the expert's model as the other's reply (``reply``)."""
+        assert self.seat is not None
+        seat = self.seat
+        # What a simulated round of this decision shows, to tell what its moves reveal.
+        probe = determinize(view, self.counter, self.settings, random.Random(1))
+        plans = PublicPlans(self.counter.unseen(view), visible(probe), self.settings, self.params)
+
+        def one_deal(tried: Sequence[int]) -> list[float]:
+            deal = determinize(view, self.counter, self.settings, deals)
+            return [
+                reply_outcome(self._played(deal, candidates[i], plan), seat, plans, plan)
+                for i in tried
+            ]
+
+        chosen, _ = settle(one_deal, len(candidates), self.rule)
+        return chosen
 
     def _standing(
         self, deal: Round, action: Action, plan: Plan, view: PlayerView, luck: list[float]

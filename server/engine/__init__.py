@@ -14,7 +14,7 @@ from .position import Position
 from .records import ReplayStep, Seat, game_record, read_records, record_line, replay, replay_steps
 from .round import Phase, Round, closer_penalty
 from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
-from .views import PlayerView, TableauView, public_event, view_for
+from .views import PlayerView, TableauView, public_event, tableau_view, view_for
 
 __all__ = [
     "DECK",
@@ -52,5 +52,6 @@ __all__ = [
     "replay",
     "replay_steps",
     "settle_round",
+    "tableau_view",
     "view_for",
 ]

@@ -14,7 +14,7 @@ from .actions import Action
 from .cards import COLUMNS, ROWS, TABLEAU_SIZE
 from .events import Event, PileReshuffled
 from .game import Game, GamePhase
-from .round import Phase
+from .round import Phase, Round
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,8 +94,8 @@ class PlayerView:
         )
 
 
-def tableau_view(game: Game, player: int) -> TableauView:
-    round_ = game.round
+def tableau_view(round_: Round, player: int) -> TableauView:
+    """``player``'s tableau as everyone sees it: face-up cards only."""
     cards, up = round_.cards[player], round_.face_up[player]
     removed = round_.removed[player]
     slots = tuple(
@@ -115,7 +115,7 @@ def view_for(game: Game, seat: int | None) -> PlayerView:
         round=round_.number,
         phase=phase,
         current_player=round_.current,
-        tableaux=tuple(tableau_view(game, p) for p in range(game.players)),
+        tableaux=tuple(tableau_view(round_, p) for p in range(game.players)),
         discard_top=round_.discard_top,
         pile_size=len(round_.pile),
         drawn_card=round_.drawn if round_.phase is Phase.DRAWN else None,

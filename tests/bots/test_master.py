@@ -92,9 +92,9 @@ def test_a_decision_deals_alike_however_many_deals_the_earlier_ones_took() -> No
     turn decides as the one asked every turn: a decision's deals come from its own seed
     (until one of them may close, where the model samples from the bot's own stream)."""
     settings = Settings()
-    game = Game(2, settings, seed=5)
-    bots = make_bots(["master", "expert"], 5, settings)
-    twin = make_bots(["master"], 5, settings)[0]
+    game = Game(2, settings, seed=8)
+    bots = make_bots(["master", "expert"], 8, settings)
+    twin = make_bots(["master"], 8, settings)[0]
     watchers = [*bots, twin]
     tell_bots(watchers, [game.round.start_event()])
     compared = 0
