@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from server.engine import Action, Phase, PlayerView, Round, Settings, tableau_view
+from server.engine import Action, Phase, PlayerView, Round, Settings, closer_penalty, tableau_view
 
 from .counting import LOWEST, Counts
 from .model import Params, column_cost, raw_score
@@ -116,7 +116,8 @@ def reply_outcome(round_: Round, seat: int, plans: PublicPlans, plan: Plan) -> f
     columns = shown_columns(round_, other)
     if round_.face_down_count[other]:
         return ours - sum(column_cost(column, plan.o) for column in columns)
-    theirs = float(raw_score(columns, plan.settings.clear_columns))
-    if round_.closer == other and plan.settings.closer_penalty and theirs > 0 and ours <= theirs:
-        theirs *= 2
+    theirs: float = raw_score(columns, plan.settings.clear_columns)
+    if round_.closer == other:
+        raw = (ours, theirs) if seat == 0 else (theirs, ours)
+        theirs = closer_penalty(raw, other, plan.settings)[0][other]
     return ours - theirs

@@ -19,6 +19,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import cache
+from typing import TypeVar
 
 from .actions import MOVES, Action, ActionKind, LiveMoves, describe, live_moves, malformed
 from .cards import COLUMNS, ROWS, TABLEAU_SIZE, positions_of_column
@@ -501,12 +502,18 @@ def _columns_left(gone: tuple[int, ...]) -> tuple[tuple[bool, ...], tuple[int, .
     return removed, tuple(pos for pos in ALL_POSITIONS if not removed[pos // ROWS])
 
 
+#: A score: exact (``int``) at a round's end, or a bot's estimate (``float``) of one.
+Score = TypeVar("Score", int, float)
+
+
 def closer_penalty(
-    raw: tuple[int, ...], closer: int, settings: Settings
-) -> tuple[tuple[int, ...], bool]:
+    raw: tuple[Score, ...], closer: int, settings: Settings
+) -> tuple[tuple[Score, ...], bool]:
     """Double the closer's positive score unless it is strictly the lowest."""
     mine = raw[closer]
     strictly_lowest = all(mine < score for p, score in enumerate(raw) if p != closer)
     if not settings.closer_penalty or strictly_lowest or mine <= 0:
         return raw, False
-    return (*raw[:closer], mine * 2, *raw[closer + 1 :]), True
+    doubled = list(raw)
+    doubled[closer] = mine * 2
+    return tuple(doubled), True
