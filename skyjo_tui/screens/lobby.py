@@ -20,6 +20,7 @@ from .base import SkyjoScreen
 from .name import PromptScreen
 
 CODE_LENGTH = 6
+_PAGES = Binding.Group("keys.group.pages")
 
 
 class LobbyScreen(SkyjoScreen[None]):
@@ -28,11 +29,22 @@ class LobbyScreen(SkyjoScreen[None]):
         Binding("n", "create", "keys.new_table", id="lobby.create"),
         Binding("k", "code", "keys.code", id="lobby.code"),
         Binding("c", "chat", "keys.chat", id="lobby.chat"),
-        Binding("s", "stats", "keys.stats", id="lobby.stats"),
+        # Statistics are on Home too: at 80 columns the footer has no room for them here
+        # (Help lists them).
+        Binding("s", "stats", "keys.stats", show=False, id="lobby.stats"),
         Binding("o", "settings", "keys.settings", show=False, id="lobby.settings"),
         Binding("r", "refresh", "keys.refresh", show=False, id="lobby.refresh"),
-        Binding("right_square_bracket", "page(1)", "keys.next_page", id="lobby.next_page"),
-        Binding("left_square_bracket", "page(-1)", "keys.previous_page", id="lobby.previous_page"),
+        # One "[ ] Pages" in the footer, so that the keys fit 80 columns in French too.
+        Binding(
+            "left_square_bracket",
+            "page(-1)",
+            "keys.previous_page",
+            group=_PAGES,
+            id="lobby.previous_page",
+        ),
+        Binding(
+            "right_square_bracket", "page(1)", "keys.next_page", group=_PAGES, id="lobby.next_page"
+        ),
         Binding("question_mark", "app.help", "keys.help", id="lobby.help"),
         Binding("q", "disconnect", "keys.quit", id="lobby.quit"),
     ]
@@ -203,8 +215,11 @@ class LobbyScreen(SkyjoScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "page":
             step = parameters[0] if parameters else 0
-            if not isinstance(step, int) or self.skyjo.lobby_tables.page_at(step) is None:
-                return False  # not shown in the footer: there is no such page
+            tables = self.skyjo.lobby_tables
+            if tables.page_at(-1) is None and tables.page_at(1) is None:
+                return False  # one page: no page keys in the footer
+            if not isinstance(step, int) or tables.page_at(step) is None:
+                return None  # shown dimmed beside the other way: no page that way
         return True
 
     @work(exclusive=True, group="lobby")
