@@ -62,7 +62,12 @@ class LobbyScreen(SkyjoScreen[None]):
                 yield Label(self._no_tables(), id="no-tables", classes="hint")
                 yield Label("", id="more-tables", classes="hint")
                 yield Label("", id="who-here", classes="hint")
-            yield ChatPanel(tr("lobby.chat"), tr("chat.placeholder"), id="lobby-chat")
+            yield ChatPanel(
+                tr("lobby.chat"),
+                tr("chat.placeholder"),
+                newer_below=tr("log.newer_below"),
+                id="lobby-chat",
+            )
         yield KeyFooter()
 
     def _title(self) -> str:

@@ -103,7 +103,7 @@ class ReplayScreen(SkyjoScreen[None]):
             with Middle(), Center():
                 yield Static(self.tr("replay.error", reason=self.error), id="replay-error")
         else:
-            yield TableBoard(id="board")
+            yield TableBoard(newer_below=self.tr("log.newer_below"), id="board")
         yield KeyFooter()
 
     def on_mount(self) -> None:

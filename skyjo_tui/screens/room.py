@@ -57,7 +57,12 @@ class RoomScreen(SkyjoScreen[None]):
                     )
                 yield Label("", id="room-state")
                 yield Label("", id="room-watchers", classes="hint")
-            yield ChatPanel(tr("room.chat"), tr("chat.placeholder"), id="room-chat")
+            yield ChatPanel(
+                tr("room.chat"),
+                tr("chat.placeholder"),
+                newer_below=tr("log.newer_below"),
+                id="room-chat",
+            )
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -64,6 +64,8 @@ class TableScreen(SkyjoScreen[None]):
         Binding("c", "chat", "keys.chat", id="table.chat"),
         Binding("s", "summary", "keys.scores", id="table.summary"),
         Binding("i", "hint", "keys.hint", id="table.hint"),
+        Binding("pageup", "log(1)", "keys.log_back", show=False, id="table.log_back"),
+        Binding("pagedown", "log(-1)", "keys.log_newer", show=False, id="table.log_newer"),
         Binding("question_mark", "app.help", "keys.help", id="table.help"),
         Binding("q", "leave", "keys.leave", id="table.leave"),
     ]
@@ -95,7 +97,7 @@ class TableScreen(SkyjoScreen[None]):
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
     def compose(self) -> ComposeResult:
-        yield TableBoard(id="board")
+        yield TableBoard(newer_below=self.tr("log.newer_below"), id="board")
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -406,6 +408,10 @@ class TableScreen(SkyjoScreen[None]):
             return None
         seq, hint = self._hint
         return hint if seq == self._shown_seq and not self._flight.active else None
+
+    def action_log(self, pages: int) -> None:
+        """Read the log further back (PgUp) or towards the newest (PgDn)."""
+        self.board.scroll_log(pages)
 
     def action_hint(self) -> None:
         self._ask_hint(self._shown_seq)

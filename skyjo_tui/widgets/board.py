@@ -52,8 +52,9 @@ class TableBoard(Vertical):
     model: reactive[BoardModel | None] = reactive(None, always_update=True, repaint=False)
     plan: reactive[TablePlan | None] = reactive(None, always_update=True, repaint=False)
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(self, *, newer_below: str = "▼", id: str | None = None) -> None:
         super().__init__(id=id)
+        self._newer_below = newer_below
         self._players = 0
         self._shown: BoardModel | None = None
         self._tableaux: list[TableauWidget] | None = None
@@ -66,7 +67,7 @@ class TableBoard(Vertical):
             yield PilesWidget(id="piles")
             yield TableauWidget(-1, id="own")
             with Vertical(id="side"):
-                yield LineLog(id="log")
+                yield LineLog(newer_below=self._newer_below, id="log")
                 # Hidden and disabled (so never focused) until the player opens the chat.
                 chat = ChatInput(id="chat-input", compact=True, disabled=True)
                 chat.display = False
@@ -89,6 +90,10 @@ class TableBoard(Vertical):
 
     def clear_log(self) -> None:
         self.query_one("#log", LineLog).clear()
+
+    def scroll_log(self, pages: int) -> None:
+        """Read the log ``pages`` pages further back (below 0: towards the newest)."""
+        self.query_one("#log", LineLog).scroll_pages(pages)
 
     # -- applying the model ----------------------------------------------------
 

@@ -54,14 +54,21 @@ class ChatPanel(Vertical):
             self.text = text
 
     def __init__(
-        self, title: str, placeholder: str, max_length: int = 300, *, id: str | None = None
+        self,
+        title: str,
+        placeholder: str,
+        max_length: int = 300,
+        *,
+        newer_below: str = "▼",
+        id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.border_title = literal(title)
         self._placeholder, self._max_length = placeholder, max_length
+        self._newer_below = newer_below
 
     def compose(self) -> ComposeResult:
-        yield LineLog()
+        yield LineLog(newer_below=self._newer_below)
         yield ChatInput(placeholder=self._placeholder, max_length=self._max_length, compact=True)
 
     def add_line(self, name: str, text: str) -> None:

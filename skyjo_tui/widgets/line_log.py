@@ -1,7 +1,10 @@
 """Lines of text, newest at the bottom: the moves in words, and chats.
 
 Lines are kept as text and wrapped when drawn, so they always fit the
-current width, even after the terminal or the layout changes.
+current width, even after the terminal or the layout changes. The mouse
+wheel (or the screen's keys, through ``scroll_rows``) reads back through
+older lines; while it is back, new lines do not move what is read, and the
+bottom row says that newer lines are below (a click there goes back down).
 """
 
 from __future__ import annotations
@@ -10,6 +13,8 @@ from collections import deque
 from typing import ClassVar, NamedTuple
 
 from rich.text import Text
+from textual import events
+from textual.reactive import reactive
 from textual.widget import Widget
 
 MAX_LINES = 200
@@ -30,20 +35,71 @@ class LineLog(Widget):
     DEFAULT_CSS = """
     LineLog { height: 1fr; }
     LineLog > .line-log--name { color: $text-secondary; text-style: bold; }
+    LineLog > .line-log--newer { color: $text-muted; background: $boost; text-style: italic; }
     """
-    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-log--name"}
+    COMPONENT_CLASSES: ClassVar[set[str]] = {"line-log--name", "line-log--newer"}
 
-    def __init__(self, *, id: str | None = None) -> None:
+    back: reactive[int] = reactive(0)
+    """How many rows the reading is above the newest (0: the newest row at the bottom)."""
+
+    def __init__(self, *, newer_below: str = "▼", id: str | None = None) -> None:
         super().__init__(id=id)
+        self.newer_below = newer_below
+        """The bottom row while reading back (the screen gives it in the player's words)."""
         self._lines: deque[Text | ChatLine] = deque(maxlen=MAX_LINES)
 
     def write(self, line: str | Text) -> None:
-        self._lines.append(line if isinstance(line, Text) else Text(line))
-        self.refresh()
+        self._add(line if isinstance(line, Text) else Text(line))
 
     def write_chat(self, name: str, text: str) -> None:
-        self._lines.append(ChatLine(name, text))
+        self._add(ChatLine(name, text))
+
+    def _add(self, line: Text | ChatLine) -> None:
+        if self.back:  # reading back: what is read stays where it is
+            before = len(self._rows())
+            self._lines.append(line)
+            self.back += len(self._rows()) - before
+        else:
+            self._lines.append(line)
         self.refresh()
+
+    def scroll_rows(self, rows: int) -> None:
+        """Read ``rows`` rows further back (below 0: towards the newest)."""
+        self.back += rows
+
+    def scroll_pages(self, pages: int) -> None:
+        """Read back (or down) by ``pages`` of what the log shows."""
+        self.scroll_rows(pages * max(1, self.content_size.height - 1))
+
+    def validate_back(self, back: int) -> int:
+        height = self.content_size.height
+        if height <= 1:
+            return 0
+        # Reading back, the bottom row is the note that newer lines are below.
+        return max(0, min(back, len(self._rows()) - (height - 1)))
+
+    def watch_back(self) -> None:
+        self.refresh()
+
+    def on_mouse_scroll_up(self, event: events.MouseScrollUp) -> None:
+        event.stop()
+        self.scroll_rows(1)
+
+    def on_mouse_scroll_down(self, event: events.MouseScrollDown) -> None:
+        event.stop()
+        self.scroll_rows(-1)
+
+    def on_click(self, event: events.Click) -> None:
+        if self.back and event.y == self.content_size.height - 1:
+            self.back = 0  # the note "newer below": back to the newest
+
+    def _rows(self) -> list[Text]:
+        width = self.content_size.width
+        if width <= 0:
+            return []
+        return [
+            row for line in self._lines for row in self._styled(line).wrap(self.app.console, width)
+        ]
 
     def _styled(self, line: Text | ChatLine) -> Text:
         if isinstance(line, Text):
@@ -54,6 +110,7 @@ class LineLog(Widget):
 
     def clear(self) -> None:
         self._lines.clear()
+        self.back = 0
         self.refresh()
 
     @property
@@ -64,6 +121,12 @@ class LineLog(Widget):
         width, height = self.content_size
         if width <= 0 or height <= 0:
             return Text()
+        if self.back:
+            rows = self._rows()
+            end = len(rows) - self.back
+            note = Text(self.newer_below, self.get_component_rich_style("line-log--newer"))
+            note.truncate(width, overflow="ellipsis")
+            return Text("\n").join([*rows[max(0, end - (height - 1)) : end], note])
         shown: list[Text] = []
         for line in reversed(self._lines):  # wrap from the newest until the space is full
             wrapped = self._styled(line).wrap(self.app.console, width)
