@@ -77,17 +77,19 @@ class GameOverScreen(SkyjoModal[None]):
         if action == "rematch":
             return self.summary.own_seat is not None and not self._asked
         if action == "review":  # the stored game's record is what is reviewed
-            return self.summary.own_seat is not None and self.table_screen.game_id is not None
+            return self.table_screen.game_id is not None
         return True
 
     @work(group="review", exclusive=True)
     async def action_review(self) -> None:
-        """Your moves of this game against the best ones (then any player's), from its
-        stored record."""
+        """Your moves of this game against the best ones (a watcher: the winner's first;
+        then any player's), from its stored record."""
         from .review import ReviewScreen
 
         seat, game_id = self.summary.own_seat, self.table_screen.game_id
-        if seat is None or game_id is None:
+        if seat is None:
+            seat = min(self.summary.winners, default=0)
+        if game_id is None:
             return
         reply = await self.skyjo.call({"type": "game_record", "game_id": game_id})
         if reply is None:

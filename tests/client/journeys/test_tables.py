@@ -17,6 +17,7 @@ from skyjo_tui.screens.confirm import ConfirmScreen
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.review import ReviewScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
@@ -149,6 +150,19 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         await on_screen(pilot, GameOverScreen, timeout=60)
         assert "Dan" in screen_text(app) and (await footer(pilot)).has("Leave")
         assert not (await footer(pilot)).has("Rematch")  # a watcher has no seat to play again in
+        # A watcher reviews the game too: the winner's moves first.
+        over = app.screen
+        assert isinstance(over, GameOverScreen)
+        await until(pilot, lambda: over.table_screen.game_id is not None, "the game stored")
+        assert (await footer(pilot)).has("Review")
+        winner = next(p.name for p in over.summary.players if p.winner)
+        await pilot.press("v")
+        await on_screen(pilot, ReviewScreen)
+        await until(
+            pilot, lambda: f"Review of {winner}'s moves" in screen_text(app), "the winner's review"
+        )
+        await pilot.press("escape")
+        await on_screen(pilot, GameOverScreen)
         await pilot.press("l")
         await on_screen(pilot, LobbyScreen)
     finally:
