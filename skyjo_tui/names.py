@@ -25,6 +25,7 @@ class SeatInfo:
     name: str  # as the server or the record gives it
     bot: str | None = None  # the bot's level, None for a person
     away: bool = False  # a person who dropped (a bot may be playing for them)
+    left: bool = False  # a person who left the game in play: a bot plays it to the end
 
     def shown(self, tr: Translator) -> str:
         """The name in the player's language."""

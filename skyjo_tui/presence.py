@@ -5,7 +5,8 @@ Pure (no Textual): from two successive table maps of the server (the seats'
 ``connected``, ``autoplay`` and ``autoplay_in``, the table's ``watchers`` and
 ``rematch``) and what the server's push said of them (``removed``: whom the host
 removed; a seat that empties looks the same either way), the lines a person is
-told ("Bob is away: a bot plays for them in 60 s").
+told ("Bob is away: a bot plays for them in 60 s", "Bob left the game: a bot plays
+for them to its end").
 Seats are matched by player, not by number: seats close up when a game starts.
 """
 
@@ -61,7 +62,10 @@ def presence_news(
         if was is None or player_id == gone:  # removed mid-game: not away, not coming back
             continue
         name = str(seat.get("name", ""))
-        if was.get("connected", True) and not seat.get("connected", True):
+        if seat.get("left"):  # gone for good: not "away", and not "back" later
+            if not was.get("left"):
+                lines.append(tr("presence.left", who=name))
+        elif was.get("connected", True) and not seat.get("connected", True):
             wait = seat.get("autoplay_in")
             if wait is None:
                 lines.append(tr("presence.away", who=name))

@@ -38,9 +38,11 @@ def seats_of(table: dict[str, Any]) -> list[SeatInfo]:
 
 def seat_info(seat: Mapping[str, Any]) -> SeatInfo:
     """One seat of the table map: who sits there."""
-    away = seat.get("kind") == "human" and (not seat.get("connected", True) or seat.get("autoplay"))
+    person = seat.get("kind") == "human"
+    away = person and (not seat.get("connected", True) or seat.get("autoplay"))
     level = seat.get("level") if seat.get("kind") == "bot" else None
-    return SeatInfo(str(seat.get("name", "?")), str(level) if level else None, bool(away))
+    left = person and bool(seat.get("left"))
+    return SeatInfo(str(seat.get("name", "?")), str(level) if level else None, bool(away), left)
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +142,8 @@ def _seat_lines(
 
 def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Translator) -> SeatLine:
     info = seats[seat] if seat < len(seats) else SeatInfo(f"#{seat + 1}")
-    tag = tr("seat.away") if info.away else ""  # bots are named by their level already
+    # Bots are named by their level already.
+    tag = tr("seat.left") if info.left else tr("seat.away") if info.away else ""
     if view.round_scores is not None:
         points = view.round_scores[seat]
     else:

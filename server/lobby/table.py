@@ -249,6 +249,7 @@ class Table:
             "level": seat.level,
             "host": seat.is_person and seat.player_id == self.host_id,
             "connected": connected,
+            "left": seat.left,
             "ready": seat.ready or seat.kind == BOT,
             "autoplay": seat.kind == HUMAN and self.plays_itself(index),
             "autoplay_in": self.play.standin_in(place),

@@ -149,7 +149,11 @@ class RoomScreen(SkyjoScreen[None]):
                 else "✓"
                 if seat.get("ready") or seat.get("kind") == "bot"
                 else "·",
-                tr("room.here") if seat.get("connected", True) else tr("room.away"),
+                tr("room.left")
+                if seat.get("left")
+                else tr("room.here")
+                if seat.get("connected", True)
+                else tr("room.away"),
                 rating_text(seat.get("rating")),
                 key=str(index),
             )

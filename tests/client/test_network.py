@@ -375,3 +375,20 @@ async def test_players_are_told_who_watches_and_who_is_away(
             )
     finally:
         await carol.close()
+
+
+async def test_someone_who_leaves_the_game_is_said_to_have_left_not_to_be_away(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, bob: Opponent
+) -> None:
+    """Bob leaves mid-game (a bot plays his seat to the end): Alice is told he left, his
+    seat says "left", and nobody says he is away or, later, back."""
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await ready_at_bobs_table(pilot, app, bob)
+        await bob.conn.request({"type": "start_game"})
+        await wait_for(pilot, lambda: my_move(app) is not None)
+        await bob.conn.request({"type": "leave_table"})
+        told = "Bob left the game: a bot plays for them to its end."
+        await wait_for(pilot, lambda: told in log_lines(app))
+        await wait_for(pilot, lambda: "Bob left" in screen_text(app))  # his seat's line
+        assert not any("away" in line or "back" in line for line in log_lines(app))

@@ -74,3 +74,15 @@ def test_someone_removed_during_a_game_is_not_said_to_be_away() -> None:
     assert presence_news(before, after, TR, removed, me=3) == [
         "The host removed Bob from the table."
     ]
+
+
+def test_someone_who_left_the_game_is_told_once_never_away_nor_back() -> None:
+    here = table(person(1, "Ann"), person(2, "[b]Bob"))
+    left = table(person(1, "Ann"), person(2, "[b]Bob", connected=False, autoplay=True, left=True))
+    assert presence_news(here, left, TR) == [
+        "[b]Bob left the game: a bot plays for them to its end."
+    ]
+    assert presence_news(left, left, TR) == []
+    assert presence_news(here, left, Translator("fr")) == [
+        "[b]Bob a quitté la partie : un bot joue à sa place jusqu'à la fin."
+    ]
