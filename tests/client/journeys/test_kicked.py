@@ -146,6 +146,7 @@ async def test_a_removal_the_server_refused_is_told_to_nobody(
             await kick(alice, "Bob")
             link.release()
             await until(alice.pilot, alice.refusals, "the host told of the refusal")
+            assert alice.refusals() == ["That player has already left that seat."]
             await until(alice.pilot, lambda: not alice.sees_seated("Bob"), "Bob gone")
             await until(carol.pilot, lambda: not carol.sees_seated("Bob"), "Bob gone")
             for person in (alice, carol):
