@@ -19,18 +19,21 @@ from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Select, TextTable
 from .base import SkyjoScreen
 
+#: One "b x Bots +/-" in the footer, so that the host's keys fit 80 columns in French too.
+_BOTS = Binding.Group("keys.group.bots")
+
 
 class RoomScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "sit", "keys.sit_here", id="room.sit"),  # watching: the seat selected
         Binding("r", "ready", "keys.ready", id="room.ready"),
         Binding("s", "start", "keys.start", id="room.start"),
-        Binding("b", "add_bot", "keys.add_bot", id="room.add_bot"),
-        Binding("x", "remove_bot", "keys.remove_bot", id="room.remove_bot"),
+        Binding("b", "add_bot", "keys.add_bot", group=_BOTS, id="room.add_bot"),
+        Binding("x", "remove_bot", "keys.remove_bot", group=_BOTS, id="room.remove_bot"),
         Binding("K", "kick", "keys.kick", id="room.kick"),
         Binding("m", "rematch", "keys.rematch", id="room.rematch"),
         Binding("c", "chat", "keys.chat", id="room.chat"),
-        Binding("question_mark", "app.help", "keys.help", show=False, id="room.help"),
+        Binding("question_mark", "app.help", "keys.help", id="room.help"),
         Binding("l,escape", "leave", "keys.leave", id="room.leave"),
     ]
 

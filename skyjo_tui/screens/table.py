@@ -47,16 +47,20 @@ from .base import SkyjoScreen
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel", "hint")
 #: The move keys that explain themselves when they can do nothing.
 _REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
+#: One "d t Draw/take" in the footer, so that a turn's keys fit 80 columns in French too.
+_DRAW_OR_TAKE = Binding.Group("keys.group.draw_take")
 
 
 class TableScreen(SkyjoScreen[None]):
     AUTO_FOCUS = ""  # keys go to the table's bindings until chat is opened
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "choose", "keys.choose", id="table.choose"),
-        Binding("d", "draw", "keys.draw", id="table.draw"),
-        Binding("t", "take", "keys.take", id="table.take"),
+        Binding("d", "draw", "keys.draw", group=_DRAW_OR_TAKE, id="table.draw"),
+        Binding("t", "take", "keys.take", group=_DRAW_OR_TAKE, id="table.take"),
         Binding("x", "discard", "keys.discard", id="table.discard"),
-        Binding("escape", "cancel", "keys.cancel", id="table.cancel"),
+        # The prompt line says it whenever it applies ("Esc to cancel"), and Help lists it:
+        # at 80 columns the footer has no room for it beside a turn's keys.
+        Binding("escape", "cancel", "keys.cancel", show=False, id="table.cancel"),
         Binding("left,h", "move('left')", "keys.left", show=False, id="table.left"),
         Binding("right,l", "move('right')", "keys.right", show=False, id="table.right"),
         Binding("up,k", "move('up')", "keys.up", show=False, id="table.up"),
