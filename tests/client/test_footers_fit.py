@@ -39,13 +39,13 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
 
-from .journeys.seen import footer_keys, on_screen, screen_text, until
+from .journeys.seen import TIMEOUT, footer_keys, on_screen, screen_text, until
 from .players import KeyboardPlayer, my_move, play_to_game_over
 from .test_network import hosting
 from .test_replay import write_record
 
 LANGUAGES = ("en", "fr")
-WAIT = 10.0  # seconds: every step here takes a fraction of that
+WAIT = TIMEOUT  # seconds, as every journey waits: a step takes a fraction of that
 
 
 async def fits(pilot: Pilot[Any], screen: type[Screen[Any]], what: str) -> None:
