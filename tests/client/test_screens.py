@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from textual.widgets import Button, Markdown, OptionList, Select
 
 from skyjo_tui import preferences
@@ -70,6 +71,33 @@ async def test_help_has_the_rules_and_every_table_key(make_app: Callable[..., Sk
             assert f"| {description} |" in text
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "second"),
+    [
+        ("en", "»Alice: whose turn it is.", "12 pts: the points"),
+        ("fr", "»Alice : c'est son tour.", "12 pts : les points"),
+    ],
+)
+async def test_help_reads_the_table_legend_as_a_list(
+    make_app: Callable[..., SkyjoApp], lang: str, first: str, second: str
+) -> None:
+    """Each item of "Reading the table" on its own line, as a bullet: no "\\n" drawn."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("question_mark")
+        await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        for _ in range(40):  # page down to the legend (the rules come first)
+            if any(first in line for line in screen_lines(app)):
+                break
+            await pilot.press("pagedown")
+            await pilot.pause()
+        lines = screen_lines(app)
+        (at,) = [i for i, line in enumerate(lines) if first in line]
+        assert lines[at].strip().startswith("•") and lines[at].rstrip().endswith(first)
+        assert not any("\\n" in line for line in lines)
+        assert any(line.strip().startswith(f"• {second}") for line in lines[at + 1 : at + 4])
 
 
 async def deck_colours_drawn(app: SkyjoApp) -> set[str]:
