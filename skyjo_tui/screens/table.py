@@ -387,7 +387,7 @@ class TableScreen(SkyjoScreen[None]):
             changed=self._changed,
             keys=self._key_labels(),
             timer=extra,
-            prompt=self._link_prompt() or (hint_text(hint, view, self.tr) if hint else None),
+            prompt=self._link_prompt() or self._hint_prompt(hint, view),
         )
         if hint is not None and view.seat is not None:
             cards, piles = hint_marks(hint.move, view)
@@ -400,6 +400,14 @@ class TableScreen(SkyjoScreen[None]):
         self._refresh_footer()
 
     # -- the coach -------------------------------------------------------------------------
+
+    def _hint_prompt(self, hint: Hint | None, view: PlayerView) -> str | None:
+        """The hint's sentence on the prompt line until the move is begun: once a card is
+        taken or chosen to discard, the prompt says what that step asks (and that Esc
+        cancels it); the hint's marks stay on the board."""
+        if hint is None or self.mode is not Mode.NORMAL:
+            return None
+        return hint_text(hint, view, self.tr)
 
     @property
     def hints_allowed(self) -> bool:

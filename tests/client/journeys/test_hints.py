@@ -87,6 +87,15 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
             assert f"column {hint.move.pos // 3 + 1}" in words
             assert own_tableau(table).highlight == {hint.move.pos}
             assert "discard" in piles.highlight
+        # Taking the discard begins a move: the prompt says what that step asks (and that
+        # Esc cancels it), the hint's marks stay; cancelled, the hint is back.
+        await pilot.press("t")
+        await until(pilot, lambda: prompt_line(app).startswith("Choose the card"), "the step")
+        assert "esc" in prompt_line(app).lower()
+        if hint.move.kind is not ActionKind.DRAW:
+            assert own_tableau(table).highlight == {hint.move.pos}
+        await pilot.press("escape")
+        await until(pilot, lambda: prompt_line(app) == words, "the hint back")
         # The hint is for this moment: drawing makes it go; with the drawn card, ask again.
         await pilot.press("d")
         await until(pilot, lambda: table.choices.discard_flip, "the drawn card")
