@@ -116,7 +116,12 @@ class PilesWidget(Widget):
         else:
             draw = str(state.pile_size)
         discard = state.discard_label if len(state.discard_label) <= field else ""
-        return Text(f"{draw:^{field}} {discard:^{field}}", Style(dim=True))
+        line = f"{draw:^{field}} {discard:^{field}}"
+        if line.startswith(" ") and not line.endswith(" "):
+            # A label as wide as its field ("Défausse") would touch the name beside the
+            # piles: both move one cell left, keeping a space between.
+            line = line[1:] + " "
+        return Text(line, Style(dim=True))
 
     def _flags(self, name: str) -> dict[str, bool]:
         active = self.active

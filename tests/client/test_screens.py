@@ -19,6 +19,7 @@ from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.card_art import value_colours
 from skyjo_tui.widgets.line_log import LineLog
+from skyjo_tui.widgets.piles import PilesWidget
 from skyjo_tui.widgets.results import ResultsTable
 from skyjo_tui.widgets.score_chart import ScoreChart
 from skyjo_tui.widgets.sheet_table import SheetTable
@@ -178,6 +179,12 @@ async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., 
         for number, header in enumerate(headers, 1):
             assert header.startswith(f"Glouton {number} ") and " pts · Σ" in header, headers
         assert any("Robot glouton 1 a retourné" in line for line in screen.query_one(LineLog).lines)
+        # "Défausse" fills its label: the piles' last column stays blank, so that it never
+        # touches our name beside them (drawn "»Alice" on our turn).
+        piles = screen.query_one(PilesWidget).region
+        (labels,) = [line for line in screen_lines(app) if "Défausse" in line]
+        assert "Défausse" in labels[piles.x : piles.right - 1], labels
+        assert labels[piles.right - 1] == " ", labels
 
 
 async def test_a_key_that_does_nothing_says_why_in_the_prompt(
