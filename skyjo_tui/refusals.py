@@ -51,6 +51,8 @@ def target_refusal_key(
     """Why choosing ``target`` (one of our cards, or a pile) does nothing in ``mode``."""
     choices = Choices.from_view(view)
     general = refusal_key("choose", choices, view.phase, view.seat is None, link)
+    if target == "draw" and general == "refused.already_drew":
+        return "refused.already_drew_pile"  # ⏎ was pressed on the pile: say where it works
     if view.seat is None or link != "online" or not choices.any or isinstance(target, str):
         return general
     if target // ROWS in view.tableaux[view.seat].removed_columns:

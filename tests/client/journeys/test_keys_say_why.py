@@ -73,6 +73,16 @@ async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
     await until(
         pilot, lambda: my_move(app) is not None and table.choices.discard_flip, "the drawn card"
     )
+    # ⏎ on the draw pile with a card drawn: where ⏎ works instead, not "⏎ swaps it".
+    for _ in range(8):  # left from the tableau onto the piles (the draw pile is leftmost)
+        if table.cursor == "draw":
+            break
+        await pilot.press("left")
+        await pilot.pause()
+    assert table.cursor == "draw"
+    await pilot.press("enter")
+    await until(pilot, lambda: "move onto one of your cards" in prompt_line(app), "where ⏎ works")
+    assert table.view is not None and table.view.drawn_card is not None  # nothing played
     await pilot.press("x")
     await player.move_to(table, face_up(table)[0])
     await pilot.press("enter")
