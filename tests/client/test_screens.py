@@ -35,6 +35,17 @@ def menu_text(app: SkyjoApp) -> str:
     return " ".join(str(menu.get_option_at_index(i).prompt) for i in range(menu.option_count))
 
 
+SETTING_NAMES = (
+    "settings.name",
+    "settings.language",
+    "settings.pace",
+    "settings.highlight",
+    "settings.theme",
+    "settings.turn_title",
+    "settings.turn_bell",
+)
+
+
 async def test_settings_switch_to_french_and_are_kept(make_app: Callable[..., SkyjoApp]) -> None:
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -52,6 +63,14 @@ async def test_settings_switch_to_french_and_are_kept(make_app: Callable[..., Sk
     async with again.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(again.screen, HomeScreen))
         assert "Jouer contre des robots" in menu_text(again)
+        # Each setting's name is read whole at 80 columns in French, apart from its value.
+        await pilot.press("o")
+        await wait_for(pilot, lambda: isinstance(again.screen, SettingsScreen))
+        await pilot.pause()
+        drawn = screen_lines(again)
+        for key in SETTING_NAMES:
+            label = again.tr(key)
+            assert any(f" {label}  " in line for line in drawn), (label, drawn)
 
 
 async def test_locale_picks_french(make_app: Callable[..., SkyjoApp]) -> None:
