@@ -29,7 +29,7 @@ pytestmark = pytest.mark.skipif(not (SSH and TMUX), reason="needs the ssh client
 WIDTH = 80
 SHOTS = "SKYJO_JOURNEY_SHOTS"  # a folder: each journey's last screen is kept there
 TABLE_KEYS = ["Chat", "Scores", "Help", "Leave"]
-MOVE_KEYS = ["Choose", "Draw", "Take"]  # and these when it is your turn
+MOVE_KEYS = ["Choose", "d t Draw/take"]  # and these when it is your turn
 LOBBY_KEYS = ["New table", "Chat", "Quit"]
 CHAT_KEYS = ["Send", "Close chat"]
 
@@ -91,7 +91,7 @@ def at_the_table(screen: str) -> bool:
     footer agree with it (the footer is rebuilt a moment after the prompt changes)."""
     title, prompt, footer = title_line(screen), prompt_of(screen), footer_line(screen)
     if prompt.startswith("Your turn:"):
-        return "your turn" in title and all(key in footer for key in ("Draw", "Take", "Leave"))
+        return "your turn" in title and all(key in footer for key in ("Draw/take", "Leave"))
     if prompt.startswith("Waiting for "):
         who = prompt.removeprefix("Waiting for ").rstrip("…")
         return f"{who}'s turn" in title and "Draw" not in footer and "Leave" in footer
