@@ -24,6 +24,8 @@ from .widgets.piles import PilesState
 
 #: The room a name line keeps for the name before it says the scores in words.
 NAME_ROOM: Final = 12
+#: Points as wide as the name lines keep room for, whatever the points are now.
+STEADY_POINTS: Final = 10
 
 
 def rating_text(value: Any) -> str:
@@ -130,7 +132,14 @@ def _seat_lines(
             for line in lines
         )
 
-    forms = zip(*(line.score_texts() for line in lines), strict=True)
+    # A round's points go from one digit to two and back from turn to turn: the room kept
+    # for them is at least two digits' (``STEADY_POINTS``), so that a name does not change
+    # form ("Casual bot 1", "Casual 1") each time they do.
+    steady = [
+        replace(line, visible=STEADY_POINTS, scores=_score_words(tr, STEADY_POINTS, line.total))
+        for line in lines
+    ]
+    forms = zip(*(line.score_texts() for line in (*lines, *steady)), strict=True)
     widths = tuple(max(len(text) for text in form) for form in forms)
     return tuple(
         replace(
@@ -158,10 +167,15 @@ def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Trans
         current=view.current_player == seat,
         closer=view.closer == seat,
         you=view.seat == seat,
-        scores=(
-            tr("seat.scores_long", points=points, total=total),
-            tr("seat.scores", points=points, total=total),
-        ),
+        scores=_score_words(tr, points, total),
+    )
+
+
+def _score_words(tr: Translator, points: int, total: int) -> tuple[str, str]:
+    """A seat's scores in words, longest first ("5 pts · total 23", "5 pts · Σ23")."""
+    return (
+        tr("seat.scores_long", points=points, total=total),
+        tr("seat.scores", points=points, total=total),
     )
 
 

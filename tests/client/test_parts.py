@@ -29,6 +29,7 @@ from skyjo_tui.layout import CARD_SIZES, plan_table
 from skyjo_tui.names import SeatInfo, level_name, seat_names, shorten
 from skyjo_tui.narrate import describe, touched, winners_sentence
 from skyjo_tui.preferences import Preferences
+from skyjo_tui.presenter import present
 from skyjo_tui.refusals import refusal_key
 from skyjo_tui.seat_line import SeatLine, fit_name_line
 from skyjo_tui.summary import PlayerResult, RoundSummary
@@ -253,6 +254,30 @@ def test_a_name_line_says_the_scores_in_words_when_there_is_room_the_same_way_fo
     assert [fit_name_line(line, 12)[2] for line in lines] == [" 17 Σ0", " 5 Σ0"]
     name, _, scores = fit_name_line(lines[0], 12, closer=" ✓")
     assert name.endswith(" ✓") and len(name) + len(scores) <= 12
+
+
+def test_a_name_keeps_its_form_through_a_round_as_the_points_change() -> None:
+    """The bot's name line at each width around the one where "Casual bot 1" only just
+    fits: the points go from one digit to two and back, the name reads the same all round."""
+    game, seats = Game(2, seed=7), [SeatInfo("Alice"), SeatInfo("Casual bot 1", "casual")]
+    for seat, pos in ((0, 0), (0, 1), (1, 0), (1, 1)):
+        game.apply(Action.flip(seat, pos))
+    names: dict[int, set[str]] = {room: set() for room in range(20, 36)}
+    points = set()
+    for _ in range(60):  # turns, bounded: the first round ends well before
+        if game.round_number != 1 or game.is_over:
+            break
+        lines = present(view_for(game, 0), seats, Translator("en")).lines
+        line = lines[1]
+        for room, shown in names.items():
+            shown.add(fit_name_line(line, room)[0])
+        points.add(max(abs(line.visible) for line in lines))  # the widest points shown
+        current = game.current_player
+        assert current is not None
+        game.apply(game.legal_actions(current)[0])
+    assert min(points) < 10 <= max(points)
+    assert all(len(shown) == 1 for shown in names.values()), names
+    assert names[29] == {"Casual bot 1"} and names[28] == {"Casual 1"}
 
 
 def test_a_key_that_does_nothing_says_why() -> None:
