@@ -13,6 +13,7 @@ from textual.containers import Grid, Horizontal
 from textual.widgets import Input
 
 from ..i18n import LANGUAGES, Translator
+from ..local_game import default_name
 from ..pacing import PACES
 from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
@@ -40,7 +41,11 @@ class SettingsScreen(SkyjoScreen[None]):
             yield Label(tr("settings.title"), classes="title")
             with Grid(classes="form-grid"):
                 yield Label(tr("settings.name"))
-                yield Input(prefs.name, max_length=20, compact=True, id="name")
+                # Left empty, the name games here go by (the login's, or "Player"): shown.
+                placeholder = default_name(self.skyjo.options.environ, tr)
+                yield Input(
+                    prefs.name, placeholder=placeholder, max_length=20, compact=True, id="name"
+                )
                 yield Label(tr("settings.language"))
                 yield Select(
                     [(tr(f"language.{lang}"), lang) for lang in LANGUAGES],

@@ -64,6 +64,9 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     await pilot.press("o")
     await on_screen(pilot, SettingsScreen)
     assert focused(app) == "Input#name"
+    # The name box is empty, and says the name the game just used: it is the one kept so.
+    name_line = next(line for line in screen_text(app).splitlines() if "Your name" in line)
+    assert name_line.split("Your name")[1].split() == ["Player"], name_line
     assert (await footer(pilot)).has("Save") and (await footer(pilot)).has("Back")
     await pilot.press(
         "ctrl+a", *"Zoé"
