@@ -151,6 +151,12 @@ async def test_a_hint_longer_than_the_prompt_line_is_read_whole_at_80x24(
         assert keys.shown and not keys.cut
 
 
+def hints_choice(app: SkyjoApp) -> str:
+    """The word the New table form shows after "Hints"."""
+    line = next(line for line in screen_text(app).splitlines() if "│ Hints " in line)
+    return line.split("Hints")[1].split()[0]
+
+
 async def test_a_table_without_hints_says_so_and_offers_no_key(
     make_app: Callable[..., SkyjoApp], make_server: Callable
 ) -> None:
@@ -160,8 +166,11 @@ async def test_a_table_without_hints_says_so_and_offers_no_key(
         await on_screen(pilot, LobbyScreen)
         await pilot.press("n")
         await on_screen(pilot, CreateTableScreen)
-        # Name, seats, visibility, then hints: open it and choose "Off".
+        # The choices read as the form's others do ("public (listed)", "none"): lower case.
+        assert hints_choice(app) == "on"
+        # Name, seats, visibility, then hints: open it and choose "off".
         await pilot.press("tab", "tab", "tab", "enter", "down", "enter")
+        await until(pilot, lambda: hints_choice(app) == "off", "hints off in the form")
         await pilot.press("ctrl+s")
         room: RoomScreen = await on_screen(pilot, RoomScreen)
         assert room.table["hints"] is False
