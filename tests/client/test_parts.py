@@ -54,6 +54,13 @@ def test_english_and_french_have_the_same_strings_and_every_used_key() -> None:
         assert set(re.findall(r"{(\w+)}", text)) == set(re.findall(r"{(\w+)}", french[key])), key
 
 
+def test_french_says_robot_throughout() -> None:
+    """One word for a bot in each language: French mixed "bot" and "robot"."""
+    words = {key: re.sub(r"{\w+}", "", text) for key, text in load_catalog("fr").items()}
+    mixed = {key: text for key, text in words.items() if re.search(r"\bbots?\b", text, re.I)}
+    assert not mixed
+
+
 def test_language_from_option_then_locale() -> None:
     assert detect_language("fr", {"LANG": "en_US.UTF-8"}) == "fr"
     assert detect_language(None, {"LANG": "fr_FR.UTF-8"}) == "fr"

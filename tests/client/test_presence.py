@@ -84,5 +84,5 @@ def test_someone_who_left_the_game_is_told_once_never_away_nor_back() -> None:
     ]
     assert presence_news(left, left, TR) == []
     assert presence_news(here, left, Translator("fr")) == [
-        "[b]Bob a quitté la partie : un bot joue à sa place jusqu'à la fin."
+        "[b]Bob a quitté la partie : un robot joue à sa place jusqu'à la fin."
     ]
