@@ -133,6 +133,8 @@ class StatsScreen(SkyjoScreen[None]):
         if isinstance(stats.get("rating"), int):
             rated = tr.plural("stats.count.rated", stats.get("rated_games", 0))
             lines.append(tr("stats.line.rating", rating=stats["rating"], games=rated))
+        elif self.skyjo.options.connect is None:  # the games here are private: never rated
+            lines.append(tr("stats.line.unrated_local"))
         else:
             lines.append(tr("stats.line.unrated"))
         name = (str(stats.get("name", "")), "bold")

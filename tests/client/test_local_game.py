@@ -87,7 +87,10 @@ async def test_keyboard_game_from_home_to_game_over(make_app: Callable[..., Skyj
         await pilot.press("s")
         await wait_for(pilot, lambda: rows(app, StatsScreen, "#recent-games") == 1)
         stats = current_screen(app, StatsScreen)
-        assert "1 game, " in str(stats.query_one("#my-stats").render())
+        mine = str(stats.query_one("#my-stats").render())
+        assert (
+            "1 game, " in mine and "games against the bots on this computer are not rated" in mine
+        )
         board = stats.query_one("#leaderboard", DataTable)
         assert board.row_count == 1 and str(board.get_row_at(0)[1]) == "Player"  # people only; you
         stats.query_one(TabbedContent).active = "recent"
