@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, Final
 
 from rich.style import Style
 from rich.text import Text
@@ -63,12 +63,24 @@ class DrawnKey:
     """Drawn whole; False when the footer had to cut it (no room)."""
 
 
+#: A stretch of the line for one key, or for one group of keys and their name.
+Unit = tuple[Piece, ...]
+
+#: Where keys are left out for want of room (Help lists them all).
+LEFT_OUT: Final = Piece(" … ", "description")
+#: The keys kept at the end of the line when others must be left out: every screen ends
+#: with its Help and its way out (Leave, Quit, Back), the two a person must always find.
+KEPT_LAST: Final = 2
+
+
 class KeyFooter(Widget, can_focus=False):
     """The keys of the screen (its active bindings that say ``show``).
 
     The command palette's key (Ctrl+P) is shown on the right of the home
     screen's footer (``show_command_palette=True``) when all the keys fit
-    beside it; Help lists it always.
+    beside it; Help lists it always. When the screen's keys do not all fit,
+    whole keys are left out before the last two (``KEPT_LAST``), marked by
+    "…", rather than Help and the way out cut at the edge.
     """
 
     ALLOW_SELECT = False
@@ -108,8 +120,8 @@ class KeyFooter(Widget, can_focus=False):
     def __init__(self, *, show_command_palette: bool = False) -> None:
         super().__init__()
         self.show_command_palette = show_command_palette
-        self._keys: tuple[tuple[Piece, ...], tuple[Piece, ...]] = ((), ())
-        """The pieces of the line: the keys from the left, the palette's on the right."""
+        self._keys: tuple[tuple[Unit, ...], Unit] = ((), ())
+        """The line: the keys from the left, one unit a key or group; the palette's key."""
         self._drawn: tuple[DrawnKey, ...] | None = None
         """Where each key landed at the last paint (None: not painted since they changed)."""
         self._hovered: FooterKey | None = None
@@ -131,7 +143,7 @@ class KeyFooter(Widget, can_focus=False):
     def _bindings_changed(self, screen: Screen[object]) -> None:
         if not self.is_attached or screen is not self.screen:
             return
-        keys = (tuple(self._left_pieces()), tuple(self._palette_pieces()))
+        keys = (tuple(self._left_units()), tuple(self._palette_pieces()))
         if keys != self._keys:
             self._keys = keys
             self._drawn = None
@@ -148,7 +160,7 @@ class KeyFooter(Widget, can_focus=False):
         display = self.app.get_key_display(binding)
         return FooterKey(binding.key, display, description, binding.action, enabled, tooltip)
 
-    def _left_pieces(self) -> Iterator[Piece]:
+    def _left_units(self) -> Iterator[Unit]:
         """The keys as Textual's footer spaces them: `` key description `` each, and a
         group's keys side by side before the group's name."""
         by_action: defaultdict[str, list[tuple[Binding, bool, str]]] = defaultdict(list)
@@ -160,17 +172,16 @@ class KeyFooter(Widget, can_focus=False):
             if group is None or len(members) == 1:
                 for binding, enabled, tooltip in members:
                     key = self._footer_key(binding, enabled, tooltip, binding.description)
-                    yield from _key_pieces(key)
+                    yield tuple(_key_pieces(key))
                 continue
-            yield Piece(" ", None)
+            pieces = [Piece(" ", None)]
             for index, (binding, enabled, tooltip) in enumerate(members):
                 if index and not group.compact:
-                    yield Piece(" ", None)
+                    pieces.append(Piece(" ", None))
                 key = self._footer_key(binding, enabled, tooltip or binding.description, "")
-                yield Piece(key.display, "key", key)
-            yield Piece(" ", None)
-            yield Piece(group.description, "description")
-            yield Piece(" ", None)
+                pieces.append(Piece(key.display, "key", key))
+            pieces += [Piece(" ", None), Piece(group.description, "description"), Piece(" ", None)]
+            yield tuple(pieces)
 
     def _palette_pieces(self) -> Iterator[Piece]:
         app = self.app
@@ -190,10 +201,11 @@ class KeyFooter(Widget, can_focus=False):
 
     def render(self) -> Text:
         width = self.size.width
-        left, palette = self._keys
-        if _length(left) + _length(palette) > width:
+        units, palette = self._keys
+        if sum(map(_length, units)) + _length(palette) > width:
             palette = ()  # the screen's own keys first (Help lists the palette's always)
         room = width - _length(palette)
+        left = fitted(units, room)
         line = Text(no_wrap=True, overflow="crop", end="")
         drawn: list[DrawnKey] = []
         starts: dict[FooterKey, int] = {}
@@ -268,7 +280,22 @@ class KeyFooter(Widget, can_focus=False):
             self.app.bell()
 
 
-def _length(pieces: tuple[Piece, ...]) -> int:
+def fitted(units: tuple[Unit, ...], room: int) -> Unit:
+    """The line's pieces in ``room`` cells: every key when all fit; else the first keys
+    that fit, "…", and the last ``KEPT_LAST`` keys; cut at the edge only when even
+    those do not fit."""
+    if sum(map(_length, units)) <= room or len(units) <= KEPT_LAST:
+        return tuple(piece for unit in units for piece in unit)
+    head, tail = list(units[:-KEPT_LAST]), units[-KEPT_LAST:]
+    kept = sum(map(_length, tail)) + _length((LEFT_OUT,))
+    while head and sum(map(_length, head)) + kept > room:
+        head.pop()
+    if not head and kept > room:  # too narrow even for those: the keys as they come
+        return tuple(piece for unit in units for piece in unit)
+    return (*(piece for unit in head for piece in unit), LEFT_OUT, *(p for u in tail for p in u))
+
+
+def _length(pieces: Unit) -> int:
     return sum(len(piece.text) for piece in pieces)
 
 

@@ -66,6 +66,18 @@ async def back_home(pilot: Pilot[Any]) -> None:
     await on_screen(pilot, HomeScreen, WAIT)
 
 
+async def to_our_turn(pilot: Pilot[Any], table: TableScreen) -> KeyboardPlayer:
+    """Our first cards turned up (as a player types them), until it is our turn."""
+    app, player = pilot.app, KeyboardPlayer(pilot)
+    deadline = time.monotonic() + WAIT
+    while not (my_move(app) and table.choices.draw):
+        assert time.monotonic() < deadline, "no turn of ours"
+        if my_move(app) and table.choices.flip:
+            await player.play(table)
+        await pilot.pause(0.02)
+    return player
+
+
 async def walk_the_menus(pilot: Pilot[Any], _tmp: Path, _server: Any) -> None:
     """Home's screens: set-up, settings and their keys, statistics, help, join."""
     await on_screen(pilot, HomeScreen, WAIT)
@@ -97,13 +109,7 @@ async def walk_a_local_game(pilot: Pilot[Any], _tmp: Path, _server: Any) -> None
     table = await on_screen(pilot, TableScreen, WAIT)
     await until(pilot, lambda: my_move(app) and table.choices.flip, "the first cards", WAIT)
     await fits(pilot, TableScreen, "the first cards to turn up")
-    player = KeyboardPlayer(pilot)
-    deadline = time.monotonic() + WAIT
-    while not (my_move(app) and table.choices.draw):  # our first cards turned up
-        assert time.monotonic() < deadline, "no turn of ours"
-        if my_move(app) and table.choices.flip:
-            await player.play(table)
-        await pilot.pause(0.02)
+    player = await to_our_turn(pilot, table)
     await fits(pilot, TableScreen, "our turn")
     await pilot.press("t")
     await until(pilot, lambda: table.mode is Mode.TAKE, "the discard taken", WAIT)
@@ -205,3 +211,23 @@ async def test_no_key_is_cut_at_80_columns(
         app = make_app(lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
         await steps(pilot, tmp_path, server)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_a_narrow_table_keeps_help_and_leave_on_its_footer(
+    make_app: Callable[..., SkyjoApp], lang: str
+) -> None:
+    """At 60 columns the table's keys on our turn do not all fit: whole keys give way
+    before Help and Leave, a "…" says so, and no key is cut at the edge."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await on_screen(pilot, HomeScreen, WAIT)
+        await pilot.press("n")
+        await on_screen(pilot, SetupScreen, WAIT)
+        await pilot.press("enter")
+        table = await on_screen(pilot, TableScreen, WAIT)
+        await to_our_turn(pilot, table)
+        await fits(pilot, TableScreen, "our turn at 60 columns")
+        line = screen_text(app).splitlines()[-1]
+        assert app.tr("keys.group.draw_take") in line, line  # the move's keys come first
+        assert " …  " in line and not footer_keys(app).has(app.tr("keys.scores")), line
