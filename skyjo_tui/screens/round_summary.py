@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -86,6 +88,8 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self.table_screen = table
         self.totals = tuple(totals)
         self._ready_sent = False
+        #: When the server starts the next round on its own (``time.monotonic()``), if it does.
+        self._next_round_at: float | None = None
         # During a round the scores window opens on the sheet, once a round is scored.
         self.sheet_shown = summary is None and bool(table.score_sheet.rounds)
 
@@ -114,6 +118,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
                     yield ResultsTable(id="results")
                     yield Label(summary_notes(summary, tr), id="penalty")
                 yield SheetPanel(id="sheet")
+                self._set_countdown()
                 yield state_label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
@@ -128,6 +133,8 @@ class RoundSummaryScreen(SkyjoModal[None]):
             for results in self.query(ResultsTable).results(ResultsTable):
                 results.show(self.summary, self.tr)
         show_sheet(self, self.table_screen, self.sheet_shown)
+        # The countdown ticks: a person reading the sheet sees the next round coming.
+        self.set_interval(1.0, self._tick)
 
     def action_sheet(self) -> None:
         """Between the score sheet and this round's results."""
@@ -136,18 +143,30 @@ class RoundSummaryScreen(SkyjoModal[None]):
 
     def table_changed(self) -> None:
         """The table as the server sees it now: its countdown to the next round, which
-        comes just after the round's last move, is said once known (until we are ready)."""
+        comes just after the round's last move, is counted down once known (until we are ready)."""
+        self._set_countdown()
+        self._tick()
+
+    def _set_countdown(self) -> None:
+        """The server's word is the clock: each table it sends sets the countdown again."""
+        table = self.table_screen.table
+        seconds = table.get("next_round_in") if table.get("status") == "between_rounds" else None
+        if self._can_ready() and isinstance(seconds, (int, float)) and seconds > 0:
+            self._next_round_at = time.monotonic() + float(seconds)
+        else:
+            self._next_round_at = None
+
+    def _tick(self) -> None:
         if not self._ready_sent:
             for label in self.query("#summary-state").results(Label):
                 say(label, self._next_round_note())
 
     def _next_round_note(self) -> str:
-        """When the server starts the next round on its own (said once, no ticking clock)."""
-        table = self.table_screen.table
-        seconds = table.get("next_round_in") if table.get("status") == "between_rounds" else None
-        if not self._can_ready() or not seconds:
+        """When the server starts the next round on its own, in whole seconds from now."""
+        if self._next_round_at is None:
             return ""
-        return self.tr("summary.next_in", seconds=round(float(seconds)))
+        left = max(1, math.ceil(self._next_round_at - time.monotonic()))
+        return self.tr("summary.next_in", seconds=left)
 
     def _can_ready(self) -> bool:
         summary = self.summary

@@ -4,6 +4,7 @@ Bob's rematch told at the game over."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -201,6 +202,12 @@ async def test_the_others_rematch_is_told_at_the_game_over(
             await until(pilot, lambda: "Turn up" in prompt_line(app), "the new game's first prompt")
 
 
+def countdown(app: SkyjoApp) -> int:
+    """The seconds the round summary says the next round starts in (600 if it says none)."""
+    said = re.search(r"The next round starts in (\d+) s", screen_text(app))
+    return int(said.group(1)) if said else 600
+
+
 async def test_the_next_rounds_countdown_is_told_at_the_round_end(
     make_app: Callable[..., SkyjoApp], make_server: Callable
 ) -> None:
@@ -218,6 +225,11 @@ async def test_the_next_rounds_countdown_is_told_at_the_round_end(
                 lambda: "The next round starts in 600 s" in screen_text(app),
                 "the countdown, told",
             )
+            # It counts down while the summary is read, and under the score sheet.
+            await until(pilot, lambda: countdown(app) < 599, "the countdown, ticking")
+            await pilot.press("g")
+            seen = countdown(app)
+            await until(pilot, lambda: countdown(app) < seen, "the countdown under the sheet")
             await pilot.press("enter")  # ready: Bob was, so the next round starts
             await on_screen(pilot, TableScreen)
             await until(pilot, lambda: "Round 2" in screen_text(app), "the next round")
