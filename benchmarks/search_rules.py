@@ -26,6 +26,7 @@ from server.bots.match import play_game
 
 OneDeal = Callable[[Sequence[int]], list[float]]
 Settle = Callable[[OneDeal, int, SearchRule], tuple[int, int]]
+Spent = Callable[[], int]
 
 #: (stop when beaten by, give up at) standard errors, each rule replayed.
 RULES = [(2.5, 1.0), (2.5, 2.0), (3.5, 1.0), (4.0, 2.0), (99.0, 2.0), (99.0, 3.0)]
@@ -55,7 +56,11 @@ def _record(games: int, seed: int) -> list[list[list[float]]]:
     recorded: list[list[list[float]]] = []
     played = master.settle
 
-    def recording(one_deal: OneDeal, candidates: int, rule: SearchRule) -> tuple[int, int]:
+    def recording(
+        one_deal: OneDeal, candidates: int, rule: SearchRule, spent: Spent | None = None
+    ) -> tuple[int, int]:
+        # Every candidate on every deal, whatever the plans they make (``PLANS`` is not
+        # replayed: the stopping rules are compared on the whole budget's deals).
         rows = [one_deal(list(range(candidates))) for _ in range(rule.deals)]
         recorded.append(rows)
         return _replay(rule, rows, played)[0], rule.deals

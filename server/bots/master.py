@@ -34,6 +34,13 @@ makes on the same deals, these under 1% (docs/benchmarks.md). Each decision
 deals from its own seed, so that how many deals one took does not change the
 next one's.
 
+The two-player search is also bounded by its work: its cost is the expert's plans
+it makes for the public positions its deals meet (``PublicPlans``), and a decision
+that meets many new ones (four close candidates on all 96 deals, many positions
+that may close) cost up to five times the mean. Once the plans made reach
+``PLANS`` (one that may close counting twice), no more deals are imagined and the
+deals so far decide, by the same rule as at the end of the budget.
+
 With ``game_aware`` (off by default: measured, not clearly better), master
 plays for the game, not only the round (``standing.win_chance``). On
 its last turn (another player closed) each of the expert's best moves is
@@ -45,8 +52,8 @@ whether it finishes lowest. In a round that may end the game (a total within
 chance too, and whether to close is always searched there (the best move that
 closes against the best that does not).
 
-The budget is a number of deals, not a clock: a decision is the same whatever
-the machine's load, and a seed replays a game exactly.
+The budget is a number of deals and of plans, not a clock: a decision is the
+same whatever the machine's load, and a seed replays a game exactly.
 """
 
 from __future__ import annotations
@@ -97,6 +104,16 @@ SETTLED = 4.0
 #: An alternative is given up once, even with its gain this many standard errors above
 #: what the deals so far show, it could not reach ``CONFIDENCE`` by the end of the budget.
 OPTIMISM = 2.0
+#: With two players, the plans of public positions (``PublicPlans.built``; one that may
+#: close counts twice) a searched decision may make: once its deals have made this many,
+#: it decides on the deals so far as at the end of the budget. Making those plans is most
+#: of its CPU, and a few decisions meet many new positions: 4 candidates on all 96 deals
+#: make about 440, up to 578 when many may close. 384 (4 candidates' plan a deal over the
+#: budget) stopped 303 of the 4,957 decisions of 20 games early, changed 36 and cut the
+#: most work a decision does by a third (docs/benchmarks.md). A count, not a clock, so a
+#: seed replays a game whatever the load; ``benchmarks/paired.py --set plans=1000000000``
+#: plays without it.
+PLANS = 384
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +125,9 @@ class SearchRule:
     confidence: float
     settled: float
     optimism: float
+    #: The work (``settle``'s ``spent``: with two players, ``PublicPlans.built``) after
+    #: which the deals so far decide.
+    plans: int = PLANS
 
     def hopeless(self, first: list[float], other: list[float]) -> bool:
         """``other`` could not reach ``confidence`` by the end of the budget, even were its
@@ -150,7 +170,7 @@ class MasterBot(ExpertBot):
     endgame_margin = ENDGAME_MARGIN
     last_candidates = LAST_CANDIDATES
     last_margin = LAST_MARGIN
-    rule = SearchRule(DEALS, BATCH, CONFIDENCE, SETTLED, OPTIMISM)
+    rule = SearchRule(DEALS, BATCH, CONFIDENCE, SETTLED, OPTIMISM, PLANS)
 
     def choose(self, view: PlayerView) -> Action:
         self.counter.sync(view)
@@ -286,7 +306,7 @@ class MasterBot(ExpertBot):
                 for i in tried
             ]
 
-        chosen, _ = settle(one_deal, len(candidates), self.rule)
+        chosen, _ = settle(one_deal, len(candidates), self.rule, spent=lambda: plans.built)
         return chosen
 
     def _standing(
@@ -334,27 +354,41 @@ def _closes(plan: Plan, action: Action) -> bool:
 
 
 def settle(
-    one_deal: Callable[[Sequence[int]], list[float]], candidates: int, rule: SearchRule
+    one_deal: Callable[[Sequence[int]], list[float]],
+    candidates: int,
+    rule: SearchRule,
+    spent: Callable[[], int] | None = None,
 ) -> tuple[int, int]:
     """Which candidate to play (0: the model's first choice), and after how many deals.
 
     ``one_deal(tried)`` imagines one more deal and returns the outcome (lower is
-    better) of each candidate in ``tried`` on it; candidate 0 is always tried."""
+    better) of each candidate in ``tried`` on it; candidate 0 is always tried.
+    ``spent()``, when given, is the work the deals have cost so far: once it reaches
+    ``rule.plans`` no more deals are imagined (not even the rest of the batch), and the
+    deals so far decide as the whole budget's would. A count, not a clock: the same
+    decision stops on the same deal whatever the machine's load."""
     outcomes: list[list[float]] = [[] for _ in range(candidates)]
     alive = list(range(1, candidates))
+
+    def exhausted() -> bool:
+        return spent is not None and spent() >= rule.plans
+
     while alive:
         for _ in range(min(rule.batch, rule.deals - len(outcomes[0]))):
             for i, value in zip([0, *alive], one_deal([0, *alive]), strict=True):
                 outcomes[i].append(value)
+            if exhausted():
+                break
         seen = len(outcomes[0])
+        over = seen >= rule.deals or exhausted()
         alive = [i for i in alive if not rule.hopeless(outcomes[0], outcomes[i])]
         if not alive:
             break
         best = min(alive, key=lambda i: sum(outcomes[i]))
         beaten_by = _significance(outcomes[0], outcomes[best])
-        if beaten_by >= rule.settled or (seen >= rule.deals and beaten_by >= rule.confidence):
+        if beaten_by >= rule.settled or (over and beaten_by >= rule.confidence):
             return best, seen
-        if seen >= rule.deals:
+        if over:
             break
     return 0, len(outcomes[0])
 

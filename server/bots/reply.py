@@ -27,6 +27,10 @@ from .simulation import shown_columns
 
 #: Sampled deals of the others' face-down cards when a reply plan may close the round.
 CLOSING_SAMPLES = 50
+#: What one plan that may close counts in ``PublicPlans.built``, against 1 for any other:
+#: its sampled deals cost about as much as the rest of the plan (0.47 against 0.26 ms of
+#: CPU a plan measured over 20 games), and the count stands for a decision's CPU.
+CLOSING_WORK = 2
 
 #: A public position's plan, its two ways to begin a turn (cost, action) for taking the
 #: discard and for drawing, and its answer to each card drawn, filled in as met.
@@ -70,7 +74,9 @@ class PublicPlans:
 
     ``unseen`` is what the deciding player had not seen at the decision, and
     ``start`` what a simulated round of the decision shows: a position's unseen
-    cards are ``unseen`` less what its round shows beyond ``start``."""
+    cards are ``unseen`` less what its round shows beyond ``start``. ``built`` counts the
+    plans made so far, one that may close as ``CLOSING_WORK``: making them is most of a
+    searched decision's CPU, so master's search stops on it (``SearchRule.plans``)."""
 
     def __init__(
         self, unseen: Counts, start: Counter[int], settings: Settings, params: Params
@@ -78,6 +84,7 @@ class PublicPlans:
         self.unseen, self.start = unseen, start
         self.settings, self.params = settings, params
         self.plans: dict[object, Priced] = {}
+        self.built = 0
 
     def priced(self, round_: Round, seat: int) -> Priced:
         unseen = list(self.unseen)
@@ -89,6 +96,7 @@ class PublicPlans:
             rng = random.Random(0)
             plan = Plan(view, unseen, unseen, self.settings, self.params, rng, CLOSING_SAMPLES)
             self.plans[key] = (plan, plan.take_and_draw(), {})
+            self.built += CLOSING_WORK if plan.may_close else 1
         return self.plans[key]
 
 

@@ -1,12 +1,18 @@
-"""Master's sequential search: it stops once a decision is settled, and a seed decides alike."""
+"""Master's sequential search: it stops once a decision is settled or has made its plans,
+and a seed decides alike."""
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 
-from server.bots.master import DEALS, MasterBot, SearchRule, settle
+import pytest
+
+from server.bots import master
+from server.bots.master import DEALS, REPLY_CANDIDATES, MasterBot, SearchRule, settle
 from server.bots.match import bot_move, make_bots, seats_to_act, tell_bots
+from server.bots.reply import CLOSING_WORK
 from server.engine import Game, GamePhase, Settings
 from server.engine.position import Phase
 
@@ -64,6 +70,70 @@ def test_the_budget_is_never_exceeded() -> None:
     tried: list[list[int]] = []
     assert settle(_deals([0.0, 0.2], tried), 2, rule)[1] == 40
     assert len(tried) == 40
+
+
+@pytest.mark.parametrize(("gains", "chosen"), [([0.0, 3.0], 1), ([0.0, -3.0], 0)])
+def test_a_search_stops_on_the_deal_its_work_reaches_the_cap(
+    gains: list[float], chosen: int
+) -> None:
+    """Work of one a candidate played: a cap of 21 is reached on the 11th deal, inside the
+    first batch; the deals so far decide as the whole budget's would."""
+    rule = replace(RULE, plans=21)
+    tried: list[list[int]] = []
+    assert settle(_deals(gains, tried), 2, rule, spent=lambda: sum(map(len, tried))) == (
+        chosen,
+        11,
+    )
+    assert len(tried) == 11
+
+
+def test_a_search_without_work_to_count_takes_its_deals_as_before() -> None:
+    rule = replace(RULE, plans=0)
+    assert settle(_deals([0.0, 3.0]), 2, rule) == (1, RULE.batch)
+
+
+def test_a_two_player_master_with_few_plans_stops_early_and_a_seed_replays_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """With a cap of 40 plans every searched decision stops within a deal of it, most of
+    them inside the first batch; the moves stay legal (the engine checks each) and a master
+    of the same seed, capped alike, makes every one of them again."""
+    small = replace(MasterBot.rule, plans=40)
+    # A deal plays each candidate: the other's reply and our next turn, one plan each.
+    one_deal_at_most = REPLY_CANDIDATES * 2 * CLOSING_WORK
+    searches: list[tuple[int, int]] = []  # per searched decision: deals, plans made
+    searching = master.settle
+
+    def watched(
+        one_deal: Callable[[Sequence[int]], list[float]],
+        candidates: int,
+        rule: SearchRule,
+        spent: Callable[[], int] | None = None,
+    ) -> tuple[int, int]:
+        chosen, deals = searching(one_deal, candidates, rule, spent)
+        assert spent is not None  # two players: every search is the reply search
+        searches.append((deals, spent()))
+        return chosen, deals
+
+    monkeypatch.setattr(master, "settle", watched)
+    settings = Settings(end_score=60)
+    game = Game(2, settings, seed=3)
+    bots = make_bots(["master", "expert"], 3, settings)
+    twin = make_bots(["master"], 3, settings)[0]
+    for bot in (bots[0], twin):
+        assert isinstance(bot, MasterBot)
+        bot.rule = small
+    watchers = [*bots, twin]
+    tell_bots(watchers, [game.round.start_event()])
+    while game.phase is GamePhase.PLAYING and game.round.number == 1:
+        for seat in seats_to_act(game):
+            action = bot_move(bots[seat], game)
+            if seat == 0:
+                assert bot_move(twin, game) == action
+            tell_bots(watchers, game.apply(action))
+    assert len(searches) >= 20
+    assert all(plans < small.plans + one_deal_at_most for _, plans in searches)
+    assert sum(deals < small.batch for deals, _ in searches) > len(searches) / 2
 
 
 def test_masters_of_one_seed_decide_alike_whatever_else_runs_between_their_decisions() -> None:
