@@ -19,12 +19,18 @@ from .names import SeatInfo, seat_names
 
 
 def refusal_key(
-    action: str, choices: Choices, phase: str, spectator: bool, link: str = "online"
+    action: str,
+    choices: Choices,
+    phase: str,
+    spectator: bool,
+    link: str = "online",
+    mode: Mode = Mode.NORMAL,
 ) -> str | None:
     """The locale key saying why a key of the table does nothing now (None: say nothing).
 
     ``action`` is the table's action name: "draw", "take", "discard" or "choose";
-    ``link`` the connection's state ("online", "reconnecting", "offline").
+    ``link`` the connection's state ("online", "reconnecting", "offline"); ``mode`` the
+    table's (a discard being taken keeps the turn to it: the rules oblige the exchange).
     """
     if spectator:
         return "refused.watching"
@@ -40,6 +46,8 @@ def refusal_key(
         if action == "discard":
             return "refused.no_face_down"
         return "refused.already_drew"
+    if mode is Mode.TAKE and action in ("draw", "take"):
+        return "refused.taking"
     if action in ("discard", "choose"):
         return "refused.draw_first"
     return None
@@ -76,7 +84,8 @@ def refusal_text(
     """The sentence for ``refusal_key`` (or, choosing ``target``, ``target_refusal_key``;
     "" when there is nothing to say)."""
     if target is None:
-        key = refusal_key(action, Choices.from_view(view), view.phase, view.seat is None, link)
+        choices = Choices.from_view(view)
+        key = refusal_key(action, choices, view.phase, view.seat is None, link, mode)
     else:
         key = target_refusal_key(target, mode, view, link)
     if key is None:

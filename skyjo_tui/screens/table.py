@@ -478,10 +478,9 @@ class TableScreen(SkyjoScreen[None]):
         if action in _REFUSABLE and self.view is not None and self._keys_wait():
             return True  # kept by the action, in order with the arrows pressed around it
         choices = self.choices
-        if action == "draw":
-            return choices.draw
-        if action == "take":
-            return bool(choices.take)
+        if action in ("draw", "take"):  # a discard being taken must be placed, or put back
+            can = choices.draw if action == "draw" else bool(choices.take)
+            return can and self.mode is not Mode.TAKE
         if action == "discard":
             return bool(choices.discard_flip)
         if action == "cancel":
@@ -531,6 +530,9 @@ class TableScreen(SkyjoScreen[None]):
         if self._kept("choose", target):
             return
         choices = self.choices
+        if target == "draw" and self.mode is Mode.TAKE:
+            self._refuse("draw")  # the discard taken must be placed, or put back (Esc)
+            return
         if target == "draw":
             action = choices.draw_action()
         elif target == "discard":

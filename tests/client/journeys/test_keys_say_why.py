@@ -18,7 +18,7 @@ from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
 
 from ..players import KeyboardPlayer, my_move
-from .seen import a_local_game, on_screen, prompt_line, screen_text, until
+from .seen import a_local_game, footer, on_screen, prompt_line, screen_text, until
 
 FACE_UP = "That card is face up: choose a face-down card to turn up."
 
@@ -67,6 +67,20 @@ async def walk_choosing_a_face_up_card_says_why(pilot: Pilot[Any]) -> None:
         "what we take",
     )
     assert "Nothing drawn" not in screen_text(app)
+    # Taking the discard obliges the exchange: d no longer draws, and says what to do.
+    assert not (await footer(pilot)).has("Draw")  # the group's d, its tooltip "Draw"
+    await pilot.press("d")
+    await until(pilot, lambda: "You are taking the" in prompt_line(app), "why d cannot draw")
+    assert "esc to leave it on the discard" in prompt_line(app)
+    assert table.mode is Mode.TAKE and table.view is not None and table.view.drawn_card is None
+    for _ in range(8):  # ⏎ on the draw pile (leftmost) says the same, and draws nothing
+        if table.cursor == "draw":
+            break
+        await pilot.press("left")
+        await pilot.pause()
+    await pilot.press("enter")
+    await until(pilot, lambda: "You are taking the" in prompt_line(app), "why ⏎ cannot draw")
+    assert table.mode is Mode.TAKE and table.view is not None and table.view.drawn_card is None
     await pilot.press("escape")  # not this time
     await until(pilot, lambda: "Nothing drawn" in screen_text(app), "nothing taken")
     await pilot.press("d")
