@@ -22,7 +22,7 @@ from textual.containers import Vertical
 
 from server.bots.review import Review, ReviewedMove, review_game
 
-from ..coaching import CLOSE_CALL, move_words, review_summary
+from ..coaching import move_words, review_summary
 from ..replay import record_seats
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
@@ -135,13 +135,14 @@ class ReviewScreen(SkyjoScreen[int | None]):
 
     def _cells(self, move: ReviewedMove) -> list[str | Text]:
         tr, style = self.tr, COSTLY_STYLE if move.costly else ""
-        good = move.given_away < CLOSE_CALL
+        # "the same" only for the best move itself: a close call still names the better one.
+        same = move.played == move.best
         return [
             str(move.round),
             str(move.turn),
             Text(f"{move.given_away:.1f}", style=style, end=""),
             Text(move_words(move.played, move.view, tr), style=style, end=""),
-            tr("review.same") if good else move_words(move.best, move.view, tr),
+            tr("review.same") if same else move_words(move.best, move.view, tr),
         ]
 
     def action_next_costly(self) -> None:

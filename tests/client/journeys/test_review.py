@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Markdown
 
 from server.bots.match import play_game
@@ -43,6 +44,34 @@ def a_record_with_alice(tmp_path: Path) -> tuple[Path, dict[str, Any]]:
     path = tmp_path / "games.jsonl"
     path.write_text(record_line(record) + "\n", "utf-8")
     return path, json.loads(record_line(record))
+
+
+async def the_review_from_the_replay(pilot: Pilot[Any]) -> tuple[ReviewScreen, TextTable]:
+    """``r`` in the replay: the review, once worked out, and its table of moves."""
+    await on_screen(pilot, ReplayScreen)
+    await pilot.press("r")
+    review: ReviewScreen = await on_screen(pilot, ReviewScreen)
+    await until(pilot, lambda: review.review is not None, "the review worked out")
+    rows = review.query_one("#review-moves", TextTable)
+    await until(pilot, lambda: rows.row_count > 0, "the moves")
+    return review, rows
+
+
+async def test_the_best_move_is_named_unless_it_was_played(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
+    """A move that gave away a few tenths of a point was not "the same" as the best one:
+    the review names the better move; "the same" is said only of the best move itself."""
+    path, _ = a_record_with_alice(tmp_path)
+    app = make_app(replay=path)
+    async with app.run_test(size=(120, 30)) as pilot:
+        review, rows = await the_review_from_the_replay(pilot)
+        assert review.review is not None
+        moves = review.review.moves
+        said = [str(rows.get_row_at(index)[4]) for index in range(len(moves))]
+        assert [best == "the same" for best in said] == [m.played == m.best for m in moves]
+        close = [i for i, m in enumerate(moves) if 0 < m.given_away < 0.5]
+        assert close and all(said[i] != "the same" for i in close)
 
 
 async def test_review_after_a_local_game(make_app: Callable[..., SkyjoApp]) -> None:
@@ -170,12 +199,7 @@ async def test_at_80_columns_each_move_is_read_whole(
     path, _ = a_record_with_alice(tmp_path)
     app = make_app(replay=path, lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        await on_screen(pilot, ReplayScreen)
-        await pilot.press("r")
-        review: ReviewScreen = await on_screen(pilot, ReviewScreen)
-        await until(pilot, lambda: review.review is not None, "the review worked out")
-        rows = review.query_one("#review-moves", TextTable)
-        await until(pilot, lambda: rows.row_count > 0, "the moves")
+        review, rows = await the_review_from_the_replay(pilot)
         await pilot.press("n")  # to the first costly move: its best move is not "the same"
         await pilot.pause()
         assert rows.max_scroll_x == 0 and rows.region.right <= 80
