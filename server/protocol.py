@@ -263,6 +263,8 @@ CHAT_TABLE: Final = "table"
 
 #: Table statuses, in ``table`` pushes and table summaries.
 WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
+#: The statuses of a table with a game on: no one sits down (``join_table``: ``wrong_phase``).
+IN_GAME: Final = frozenset({PLAYING, BETWEEN_ROUNDS})
 
 
 def check_message(message: Any, sender: str) -> dict[str, Any]:

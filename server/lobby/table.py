@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Settings
-from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
+from ..protocol import BETWEEN_ROUNDS, FINISHED, IN_GAME, WAITING, encode_frame
 from ..ratings import bot_subject, player_subject
 
 if TYPE_CHECKING:
@@ -22,7 +22,6 @@ if TYPE_CHECKING:
     from .session import Session
 
 HUMAN, BOT = "human", "bot"
-IN_GAME = frozenset({PLAYING, BETWEEN_ROUNDS})
 CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ"  # no I or O: codes are read aloud and typed
 #: A table's chat lines kept (in the store, across restarts), and sent to whoever
 #: arrives at the table: sits down, watches, or comes back.

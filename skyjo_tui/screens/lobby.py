@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -9,6 +10,8 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+
+from server.protocol import IN_GAME
 
 from ..rules_text import table_brief
 from ..who import WHO_LIMIT, who_line
@@ -23,9 +26,19 @@ CODE_LENGTH = 6
 _PAGES = Binding.Group("keys.group.pages")
 
 
+def has_a_seat(summary: Mapping[str, Any] | None) -> bool:
+    """A seat can be taken at the table of ``summary``: no game on, and one free."""
+    if summary is None:
+        return False
+    free = int(summary.get("seats_total") or 0) - int(summary.get("seats_taken") or 0)
+    return summary.get("status") not in IN_GAME and free > 0
+
+
 class LobbyScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("w", "watch", "keys.watch", id="lobby.watch"),
+        # Enter too, on a table with no seat to take (a game on, or full): the list's own
+        # Enter ("Join") gives way to it there (``TableList.enter_joins``).
+        Binding("w,enter", "watch", "keys.watch", id="lobby.watch"),
         Binding("n", "create", "keys.new_table", id="lobby.create"),
         Binding("k", "code", "keys.code", id="lobby.code"),
         Binding("c", "chat", "keys.chat", id="lobby.chat"),
@@ -150,6 +163,7 @@ class LobbyScreen(SkyjoScreen[None]):
             table.move_cursor(row=table.get_row_index(selected))
         elif tables:
             table.move_cursor(row=0)  # a table chosen at once: Enter joins it
+        self._enter_for_the_selected()  # the same row may now have a game on
         if tables and self.focused is None:
             # Nothing focused (the terminal reported a lost focus while the lobby
             # opened, as OpenSSH sessions can): Enter would go nowhere.
@@ -169,6 +183,17 @@ class LobbyScreen(SkyjoScreen[None]):
                 summary.get("settings") or {}, summary.get("turn_timer"), tr, summary.get("hints")
             ),
         ]
+
+    def _selected(self) -> dict[str, Any] | None:
+        """The summary of the table under the list's cursor."""
+        selected = self._selected_id()
+        tables = self.skyjo.lobby_tables.tables
+        return next((t for t in tables if str(t.get("table_id")) == selected), None)
+
+    @on(TextTable.RowHighlighted, "#tables")
+    def _enter_for_the_selected(self) -> None:
+        """Enter joins a table with a seat to take, and watches any other."""
+        self.query_one("#tables", TableList).enter_joins = has_a_seat(self._selected())
 
     def _selected_id(self) -> str | None:
         table = self.query_one("#tables", TextTable)
@@ -243,6 +268,9 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @on(TextTable.RowSelected, "#tables")
     def action_join(self) -> None:
+        if not has_a_seat(self._selected()):  # a click on a game going on: watch it
+            self.action_watch()
+            return
         table_id = self._selected_id()
         if table_id is not None:
             self.run_worker(

@@ -6,6 +6,7 @@ from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
+from textual.reactive import reactive
 
 from ..i18n import Translator
 from ..screens.base import localize_bindings
@@ -16,6 +17,15 @@ class TableList(TextTable[Text | str]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "keys.join_table", id="list.choose"),
     ]
+
+    enter_joins = reactive(True, bindings=True)
+    """False (set by the lobby): the selected table has no seat to take, so Enter is not
+    this list's (nor in the footer as "Join"): it goes on to the lobby's own Enter."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "select_cursor":
+            return self.enter_joins
+        return True
 
     def __init__(self, *, id: str | None = None, tr: Translator | None = None) -> None:
         super().__init__(id=id, cursor_type="row", zebra_stripes=True)

@@ -13,9 +13,11 @@ from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.text import TextTable
 
 from .conftest import TEST_LIMITS
+from .journeys.seen import footer_keys, on_screen, until
 from .players import rows, wait_for
 
 PAGE, TABLES = 5, 7
@@ -84,3 +86,41 @@ async def test_the_list_header_lines_up_with_rows_measured_after_it_was_drawn() 
         await pilot.pause()
         header, row = table.render_line(0).text, table.render_line(1).text
         assert header.index("Seats") == row.index("1/4"), (header, row)
+
+
+async def test_enter_joins_a_table_with_a_seat_and_watches_a_game_going_on(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Awaitable[SkyjoServer]]
+) -> None:
+    """Dan's game is on with a seat still empty (2/3): the footer offers no "Join" there,
+    and Enter watches it; on Erin's waiting table Enter is "Join"."""
+    server = await make_server()
+    dan = await ServerConnection.open("127.0.0.1", server.port)
+    erin = await ServerConnection.open("127.0.0.1", server.port)
+    try:
+        await dan.hello(name="Dan")
+        await dan.request({"type": "create_table", "name": "Dan's game", "seats": 3})
+        await dan.request({"type": "add_bot", "level": "random"})
+        await dan.request({"type": "start_game"})
+        await erin.hello(name="Erin")
+        await erin.request({"type": "create_table", "name": "Erin's table", "seats": 2})
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await on_screen(pilot, LobbyScreen)
+            await until(pilot, lambda: rows(app, LobbyScreen, "#tables") == 2, "both tables")
+            tables = app.screen.query_one("#tables", DataTable)
+            for name, joins in (("Erin's table", True), ("Dan's game", False)):
+                row = next(r for r in range(2) if str(tables.get_row_at(r)[0]) == name)
+                tables.move_cursor(row=row)
+
+                def offers_join(joins: bool = joins) -> bool:
+                    return footer_keys(app).has("Join") is joins
+
+                await until(pilot, offers_join, f"the footer at {name}")
+                assert footer_keys(app).has("Watch")
+            await pilot.press("enter")  # on Dan's game: watch it
+            table = await on_screen(pilot, TableScreen)
+            await until(pilot, lambda: table.view is not None, "the game, watched")
+            assert table.view is not None and table.view.seat is None
+    finally:
+        await dan.close()
+        await erin.close()
