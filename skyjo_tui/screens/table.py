@@ -234,7 +234,10 @@ class TableScreen(SkyjoScreen[None]):
         before a round that begins, after the round so far (a line said during it cannot
         be placed among its moves; last, it is in view)."""
         self._chat_told = True
-        for line in self.skyjo.chat_lines:
+        earlier = [line for line in self.skyjo.chat_lines if line.scope == "table"]
+        if earlier and self._ready:  # said before: not to be read as said just now
+            self.board.write_log(Text(self.tr("log.chat_earlier"), style="italic"))
+        for line in earlier:
             self.add_chat(line.scope, line.name, line.text)
 
     # -- pacing ------------------------------------------------------------------------

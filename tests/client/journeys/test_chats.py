@@ -94,7 +94,8 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
     # What was said in the room is on the board's log, before the round began.
     await until(pilot, lambda: "Alice: sb ready?" in screen_text(app), "the room's line")
-    assert table.board.query_one(LineLog).lines[0] == "Alice: sb ready?"
+    lines = table.board.query_one(LineLog).lines
+    assert lines[:2] == ["Said at this table earlier:", "Alice: sb ready?"], lines
     await pilot.press("c")
     await until(pilot, lambda: in_text_box(app), "the table's chat line")
     assert (await footer(pilot)).descriptions == CHAT_KEYS
@@ -201,3 +202,30 @@ async def test_a_tables_chat_is_back_after_the_server_and_the_app_restart(
 def room_log(app: SkyjoApp) -> str:
     """The words drawn in the log of the room on screen (its chat, and who comes and goes)."""
     return drawn_in(app, app.screen.query_one(ChatPanel))
+
+
+async def test_a_watcher_reads_the_chat_said_before_as_said_before(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Dan wished his bot luck before Alice came to watch: his line comes after the round so
+    far, under a line saying it was said earlier, not as if just said."""
+    server: SkyjoServer = await make_server()
+    dan = await Client.connect(server, "Dan")
+    try:
+        await dan.request("create_table", name="Dan's table", seats=2)
+        await dan.request("add_bot", level="random")
+        await dan.request("chat", text="good luck, bot")
+        await dan.request("start_game")
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await on_screen(pilot, LobbyScreen)
+            await pilot.press("w")
+            table: TableScreen = await on_screen(pilot, TableScreen)
+            log = table.query_one("#log", LineLog)
+            await until(pilot, lambda: "Dan: good luck, bot" in log.lines, "Dan's line")
+            lines = list(log.lines)
+            said = lines.index("Dan: good luck, bot")
+            assert lines[said - 1] == "Said at this table earlier:", lines
+            assert any(line.startswith("Round 1 begins") for line in lines[: said - 1]), lines
+    finally:
+        await dan.close()
