@@ -94,14 +94,18 @@ class GameOverScreen(SkyjoModal[None]):
         reply = await self.skyjo.call({"type": "game_record", "game_id": game_id})
         if reply is None:
             return
-        record, seeded = reply["record"], bool(reply.get("seeded"))
-        review = ReviewScreen(record, seat)
+        self._open_review(
+            reply["record"], bool(reply.get("seeded")), ReviewScreen(reply["record"], seat)
+        )
+
+    def _open_review(self, record: dict[str, Any], seeded: bool, review: ReviewScreen) -> None:
         self.app.push_screen(review, lambda step: self._replay_at(record, seeded, step, review))
 
     def _replay_at(
         self, record: dict[str, Any], seeded: bool, step: int | None, review: ReviewScreen
     ) -> None:
-        """The game's replay, on the move chosen in its review (Enter there)."""
+        """The game's replay, on the move chosen in its review (Enter there); closing it
+        comes back to the review, on that move."""
         from ..replay import ReplayError, recording
         from .replay import ReplayScreen
 
@@ -112,7 +116,13 @@ class GameOverScreen(SkyjoModal[None]):
         except ReplayError as exc:
             self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
             return
-        self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)))
+        from .review import ReviewScreen
+
+        def back(_: None) -> None:
+            again = ReviewScreen(record, review.seat, known=review.reviews, at_step=step)
+            self._open_review(record, seeded, again)
+
+        self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)), back)
 
     @on(Button.Pressed, "#rematch")
     @work(group="rematch")

@@ -271,7 +271,7 @@ class ReplayScreen(SkyjoScreen[None]):
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:
-            self.app.pop_screen()
+            self.dismiss()  # to whoever opened it (the game over: back to its review)
         else:
             self.app.exit()
 

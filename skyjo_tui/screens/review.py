@@ -50,14 +50,29 @@ class ReviewScreen(SkyjoScreen[int | None]):
     ReviewScreen #review-moves { height: 1fr; }
     """
 
-    def __init__(self, record: Mapping[str, Any], seat: int) -> None:
-        """``seat``: the one reviewed first (the person's own, when they played)."""
+    def __init__(
+        self,
+        record: Mapping[str, Any],
+        seat: int,
+        *,
+        known: Mapping[int, Review] | None = None,
+        at_step: int | None = None,
+    ) -> None:
+        """``seat``: the one reviewed first (the person's own, when they played); ``known``:
+        reviews of this record worked out already, by seat; ``at_step``: the record step of
+        the move to open on (back from the replay of it), else the first."""
         super().__init__()
         self.record = record
         self.seats = record_seats(record)
         self.seat = seat
-        self._reviews: dict[int, Review] = {}  # by seat, as each is worked out
+        self._reviews: dict[int, Review] = dict(known or {})  # by seat, as each is worked out
+        self._at_step = at_step
         self._working: set[int] = set()  # seats being worked out now
+
+    @property
+    def reviews(self) -> dict[int, Review]:
+        """The reviews worked out so far, by seat (a copy)."""
+        return dict(self._reviews)
 
     @property
     def review(self) -> Review | None:
@@ -130,7 +145,10 @@ class ReviewScreen(SkyjoScreen[int | None]):
             summary.update(tr("review.none", name=self.seats[review.seat].shown(tr)))
             return
         summary.update(review_summary(len(review.costly), review.points_given_away, tr))
-        table.move_cursor(row=0, animate=False)  # a seat's review starts at its first move
+        steps = [move.step for move in review.moves]
+        row = steps.index(self._at_step) if self._at_step in steps else 0
+        self._at_step = None  # once: another seat's review starts at its first move
+        table.move_cursor(row=row, animate=False)
         table.focus()
 
     def _cells(self, move: ReviewedMove) -> list[str | Text]:

@@ -105,7 +105,12 @@ async def test_review_after_a_local_game(make_app: Callable[..., SkyjoApp]) -> N
         await until(pilot, lambda: replay.index == target.step - 1, "the position of that move")
         words = prompt_line(app)
         assert words.startswith(f"Player, round {target.round}, turn {target.turn}: "), words
-        await pilot.press("q")
+        await pilot.press("q")  # back to the review, on the move replayed
+        again: ReviewScreen = await on_screen(pilot, ReviewScreen)
+        rows = again.query_one("#review-moves", TextTable)
+        await until(pilot, lambda: rows.cursor_row == moves.index(target), "the same move")
+        assert "points given away" in screen_text(app)  # at once: worked out already
+        await pilot.press("escape")
         await on_screen(pilot, GameOverScreen)
 
 
