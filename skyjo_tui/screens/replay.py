@@ -39,12 +39,8 @@ class ReplayScreen(SkyjoScreen[None]):
         # Grouped in the footer ("→ ← Move", "n p Round"), so that it fits 80 columns.
         Binding("right,l,space", "step(1)", "keys.forward", id="replay.forward", group=_MOVE),
         Binding("left,h", "step(-1)", "keys.back_step", id="replay.back", group=_MOVE),
-        Binding(
-            "n,pagedown", "round(1)", "keys.next_round_jump", id="replay.next_round", group=_ROUND
-        ),
-        Binding(
-            "p,pageup", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND
-        ),
+        Binding("n", "round(1)", "keys.next_round_jump", id="replay.next_round", group=_ROUND),
+        Binding("p", "round(-1)", "keys.previous_round", id="replay.previous_round", group=_ROUND),
         # The review of a player's moves (whose: chosen there, ``reviewed_seat``); that
         # player's next costly move once the review is worked out (``check_action``).
         Binding("r", "review", "keys.review", id="replay.review"),
@@ -65,6 +61,9 @@ class ReplayScreen(SkyjoScreen[None]):
             show=False,
             id="replay.previous_game",
         ),
+        # As at the table (PgUp and PgDn jumped by round here, as n and p do).
+        Binding("pageup", "log(1)", "keys.log_back", show=False, id="replay.log_back"),
+        Binding("pagedown", "log(-1)", "keys.log_newer", show=False, id="replay.log_newer"),
         Binding("q,escape", "close", "keys.close", id="replay.close"),
     ]
 
@@ -268,6 +267,10 @@ class ReplayScreen(SkyjoScreen[None]):
         self._jump(move.step - 1)
         self._review_note = review_line(move, name, self.tr)
         self._draw()
+
+    def action_log(self, pages: int) -> None:
+        """Read the log further back (PgUp) or towards the newest (PgDn), as at the table."""
+        self.query_one(TableBoard).scroll_log(pages)
 
     def action_close(self) -> None:
         if len(self.app.screen_stack) > 2:

@@ -5,15 +5,18 @@ lines do not move what is read."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual import events
 from textual.pilot import Pilot
 
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import MAX_LINES, LineLog
 
+from ..test_replay import write_record
 from .seen import a_local_game, drawn_in, footer, in_text_box, on_screen, play_the_round, until
 
 NEWER = "newer lines below"
@@ -74,3 +77,21 @@ async def test_the_log_reads_back_and_down(make_app: Callable[..., SkyjoApp]) ->
         await pilot.press("pagedown")
         await until(pilot, lambda: NEWER not in drawn_in(app, log), "PgDn: the newest")
         assert ": late" in drawn_in(app, log)
+
+
+async def test_the_replays_log_reads_back_too(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
+    """PgUp and PgDn in a replay, as at the table: back through the log and down again."""
+    write_record(tmp_path / "games.jsonl")
+    app = make_app(replay=tmp_path / "games.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, ReplayScreen)
+        log = app.screen.query_one("#log", LineLog)
+        for _ in range(60):  # far into the first round: more lines than the log shows
+            await pilot.press("right")
+        await until(pilot, lambda: len(log.lines) > log.content_size.height, "a long log")
+        await pilot.press("pageup")
+        await until(pilot, lambda: NEWER in drawn_in(app, log), "read back")
+        await pilot.press("pagedown")
+        await until(pilot, lambda: NEWER not in drawn_in(app, log), "PgDn: the newest")
