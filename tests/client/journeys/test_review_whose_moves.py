@@ -54,7 +54,7 @@ WORDS = {
         "no_costly": "No costly move: nothing to step to.",
     },
     "fr": {
-        "title": "Bilan des coups de {name}",
+        "title": "Bilan des coups joués par {name}",
         "summary.one": "{count} coup coûteux, {points} points perdus",
         "summary.other": "{count} coups coûteux, {points} points perdus",
         "key": "Joueur suivant",
