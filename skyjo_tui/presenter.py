@@ -172,10 +172,11 @@ def _seat_line(view: PlayerView, seats: Sequence[SeatInfo], seat: int, tr: Trans
 
 
 def _score_words(tr: Translator, points: int, total: int) -> tuple[str, str]:
-    """A seat's scores in words, longest first ("5 pts · total 23", "5 pts · Σ23")."""
+    """A seat's scores in words, longest first ("5 pts · total 23", "5 pts · Σ23"; "1 pt",
+    and "-1 pt": a point less is one point too)."""
     return (
-        tr("seat.scores_long", points=points, total=total),
-        tr("seat.scores", points=points, total=total),
+        tr.plural("seat.scores_long", abs(points), points=points, total=total),
+        tr.plural("seat.scores", abs(points), points=points, total=total),
     )
 
 

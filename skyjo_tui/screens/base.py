@@ -141,17 +141,32 @@ def _running_translator() -> Translator | None:
 
 
 def localize_bindings(node: Any, tr: Translator) -> None:
-    """Show binding descriptions (declared as locale keys) in the player's language.
+    """Show binding descriptions (declared as locale keys) in the player's language,
+    on the language's own keys where it has some (``key.<binding id>``).
 
     Textual reads ``Binding.description`` for the footer and has no hook to
     translate it, so each screen's own binding map gets translated copies.
+    A language names the keys of a binding whose key is a word's initial: French
+    answers "Oui" with ``o`` (``"key.confirm.yes": "o,y"``, its first key the one
+    the footer shows). The player's keymap, by binding id, still comes first.
     """
     merged = type(node)._merged_bindings  # noqa: SLF001 - the declared (untranslated) bindings
     if merged is not None:
         node._bindings = merged.copy()  # noqa: SLF001 - no public setter exists
     bindings = node._bindings.key_to_bindings  # noqa: SLF001
-    for key, declared in list(bindings.items()):
-        bindings[key] = [_localized(b, tr) for b in declared]
+    localized: dict[str, list[Binding]] = {}
+    rebound: set[str] = set()  # the ids on their language's keys already
+    for key, declared in bindings.items():
+        for binding in declared:
+            own_keys = tr.filled(f"key.{binding.id}") if binding.id else None
+            if own_keys is None:
+                localized.setdefault(key, []).append(_localized(binding, tr))
+            elif binding.id not in rebound:  # its other declared keys give way too
+                rebound.add(binding.id or "")
+                for own in Binding.make_bindings([binding.with_key(own_keys)]):
+                    localized.setdefault(own.key, []).append(_localized(own, tr))
+    bindings.clear()
+    bindings.update(localized)  # in the declared order: the footer shows an action's first key
     if node.is_attached:
         node.refresh_bindings()
 

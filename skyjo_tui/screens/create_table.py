@@ -25,7 +25,7 @@ class CreateTableScreen(SkyjoModal[None]):
     AUTO_FOCUS = "#table-name"  # the first field has the (visible) cursor
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "create", "keys.create", id="create.create"),
-        Binding("escape", "app.pop_screen", "keys.back", id="create.back"),
+        Binding("escape", "app.pop_screen", "keys.cancel", id="create.cancel"),
     ]
 
     def compose(self) -> ComposeResult:

@@ -21,7 +21,7 @@ class PromptScreen(SkyjoModal[str | None]):
     """Dismisses with the text typed (stripped, not empty), or None when the player backs out."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "keys.back", id="prompt.cancel"),
+        Binding("escape", "cancel", "keys.cancel", id="prompt.cancel"),
     ]
 
     def __init__(

@@ -171,7 +171,17 @@ class RoomScreen(SkyjoScreen[None]):
             return tr("room.watching")
         if self.am_host:
             return tr("room.host_hint", **self.key_labels("room.add_bot", "room.start"))
-        return tr("room.wait_host", **self.key_labels("room.ready"))
+        keys = self.key_labels("room.ready")
+        return (
+            tr("room.ready_waiting", **keys) if self._am_ready() else tr("room.wait_host", **keys)
+        )
+
+    def _am_ready(self) -> bool:
+        """True once the server says my seat is ready (``r`` says so, and takes it back)."""
+        mine = next(
+            (s for s in self.table.get("seats") or [] if s and s.get("seat") == self.my_seat), None
+        )
+        return bool((mine or {}).get("ready", False))
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         panels = self.query(ChatPanel)
@@ -213,10 +223,7 @@ class RoomScreen(SkyjoScreen[None]):
         self._send({"type": "join_table", "code": self.table.get("code"), "seat": row})
 
     def action_ready(self) -> None:
-        mine = next(
-            (s for s in self.table.get("seats") or [] if s and s.get("seat") == self.my_seat), None
-        )
-        self._send({"type": "ready", "ready": not (mine or {}).get("ready", False)})
+        self._send({"type": "ready", "ready": not self._am_ready()})
 
     def action_start(self) -> None:
         self._send({"type": "start_game"})

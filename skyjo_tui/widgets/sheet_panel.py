@@ -34,7 +34,20 @@ class SheetPanel(Vertical):
         table.display = chart.display = scored
         table.show(shown, tr)
         chart.show(shown)
-        key.update(tr("sheet.key", end=shown.end_score) if scored else tr("sheet.none"))
+        key.update(marks_key(shown, tr) if scored else tr("sheet.none"))
         names = self.query_one("#sheet-legend", Label)
         names.display = scored and compact(shown)
         names.update(legend(shown))
+
+
+def marks_key(shown: SheetShown, tr: Translator) -> str:
+    """What the sheet's marks mean. A doubled closer's mark is explained with the last one
+    on the sheet ("47×2=94: the closer's 47, doubled"), and only when some closer was
+    doubled: a made-up "7×2=14" read as a score of this game."""
+    marks = tr("sheet.key", end=shown.end_score)
+    penalised = next((line for line in reversed(shown.lines) if line.doubled), None)
+    if penalised is None:
+        return marks
+    closer = penalised.closer
+    doubled = tr("sheet.key.doubled", raw=penalised.raw[closer], score=penalised.scores[closer])
+    return f"{doubled} · {marks}"

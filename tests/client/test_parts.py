@@ -84,6 +84,9 @@ def test_moves_in_words() -> None:
         "Bob closed without the lowest score: doubled to 40."
     ]
     assert describe(took, NAMES, Translator("fr")) == ["Alice a pris le 3 et remplacé un 11 caché."]
+    # No "de" before a name (that would need "d'Alice"): French puts the name first.
+    removed = [ColumnRemoved(0, 0, 8, False)]
+    assert describe(removed, NAMES, Translator("fr")) == ["Alice voit sa colonne de 8 retirée."]
     assert touched(took).cards == {(0, 4)} and touched(took).discard_pile
 
 

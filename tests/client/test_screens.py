@@ -206,6 +206,23 @@ async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., 
         assert labels[piles.right - 1] == " ", labels
 
 
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_one_point_is_one_pt_on_the_name_line(
+    make_app: Callable[..., SkyjoApp], lang: str
+) -> None:
+    """The deal of seed 3 turns up a 1 first: "1 pt · total 0", not "1 pts" (French too)."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = TableScreen(table_map(2))
+        await app.push_screen(screen)
+        for push in game_pushes(2, 3, moves(1)):
+            screen.feed_game(push)
+        await pilot.pause()
+        headers = [w.render_line(0).text for w in screen.query(TableauWidget).results()]
+        assert any(" 1 pt · total 0" in header for header in headers), headers
+        assert not any(" 1 pts" in header for header in headers), headers
+
+
 async def test_a_key_that_does_nothing_says_why_in_the_prompt(
     make_app: Callable[..., SkyjoApp],
 ) -> None:

@@ -244,7 +244,7 @@ async def test_the_lobby_chat_gives_the_keys_back_on_esc(tmp_path: Path, key_fil
 
             # The keys work again: n opens a new table's form, s the statistics, q asks to leave.
             form = await press(carol, "n", "^s Create")
-            assert_footer(form, ["Create", "Back"])
+            assert_footer(form, ["Create", "Cancel"])
             await carol.keys("Escape")
             assert_footer(await carol.wait_until(in_the_lobby, "the lobby"), LOBBY_KEYS)
             stats = await press(carol, "s", "0 games, 0 won")  # her statistics, from the server

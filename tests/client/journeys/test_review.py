@@ -182,14 +182,14 @@ async def test_in_french_at_80_columns_the_footer_holds_the_review_keys_too(
     app = make_app(replay=path, lang="fr")
     async with app.run_test(size=(80, 24)) as pilot:
         replay: ReplayScreen = await on_screen(pilot, ReplayScreen)
-        assert " r Bilan " in bottom_line(app) and not footer_has(pilot, "Erreur suivante")
+        assert " r Bilan " in bottom_line(app) and not footer_has(pilot, "Coup coûteux")
         await pilot.press("r")
         review: ReviewScreen = await on_screen(pilot, ReviewScreen)
         await until(pilot, lambda: review.review is not None, "the review worked out")
         await pilot.press("escape")
         await on_screen(pilot, ReplayScreen)  # nothing of its footer cut
-        await until(pilot, lambda: footer_has(pilot, "Erreur suivante"), "the key c")
-        assert " c Erreur suivante " in bottom_line(app), bottom_line(app)
+        await until(pilot, lambda: footer_has(pilot, "Coup coûteux"), "the key c")
+        assert " c Coup coûteux " in bottom_line(app), bottom_line(app)
         await pilot.press("c")
         await until(pilot, lambda: replay.index == first.step - 1, "the first costly move")
         assert prompt_line(app).startswith(f"Alice, manche {first.round}"), prompt_line(app)

@@ -38,6 +38,7 @@ from .seen import (
     on_screen,
     prompt_line,
     screen_lines,
+    screen_text,
     until,
 )
 
@@ -49,16 +50,18 @@ WORDS = {
         "summary.other": "{count} costly moves, {points} points given away",
         "key": "Next player",
         "costly_key": "Next costly move",
+        "costly_hint": "n: the next costly move",
         "seats": "Players ({key} for the next): ",
         "line": "{name}, round {round}, turn {turn}: ",
         "no_costly": "No costly move: nothing to step to.",
     },
     "fr": {
-        "title": "Bilan des coups de {name}",
+        "title": "Bilan des coups joués par {name}",
         "summary.one": "{count} coup coûteux, {points} points perdus",
         "summary.other": "{count} coups coûteux, {points} points perdus",
         "key": "Joueur suivant",
-        "costly_key": "Erreur suivante",
+        "costly_key": "Coup coûteux",
+        "costly_hint": "n : le coup coûteux suivant",
         "seats": "Joueurs ({key} pour le suivant) : ",
         "line": "{name}, manche {round}, tour {turn} : ",
         "no_costly": "Aucun coup coûteux : rien à montrer.",
@@ -198,6 +201,10 @@ async def test_a_bots_only_record_opens_on_the_first_seat_and_reaches_every_seat
         assert seats_line(names, "p", lang) in "\n".join(screen_lines(app))
         keys = await footer(pilot)  # every key of the footer whole, at 80 columns
         assert keys.has(words["key"]) and f" p {words['key']} " in screen_lines(app)[-1], keys
+        # The footer's key and the hint above it name costly moves in the same words.
+        costly = next(words for key, words in keys.shown if key == "n")
+        read = " ".join(screen_text(app).split())
+        assert words["costly_hint"] in read and costly.lower() in words["costly_hint"], costly
         await pilot.press("n")  # the expert's moves: none costly, nothing to step to
         await until(pilot, lambda: words["no_costly"] in notes(app), "no costly move, said")
         for seat in range(1, len(names)):

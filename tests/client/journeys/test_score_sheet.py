@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from textual.app import App
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Input
 
 from skyjo_tui.app import SkyjoApp
@@ -20,7 +21,7 @@ from skyjo_tui.widgets.score_chart import ScoreChart
 from skyjo_tui.widgets.sheet_table import SheetTable
 
 from ..players import KeyboardPlayer, play_to_game_over
-from ..scenes import game_pushes, table_map
+from ..scenes import game_pushes, round_over, table_map
 from .seen import footer, on_screen, play_the_round, screen_lines, screen_text, until
 
 END_SCORE = 200
@@ -90,6 +91,11 @@ async def walk_the_score_sheet(pilot: Pilot[Any]) -> None:
     assert "o You" in heading
     shows_round(app, 1, first)
     assert "the end score, 200" in screen_text(app)
+    # The doubled mark is explained only when a closer's score was doubled, with theirs.
+    closer = next(p for p in first.players if p.closer)
+    explained = f"{closer.raw}×2={closer.score}: the closer's {closer.raw}, doubled"
+    assert (explained in screen_text(app)) == closer.doubled, screen_text(app)
+    assert ("×2=" in screen_text(app)) == closer.doubled, screen_text(app)
     assert any(
         line.strip("│ ").startswith("200┤") or line.strip("│ ").startswith("200├")
         for line in screen_lines(app)
@@ -147,6 +153,20 @@ def doubled_rounds(pushes: list[dict[str, Any]]) -> list[tuple[int, int, int, in
     ]
 
 
+async def the_sheet_after(
+    pilot: Pilot[Any], players: int, pushes: list[dict[str, Any]], ends: type[Screen[Any]]
+) -> None:
+    """A table of ``players`` fed ``pushes``, to the screen ``ends`` that they open; its
+    score sheet (``g``) once its chart is drawn."""
+    screen = TableScreen(table_map(players))
+    await pilot.app.push_screen(screen)
+    for push in pushes:
+        screen.feed_game(push)
+    await on_screen(pilot, ends)
+    await pilot.press("g")
+    await until(pilot, lambda: chart_on_screen(pilot.app), "the score sheet")
+
+
 @pytest.mark.parametrize(
     ("players", "seed", "lang"),
     [(5, 7, "en"), (5, 7, "fr"), (8, 7, "en")],
@@ -162,13 +182,7 @@ async def test_a_doubled_closer_reads_as_the_sum_doubled_within_80_columns(
     rounds = doubled_rounds(pushes)
     app = make_app(lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = TableScreen(table_map(players))
-        await app.push_screen(screen)
-        for push in pushes:
-            screen.feed_game(push)
-        await on_screen(pilot, GameOverScreen)
-        await pilot.press("g")
-        await until(pilot, lambda: chart_on_screen(app), "the score sheet")
+        await the_sheet_after(pilot, players, pushes, GameOverScreen)
         sheet = app.screen.query_one(SheetTable)
         assert sheet.max_scroll_x == 0 and sheet.region.right <= 80
         drawn = [" ".join(line.strip("│ ").split()) for line in screen_lines(app)]
@@ -181,5 +195,19 @@ async def test_a_doubled_closer_reads_as_the_sum_doubled_within_80_columns(
             assert f"{score}×2" not in row, row
             assert len(row.split()) == players + 1 + (0 if players >= 6 else players), row
         assert any(line.startswith(first) for line in drawn)
-        key = next(line for line in drawn if line.startswith("7×2=14"))  # what the marks mean
+        _number, _closer, raw, score = rounds[-1]  # the marks explained with the last one
+        key = next(line for line in drawn if line.startswith(f"{raw}×2={score}"))
         assert key.endswith(f"{'the end score' if lang == 'en' else 'le score de fin'}, 100"), key
+
+
+async def test_with_no_closer_doubled_the_key_explains_no_doubled_mark(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """An example "7×2=14" read as a score of this game: no doubled mark, no words for one."""
+    pushes = game_pushes(2, 2, round_over)
+    assert not doubled_rounds(pushes)  # the deal of seed 2: its closer had the lowest score
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await the_sheet_after(pilot, 2, pushes, RoundSummaryScreen)
+        assert "✓ closed · the line: the end score, 100" in screen_text(app), screen_text(app)
+        assert "×2" not in screen_text(app), screen_text(app)
