@@ -8,8 +8,11 @@ taken", "'Hana' is playing now").
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
+from textual.screen import Screen
 
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
@@ -36,6 +39,18 @@ NAME_TAKEN = {
 }
 
 
+async def the_dialog_again_saying(pilot: Pilot[Any], before: Screen[Any], words: str) -> None:
+    """The code's dialog, opened again in place of ``before``, its error line ``words``."""
+    app = pilot.app
+
+    def again() -> bool:
+        return (
+            app.screen is not before and drawn_words(app, app.screen.query_one(".error")) == words
+        )
+
+    await until(pilot, again, f"the code's dialog again, saying {words!r}")
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_a_mistyped_code_and_a_full_table_are_said_in_our_words(
     make_server: StartServer, make_app: Callable[..., SkyjoApp], lang: str
@@ -54,24 +69,10 @@ async def test_a_mistyped_code_and_a_full_table_are_said_in_our_words(
             await pilot.press("k")
             first = await on_screen(pilot, PromptScreen)
             await pilot.press(*wrong.lower(), "enter")
-            await until(
-                pilot,
-                lambda: (
-                    app.screen is not first
-                    and drawn_words(app, app.screen.query_one(".error")) == NO_SUCH_TABLE[lang]
-                ),
-                "the code's dialog again, saying why",
-            )
+            await the_dialog_again_saying(pilot, first, NO_SUCH_TABLE[lang])
             second = app.screen
             await pilot.press("ctrl+a", "ctrl+k", *code.lower(), "enter")  # the full table's
-            await until(
-                pilot,
-                lambda: (
-                    app.screen is not second
-                    and drawn_words(app, app.screen.query_one(".error")) == TABLE_FULL[lang]
-                ),
-                "the code's dialog again, saying the table is full",
-            )
+            await the_dialog_again_saying(pilot, second, TABLE_FULL[lang])
             await pilot.press("escape")  # (Enter on it in the list watches it: test_lobby_list)
             await on_screen(pilot, LobbyScreen)
     finally:
