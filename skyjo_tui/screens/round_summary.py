@@ -90,6 +90,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self._ready_sent = False
         #: When the server starts the next round on its own (``time.monotonic()``), if it does.
         self._next_round_at: float | None = None
+        self._set_countdown()
         # During a round the scores window opens on the sheet, once a round is scored.
         self.sheet_shown = summary is None and bool(table.score_sheet.rounds)
 
@@ -118,7 +119,6 @@ class RoundSummaryScreen(SkyjoModal[None]):
                     yield ResultsTable(id="results")
                     yield Label(summary_notes(summary, tr), id="penalty")
                 yield SheetPanel(id="sheet")
-                self._set_countdown()
                 yield state_label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():

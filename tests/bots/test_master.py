@@ -125,12 +125,15 @@ def test_a_two_player_master_with_few_plans_stops_early_and_a_seed_replays_it(
         bot.rule = small
     watchers = [*bots, twin]
     tell_bots(watchers, [game.round.start_event()])
-    while game.phase is GamePhase.PLAYING and game.round.number == 1:
+    for _ in range(1000):  # moves, bounded: a round of two takes about a hundred
+        if game.phase is not GamePhase.PLAYING or game.round.number != 1:
+            break
         for seat in seats_to_act(game):
             action = bot_move(bots[seat], game)
             if seat == 0:
                 assert bot_move(twin, game) == action
             tell_bots(watchers, game.apply(action))
+    assert game.round.number != 1 or game.phase is not GamePhase.PLAYING, "the round never ended"
     assert len(searches) >= 20
     assert all(plans < small.plans + one_deal_at_most for _, plans in searches)
     assert sum(deals < small.batch for deals, _ in searches) > len(searches) / 2
