@@ -216,9 +216,16 @@ class Table:
         return None if self.seed is None else self.seed + number - 1
 
     def bot_name(self, level: str) -> str:
+        """A new bot's name: its level and the lowest number no bot at the table has.
+
+        Numbers are counted over every level, not per level, so that each bot's number
+        is its own ("Casual bot 1", "Expert bot 2", "Casual bot 3"): a local game's
+        set-up names its rows Bot 1, Bot 2, ..., and two bots of a table never share
+        a number a person might mention."""
         names = {s.name for _, s in self.filled()}
+        numbers = {s.name.rpartition(" ")[2] for _, s in self.filled() if s.kind == BOT}
         number = 1
-        while f"{level.capitalize()} bot {number}" in names:
+        while str(number) in numbers or f"{level.capitalize()} bot {number}" in names:
             number += 1
         return f"{level.capitalize()} bot {number}"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from textual.widgets import DataTable, TabbedContent
+from textual.widgets import DataTable, Select, TabbedContent
 
 from server.bots import BOT_LEVELS
 from skyjo_tui.app import SkyjoApp
@@ -18,6 +18,7 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 from skyjo_tui.widgets.results import ResultsTable
 
+from .journeys.seen import screen_text
 from .players import (
     KeyboardPlayer,
     MousePlayer,
@@ -111,6 +112,31 @@ async def test_two_key_presses_start_a_local_game(make_app: Callable[..., SkyjoA
         )
         view = app.screen.view  # type: ignore[attr-defined]
         assert view.phase == "initial_flips" and len(view.tableaux) == 4  # three bots by default
+
+
+async def test_each_bot_bears_the_number_of_its_row_in_the_set_up(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """Bot 2 set to expert among casual bots sits down as "Expert bot 2", not "Expert bot 1":
+    a bot's number is its own at the table, whatever the levels."""
+    app = make_app()
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("enter")  # home: "Play against bots"
+        await wait_for(pilot, lambda: isinstance(app.screen, SetupScreen))
+        assert str(app.screen.query_one("#level-1", Select).value) == "casual"
+        await click_shown(pilot, "#level-1")
+        await pilot.press("down", "enter")  # casual -> expert
+        await wait_for(
+            pilot, lambda: str(app.screen.query_one("#level-1", Select).value) == "expert"
+        )
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.view is not None
+        )
+        await wait_for(pilot, lambda: "Expert bot 2" in screen_text(app))
+        shown = screen_text(app)
+        assert "Casual bot 1" in shown and "Casual bot 3" in shown
+        assert "Expert bot 1" not in shown and "Casual bot 2" not in shown
 
 
 async def test_mouse_game_to_game_over_then_rematch(make_app: Callable[..., SkyjoApp]) -> None:

@@ -31,7 +31,7 @@ async def test_two_people_and_two_bots_play_a_whole_game_that_is_stored(connect)
 
     over = [await c.push("game_over") for c in (alice, bob, carol)]
     assert over[0] == over[1] == over[2]
-    assert over[0]["names"] == ["Alice", "Random bot 1", "Greedy bot 1", "Bob"]
+    assert over[0]["names"] == ["Alice", "Random bot 1", "Greedy bot 2", "Bob"]
     assert max(over[0]["totals"]) >= 40
     assert over[0]["winners"] == [
         seat for seat, total in enumerate(over[0]["totals"]) if total == min(over[0]["totals"])

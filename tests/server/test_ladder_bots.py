@@ -19,5 +19,5 @@ async def test_a_table_with_a_master_and_a_casual_bot_plays_through(connect) -> 
     await asyncio.wait_for(alice.play(random.Random(5)), 120)
 
     over = await alice.push("game_over")
-    assert over["names"] == ["Alice", "Master bot 1", "Casual bot 1"]
+    assert over["names"] == ["Alice", "Master bot 1", "Casual bot 2"]
     assert max(over["totals"]) >= 20
