@@ -9,15 +9,38 @@ bottom row says that newer lines are below (a click there goes back down).
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from typing import ClassVar, NamedTuple
 
-from rich.text import Text
+from rich.console import Console
+from rich.text import Lines, Text
 from textual import events
 from textual.reactive import reactive
 from textual.widget import Widget
 
 MAX_LINES = 200
+
+#: Spaces a row of the narrow log may not break at: before the punctuation French sets
+#: apart ("la partie !", "prêt ; l'hôte"), or a row would begin with a lone "!", and before
+#: a number, which stays with the word it belongs to ("un -2.", "manche 3", "Bob 12").
+_UNBREAKABLE_SPACE = re.compile(r" (?=[!?;:»]|-?\d)")
+#: What such a space is while the line is wrapped: one cell wide, and not a space to rich.
+_GLUE = "\ue000"
+
+
+def wrap(line: Text, console: Console, width: int) -> Lines:
+    """``line``'s rows at ``width``, as rich wraps it but never breaking before "!", "?",
+    ";", ":" or "»" set apart by a space, nor before a number (the text keeps its length,
+    so its styles stay in place)."""
+    if not _UNBREAKABLE_SPACE.search(line.plain):
+        return line.wrap(console, width)
+    glued = line.copy()
+    glued.plain = _UNBREAKABLE_SPACE.sub(_GLUE, line.plain)
+    rows = glued.wrap(console, width)
+    for row in rows:
+        row.plain = row.plain.replace(_GLUE, " ")
+    return rows
 
 
 class ChatLine(NamedTuple):
@@ -98,7 +121,7 @@ class LineLog(Widget):
         if width <= 0:
             return []
         return [
-            row for line in self._lines for row in self._styled(line).wrap(self.app.console, width)
+            row for line in self._lines for row in wrap(self._styled(line), self.app.console, width)
         ]
 
     def _styled(self, line: Text | ChatLine) -> Text:
@@ -129,7 +152,7 @@ class LineLog(Widget):
             return Text("\n").join([*rows[max(0, end - (height - 1)) : end], note])
         shown: list[Text] = []
         for line in reversed(self._lines):  # wrap from the newest until the space is full
-            wrapped = self._styled(line).wrap(self.app.console, width)
+            wrapped = wrap(self._styled(line), self.app.console, width)
             shown[:0] = list(wrapped)
             if len(shown) >= height:
                 break

@@ -5,8 +5,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 from textual.widgets import Button, Markdown, OptionList, Select
 
 from skyjo_tui import preferences
@@ -182,14 +184,22 @@ async def test_the_table_without_colour_still_shows_every_value(
             assert sorted(int(value) for value in re.findall(r"-?\d+", cards)) == sorted(shown)
 
 
+async def table_with_bots(
+    app: SkyjoApp, pilot: Pilot[Any], players: int, played: int
+) -> TableScreen:
+    """A table of ``players`` (bots named as the server names them), ``played`` moves in."""
+    screen = TableScreen(table_map(players, server_bot_names=True))
+    await app.push_screen(screen)
+    for push in game_pushes(players, 7, moves(played)):
+        screen.feed_game(push)
+    await pilot.pause()
+    return screen
+
+
 async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., SkyjoApp]) -> None:
     app = make_app(lang="fr")
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = TableScreen(table_map(4, server_bot_names=True))
-        await app.push_screen(screen)
-        for push in game_pushes(4, 7, moves(12)):
-            screen.feed_game(push)
-        await pilot.pause()
+        screen = await table_with_bots(app, pilot, 4, 12)
         headers = [
             w.render_line(0).text.strip(" »")
             for w in screen.query(".opponent").results(TableauWidget)
@@ -204,6 +214,33 @@ async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., 
         (labels,) = [line for line in screen_lines(app) if "Défausse" in line]
         assert "Défausse" in labels[piles.x : piles.right - 1], labels
         assert labels[piles.right - 1] == " ", labels
+
+
+async def test_the_log_never_begins_a_row_with_french_punctuation_set_apart(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """French sets "!", "?", ";" and ":" apart with a space: at 80x24 the log is narrow, and
+    a row may not begin with one (rich breaks at that space: "gagne la partie" / "!"), nor
+    with a number cut from its word ("a retourné un" / "-2.")."""
+    app = make_app(lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await table_with_bots(app, pilot, 2, 4)
+        box = screen.query_one(LineLog).content_region
+
+        def log_rows() -> list[str]:
+            return [line[box.x : box.right] for line in screen_lines(app)[box.y : box.bottom]]
+
+        rows = log_rows()
+        assert any(" un " in row for row in rows), rows  # the moves' lines, in view
+        assert not [row for row in rows if re.fullmatch(r"-?\d+\.?", row.strip())], rows
+        # Each length of the sentence brings its "!" to the end of a row at some point.
+        sentences = [f"{'ah ' * n}bien joué !" for n in range(box.width // 3 + 1)]
+        for sentence in [*sentences, "On continue ? Oui ; et vite : allez !"]:
+            screen.add_chat("table", "Bob", sentence)
+            await pilot.pause()
+            rows = log_rows()
+            assert sentence.rpartition(" ")[0] in " ".join(" ".join(rows).split()), rows
+            assert not [row for row in rows if row.lstrip()[:1] in ("!", "?", ";", ":")], rows
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
