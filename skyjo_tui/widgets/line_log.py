@@ -22,9 +22,11 @@ from textual.widget import Widget
 MAX_LINES = 200
 
 #: Spaces a row of the narrow log may not break at: before the punctuation French sets
-#: apart ("la partie !", "prêt ; l'hôte"), or a row would begin with a lone "!", and before
-#: a number, which stays with the word it belongs to ("un -2.", "manche 3", "Bob 12").
-_UNBREAKABLE_SPACE = re.compile(r" (?=[!?;:»]|-?\d)")
+#: apart ("la partie !", "prêt ; l'hôte"), or a row would begin with a lone "!", and
+#: between a word and the number after it, which belongs to it ("un -2.", "manche 3").
+#: Not after a comma: a list of numbers ("révélez 1, 10, 4, ...") breaks between them,
+#: or it would be one long word that rich cuts anywhere, even inside a "10".
+_UNBREAKABLE_SPACE = re.compile(r" (?=[!?;:»])|(?<=[^\W\d_]) (?=-?\d)")
 #: What such a space is while the line is wrapped: one cell wide, and not a space to rich.
 _GLUE = "\ue000"
 

@@ -221,7 +221,8 @@ async def test_the_log_never_begins_a_row_with_french_punctuation_set_apart(
 ) -> None:
     """French sets "!", "?", ";" and ":" apart with a space: at 80x24 the log is narrow, and
     a row may not begin with one (rich breaks at that space: "gagne la partie" / "!"), nor
-    with a number cut from its word ("a retourné un" / "-2.")."""
+    with a number cut from its word ("a retourné un" / "-2."), and a list of numbers still
+    breaks between them."""
     app = make_app(lang="fr")
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await table_with_bots(app, pilot, 2, 4)
@@ -241,6 +242,12 @@ async def test_the_log_never_begins_a_row_with_french_punctuation_set_apart(
             rows = log_rows()
             assert sentence.rpartition(" ")[0] in " ".join(" ".join(rows).split()), rows
             assert not [row for row in rows if row.lstrip()[:1] in ("!", "?", ";", ":")], rows
+        # A list of numbers breaks between them, never inside one ("1" / "0" for a 10).
+        numbers = "1, 10, 4, 1, 1, 3, 10, 10, 8, 3, 12, 11, 2, 10, 9, 11, 4, 12, 7, 10, 11"
+        screen.add_chat("table", "Bob", f"Vous révélez {numbers}.")
+        await pilot.pause()
+        said = " ".join(log_rows()).rpartition("Vous révélez")[2]
+        assert re.findall(r"-?\d+", said) == numbers.split(", "), log_rows()
 
 
 @pytest.mark.parametrize("lang", ["en", "fr"])
