@@ -284,14 +284,15 @@ def _prompt(
             a_drawn=tr.a(view.drawn_card) if view.drawn_card is not None else "",
             **{f"{name}_key": display for name, display in keys.items()},
         )
-    return _waiting(view, names, tr)
+    return _waiting(view, names, tr, keys)
 
 
-def _waiting(view: PlayerView, names: list[str], tr: Translator) -> str:
+def _waiting(view: PlayerView, names: list[str], tr: Translator, keys: Mapping[str, str]) -> str:
+    # Over, the round's summary or the game's end is one key away: the prompt says which.
     if view.phase == "game_over":
-        return tr("prompt.game_over")
+        return tr("prompt.game_over", summary_key=keys.get("summary", "s"))
     if view.phase == "round_over":
-        return tr("prompt.round_over")
+        return tr("prompt.round_over", summary_key=keys.get("summary", "s"))
     if view.seat is None:
         return tr("prompt.spectating")
     if view.phase == "initial_flips":

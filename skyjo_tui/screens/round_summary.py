@@ -87,10 +87,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self.summary = summary
         self.table_screen = table
         self.totals = tuple(totals)
-        self._ready_sent = False
-        #: When the server starts the next round on its own (``time.monotonic()``), if it does.
-        self._next_round_at: float | None = None
-        self._set_countdown()
+        self._ready_sent = False  # asked here; the server's word (the table) may lag
         # During a round the scores window opens on the sheet, once a round is scored.
         self.sheet_shown = summary is None and bool(table.score_sheet.rounds)
 
@@ -123,7 +120,11 @@ class RoundSummaryScreen(SkyjoModal[None]):
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
                         yield Button(
-                            tr("summary.next"), variant="primary", id="ready", compact=True
+                            tr("summary.next"),
+                            variant="primary",
+                            id="ready",
+                            compact=True,
+                            disabled=self._ready_for_next,
                         )
                     yield Button(tr("summary.see_table"), id="close", compact=True)
         yield KeyFooter()
@@ -143,29 +144,31 @@ class RoundSummaryScreen(SkyjoModal[None]):
 
     def table_changed(self) -> None:
         """The table as the server sees it now: its countdown to the next round, which
-        comes just after the round's last move, is counted down once known (until we are ready)."""
-        self._set_countdown()
+        comes just after the round's last move, is counted down once known."""
         self._tick()
 
-    def _set_countdown(self) -> None:
-        """The server's word is the clock: each table it sends sets the countdown again."""
-        table = self.table_screen.table
-        seconds = table.get("next_round_in") if table.get("status") == "between_rounds" else None
-        if self._can_ready() and isinstance(seconds, (int, float)) and seconds > 0:
-            self._next_round_at = time.monotonic() + float(seconds)
-        else:
-            self._next_round_at = None
+    @property
+    def _ready_for_next(self) -> bool:
+        """We are ready for the next round: asked here, or the server says so (we asked
+        before this summary was opened again)."""
+        return self._ready_sent or self.table_screen.ready_for_round
 
     def _tick(self) -> None:
-        if not self._ready_sent:
-            for label in self.query("#summary-state").results(Label):
-                say(label, self._next_round_note())
+        for label in self.query("#summary-state").results(Label):
+            say(label, self._next_round_note())
 
     def _next_round_note(self) -> str:
-        """When the server starts the next round on its own, in whole seconds from now."""
-        if self._next_round_at is None:
+        """Waiting for the others once we are ready; else when the server starts the next
+        round on its own, in whole seconds from now (the table screen keeps that moment:
+        a summary opened again counts on from it)."""
+        if not self._can_ready():
             return ""
-        left = max(1, math.ceil(self._next_round_at - time.monotonic()))
+        if self._ready_for_next:
+            return self.tr("summary.waiting")
+        starts_at = self.table_screen.next_round_at
+        if starts_at is None:
+            return ""
+        left = max(1, math.ceil(starts_at - time.monotonic()))
         return self.tr("summary.next_in", seconds=left)
 
     def _can_ready(self) -> bool:
@@ -174,16 +177,16 @@ class RoundSummaryScreen(SkyjoModal[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "ready":
-            return self._can_ready() and not self._ready_sent
+            return self._can_ready() and not self._ready_for_next
         return True
 
     @on(Button.Pressed, "#ready")
     def action_ready(self) -> None:
-        if self._ready_sent or not self._can_ready():
+        if self._ready_for_next or not self._can_ready():
             return
         self._ready_sent = True
         self.table_screen.ready_for_next_round()
-        say(self.query_one("#summary-state", Label), self.tr("summary.waiting"))
+        self._tick()
         for button in self.query("#ready"):
             button.disabled = True
         self.refresh_bindings()

@@ -78,6 +78,9 @@ class TableScreen(SkyjoScreen[None]):
         super().__init__()
         self.table = table
         self.seats = seats_of(table)
+        #: When the server starts the next round by itself (``time.monotonic()``), counted
+        #: from the table push that said so; None when it will not (see ``update_table``).
+        self.next_round_at = next_round_at(table)
         self.view: PlayerView | None = None
         self._choices: tuple[PlayerView | None, Choices] = (None, Choices(None))
         self.mode = Mode.NORMAL
@@ -145,6 +148,7 @@ class TableScreen(SkyjoScreen[None]):
         news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
         self.table = table
         self.seats = seats_of(table)
+        self.next_round_at = next_round_at(table)
         self._redraw()
         self._tell(news)
 
@@ -736,6 +740,24 @@ class TableScreen(SkyjoScreen[None]):
 
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")
+
+    @property
+    def ready_for_round(self) -> bool:
+        """Between rounds, the server has us ready for the next one."""
+        own = self.view.seat if self.view is not None else None
+        if own is None or self.table.get("status") != "between_rounds":
+            return False
+        seats = self.table.get("seats") or []
+        return any(s is not None and s.get("seat") == own and s.get("ready") for s in seats)
+
+
+def next_round_at(table: dict[str, Any]) -> float | None:
+    """When the table's next round starts by itself (``time.monotonic()``), from its
+    ``next_round_in`` as of now (the table just came); None when it will not."""
+    seconds = table.get("next_round_in") if table.get("status") == "between_rounds" else None
+    if isinstance(seconds, (int, float)) and seconds > 0:
+        return time.monotonic() + float(seconds)
+    return None
 
 
 def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:

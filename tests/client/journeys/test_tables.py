@@ -230,6 +230,18 @@ async def test_the_next_rounds_countdown_is_told_at_the_round_end(
             await pilot.press("g")
             seen = countdown(app)
             await until(pilot, lambda: countdown(app) < seen, "the countdown under the sheet")
+            # Closed, the table says how to open it again; opened again, it counts on from
+            # where it was (not from the whole wait again: the round would come early).
+            closing = countdown(app)
+            await pilot.press("escape")
+            await on_screen(pilot, TableScreen)
+            said = "The round is over: s shows its scores and when the next one starts."
+            await until(pilot, lambda: said in prompt_line(app), "the way back, told")
+            assert (await footer(pilot)).has("Scores")
+            await pilot.press("s")
+            await on_screen(pilot, RoundSummaryScreen)
+            await until(pilot, lambda: countdown(app) < 600, "the countdown, told again")
+            assert countdown(app) <= closing
             await pilot.press("enter")  # ready: Bob was, so the next round starts
             await on_screen(pilot, TableScreen)
             await until(pilot, lambda: "Round 2" in screen_text(app), "the next round")
