@@ -286,6 +286,32 @@ class Store(Database):
 
         return await self.run(forget)
 
+    async def one_person(self, held: Collection[int]) -> int | None:
+        """For a server one person alone plays on (the app's local games): every player
+        stored is them under a name they once had. Folds them all into the one last seen
+        (their statistics and the private games they may see), but for the players in
+        ``held`` (a table still refers to them), which are left as they are.
+
+        Returns who that person is (None: nobody yet). A database from an earlier version
+        of the app, which renamed by making a new player, finds its games again.
+        """
+
+        def fold(conn: sqlite3.Connection) -> int | None:
+            ids = [
+                row[0]
+                for row in conn.execute(
+                    "SELECT id FROM players ORDER BY COALESCE(last_seen, created) DESC, id DESC"
+                )
+            ]
+            if not ids:
+                return None
+            person = ids[0]
+            for other in (i for i in ids[1:] if i not in held):
+                _fold_player(conn, other, person)
+            return person
+
+        return await self.run(fold)
+
     async def remember_identity(self, identity: str, player_id: int) -> None:
         await self.run(
             lambda c: c.execute(
@@ -554,6 +580,32 @@ def _load_tables(conn: sqlite3.Connection) -> list[SavedTable]:
             SavedTable(table_id, json.loads(meta), snapshot_data, snapshot_at, actions, chat)
         )
     return saved
+
+
+def _fold_player(conn: sqlite3.Connection, gone: int, into: int) -> None:
+    """Player ``gone`` was ``into`` all along: what is theirs becomes ``into``'s, and they go.
+
+    Ratings are left out: only public games move them, and the one server that folds
+    players (``Store.one_person``) plays private games only.
+    """
+    conn.execute(
+        "INSERT INTO player_stats (player_id, games, wins, rounds, round_points) "
+        "SELECT ?, games, wins, rounds, round_points FROM player_stats WHERE player_id = ? "
+        "ON CONFLICT (player_id) DO UPDATE SET games = games + excluded.games, "
+        "wins = wins + excluded.wins, rounds = rounds + excluded.rounds, "
+        "round_points = round_points + excluded.round_points",
+        (into, gone),
+    )
+    conn.execute(
+        "INSERT OR IGNORE INTO game_viewers (game_id, player_id) "
+        "SELECT game_id, ? FROM game_viewers WHERE player_id = ?",
+        (into, gone),
+    )
+    conn.execute("UPDATE identities SET player_id = ? WHERE player_id = ?", (into, gone))
+    for table in ("player_stats", "game_viewers"):
+        conn.execute(f"DELETE FROM {table} WHERE player_id = ?", (gone,))
+    conn.execute("DELETE FROM mutes WHERE player_id = ? OR muted_id = ?", (gone, gone))
+    conn.execute("DELETE FROM players WHERE id = ?", (gone,))
 
 
 def _add_result(conn: sqlite3.Connection, result: PlayerResult) -> None:

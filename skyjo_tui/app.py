@@ -392,9 +392,10 @@ class SkyjoApp(InputInTurnApp[None]):
             elif welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
             if welcome.name != name and not resume:
-                # the saved token is the player of another name (Settings changed it); a
-                # resumed seat keeps its player: the next new game takes the new name
-                welcome = await self.session.choose_name(name)
+                # Settings changed the name: the saved token's player (the one person who
+                # plays here, with their games) takes it; a resumed seat keeps the name it
+                # has at its table: the next new game takes the new one
+                welcome = await self.session.rename(name)
             self._quick_game = True
             self.save_prefs(self.prefs.with_token(LOCAL_LABEL, welcome.token))
         except ConnectionError as exc:  # ConnectionLost included: the in-process server went away

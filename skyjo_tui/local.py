@@ -4,6 +4,10 @@ There is no second code path: a local game is a private table on a
 ``SkyjoServer`` that only this app talks to, through the same protocol as a
 remote one (over a socket pair). The server starts on the first connection,
 so the home screen appears without waiting for it.
+
+Its one player is the person at this computer: the app keeps that player's
+token, and a new name in Settings renames them (``set_name``), so their games
+and statistics stay theirs.
 """
 
 from __future__ import annotations
@@ -38,6 +42,13 @@ class LocalServer:
 
                 server = SkyjoServer(self._config())
                 await server.start()
+                try:
+                    # Only the person at this computer plays here: one player, whatever
+                    # they were called (an earlier version made a new one for a new name).
+                    await server.store.one_person(server.lobby.guests.in_use())
+                except BaseException:
+                    await server.stop()
+                    raise
                 self._server = server
             return self._server
 

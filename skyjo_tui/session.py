@@ -123,6 +123,21 @@ class Session:
             return self._welcomed(conn, welcome)
         return await self._open(name=name)
 
+    async def rename(self, name: str) -> Welcome:
+        """The same player under another name (``set_name``, away from any table): their
+        id, statistics and games stay theirs. Raises ``NameNeeded`` when it is refused."""
+        conn = self._conn
+        if conn is None or conn.closed or self.link is not Link.ONLINE:
+            raise ConnectionLost("not connected")
+        try:
+            welcome = await conn.set_name(name, timeout=TIMEOUT)
+        except ServerError as exc:
+            if exc.code in NAME_ERRORS:
+                raise _name_needed(exc) from None
+            raise
+        self.welcome = _shown(welcome)
+        return self.welcome
+
     async def _open(self, *, name: str | None = None, token: str | None = None) -> Welcome:
         await self._drop_connection()
         # Not wait_for: on Python 3.11 it drops a cancellation that comes with the
@@ -143,7 +158,7 @@ class Session:
         return welcome
 
     def _welcomed(self, conn: ServerConnection, welcome: Welcome) -> Welcome:
-        welcome = replace(welcome, name=printable(welcome.name), server=printable(welcome.server))
+        welcome = _shown(welcome)
         self._conn = conn
         self.welcome = welcome
         if not welcome.needs_name:
@@ -231,3 +246,8 @@ class Session:
 
 def _name_needed(exc: ServerError) -> NameNeeded:
     return NameNeeded(exc.message, exc.code)
+
+
+def _shown(welcome: Welcome) -> Welcome:
+    """The welcome with the words it holds made safe to show (see ``NUMBERS_ONLY``)."""
+    return replace(welcome, name=printable(welcome.name), server=printable(welcome.server))
