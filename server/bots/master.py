@@ -41,6 +41,17 @@ that may close) cost up to five times the mean. Once the plans made reach
 ``PLANS`` (one that may close counting twice), no more deals are imagined and the
 deals so far decide, by the same rule as at the end of the budget.
 
+With ``endgame_rollouts`` (two players), once a tableau has at most
+``ENDGAME_HIDDEN`` face-down cards, the reply search plays each candidate on
+towards the round's end instead of stopping at our next turn: both players
+take their turns as the expert's model would (``reply.expert_turn``, each
+public position's plan still made once a decision), for at most
+``ENDGAME_TURNS`` more of our turns, and a round that ends is judged by its
+exact final scores, the closer's doubling applied by the engine. The model is
+weakest there (its estimate of the turns left, of the closer's risk, of the
+last turns). The play-outs make more plans a deal, so the same ``PLANS``
+bound stops those searches after fewer deals.
+
 With ``game_aware`` (off by default: measured, not clearly better), master
 plays for the game, not only the round (``standing.win_chance``). On
 its last turn (another player closed) each of the expert's best moves is
@@ -114,6 +125,12 @@ OPTIMISM = 2.0
 #: seed replays a game whatever the load; ``benchmarks/paired.py --set plans=1000000000``
 #: plays without it.
 PLANS = 384
+#: With two players, when a tableau has at most this many face-down cards at a searched
+#: decision, each candidate is played out towards the round's end (``endgame_rollouts``).
+ENDGAME_HIDDEN = 2
+#: How many more of our turns such a play-out plays (the other answering each) before the
+#: table is priced by the model as our next turn, if the round has not ended by then.
+ENDGAME_TURNS = 6
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,6 +183,14 @@ class MasterBot(ExpertBot):
     #: ``benchmarks/paired.py --set judge_slope=0.864 --set judge_offset=-0.95``.
     judge_slope = 1.0
     judge_offset = 0.0
+    #: True: with two players, once a tableau has at most ``endgame_hidden`` face-down
+    #: cards, a searched candidate is judged by playing the round on to its end (at most
+    #: ``endgame_turns`` more of our turns), both players as the expert's model, by its
+    #: exact final scores: the model is weakest there (the turns left, the closer's
+    #: doubling, the last turns). ``benchmarks/paired.py --set endgame_rollouts=true``.
+    endgame_rollouts = False
+    endgame_hidden = ENDGAME_HIDDEN
+    endgame_turns = ENDGAME_TURNS
     endgame_reach = ENDGAME_REACH
     endgame_margin = ENDGAME_MARGIN
     last_candidates = LAST_CANDIDATES
@@ -298,16 +323,32 @@ class MasterBot(ExpertBot):
         # What a simulated round of this decision shows, to tell what its moves reveal.
         probe = determinize(view, self.counter, self.settings, random.Random(1))
         plans = PublicPlans(self.counter.unseen(view), visible(probe), self.settings, self.params)
+        turns = self.endgame_turns if self._near_the_end(view) else 0
 
         def one_deal(tried: Sequence[int]) -> list[float]:
             deal = determinize(view, self.counter, self.settings, deals)
             return [
-                reply_outcome(self._played(deal, candidates[i], plan), seat, plans, plan)
+                reply_outcome(self._played(deal, candidates[i], plan), seat, plans, plan, turns)
                 for i in tried
             ]
 
         chosen, _ = settle(one_deal, len(candidates), self.rule, spent=lambda: plans.built)
         return chosen
+
+    def _near_the_end(self, view: PlayerView) -> bool:
+        """True when the reply search plays its candidates on to the round's end: a
+        tableau has at most ``endgame_hidden`` face-down cards (or a player has closed)."""
+        if not self.endgame_rollouts:
+            return False
+        fewest = min(
+            sum(
+                1
+                for pos, card in enumerate(t.cards)
+                if card is None and pos // 3 not in t.removed_columns
+            )
+            for t in view.tableaux
+        )
+        return view.closer is not None or fewest <= self.endgame_hidden
 
     def _standing(
         self, deal: Round, action: Action, plan: Plan, view: PlayerView, luck: list[float]
