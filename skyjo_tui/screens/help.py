@@ -40,6 +40,7 @@ class HelpScreen(SkyjoScreen[None]):
 
     def _text(self) -> str:
         from ..widgets.chat import ChatInput
+        from ..widgets.table_list import TableList
         from .lobby import LobbyScreen
         from .replay import ReplayScreen
         from .room import RoomScreen
@@ -64,7 +65,7 @@ class HelpScreen(SkyjoScreen[None]):
                 keys_section(tr("help.table_keys"), [TableScreen]),
                 tr("help.mouse"),
                 keys_section(tr("help.replay_keys"), [ReplayScreen]),
-                keys_section(tr("help.lobby_keys"), [LobbyScreen, RoomScreen]),
+                keys_section(tr("help.lobby_keys"), [TableList, LobbyScreen, RoomScreen]),
                 keys_section(tr("help.everywhere_keys"), [type(self.app), ChatInput]),
             ]
         )

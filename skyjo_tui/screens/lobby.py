@@ -36,9 +36,11 @@ def has_a_seat(summary: Mapping[str, Any] | None) -> bool:
 
 class LobbyScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        # Enter too, on a table with no seat to take (a game on, or full): the list's own
-        # Enter ("Join") gives way to it there (``TableList.enter_joins``).
-        Binding("w,enter", "watch", "keys.watch", id="lobby.watch"),
+        Binding("w", "watch", "keys.watch", id="lobby.watch"),
+        # Enter on a table with no seat to take (a game on, or full): the list's own Enter
+        # ("Join") gives way to it there (``TableList.enter_joins``). A binding of its own,
+        # so that Help and the Keys screen say what Enter does: not "w, Enter: Watch".
+        Binding("enter", "watch", "keys.watch_full", show=False, id="lobby.watch_full"),
         Binding("n", "create", "keys.new_table", id="lobby.create"),
         Binding("k", "code", "keys.code", id="lobby.code"),
         Binding("c", "chat", "keys.chat", id="lobby.chat"),

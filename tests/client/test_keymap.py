@@ -20,7 +20,9 @@ def test_a_key_of_another_place_is_free() -> None:
 
 
 def test_the_lobby_list_keys_count() -> None:
-    found = keymap.clash("lobby.watch", "enter", {})
+    found = keymap.clash("lobby.create", "enter", {})
+    assert found is not None and found.binding.id in ("lobby.watch_full", "list.choose")
+    found = keymap.clash("lobby.watch_full", "enter", {})
     assert found is not None and found.binding.id == "list.choose"
 
 

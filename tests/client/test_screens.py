@@ -91,6 +91,10 @@ async def test_help_has_the_rules_and_every_table_key(make_app: Callable[..., Sk
         assert "doubled" in text and "dark blue" in text
         for description in ("Draw", "Take", "Discard", "Choose", "Cursor left"):
             assert f"| {description} |" in text
+        # The lobby's Enter joins a table with a free seat, and watches one without.
+        lobby = text.partition("## Keys in a server's lobby")[2]
+        assert "| ⏎ | Join |" in lobby and "| w | Watch |" in lobby
+        assert "| ⏎ | Watch a table with no seat free |" in lobby
         await pilot.press("escape")
         assert isinstance(app.screen, HomeScreen)
 
