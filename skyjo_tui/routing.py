@@ -51,7 +51,7 @@ def route_push(app: SkyjoApp, message: dict[str, Any]) -> None:
     elif kind == "game":
         _game(app, message)
     elif kind == "game_over":
-        _game_over(app, message)
+        pass  # the table push that follows it says the stored game's id (``game_id``)
     elif kind == "chat":
         _chat(app, message)
     elif kind == "lobby_chat":
@@ -149,14 +149,6 @@ def _game(app: SkyjoApp, message: dict[str, Any]) -> None:
         board = find_screen(app, TableScreen)
     if board is not None:
         board.feed_game(message)
-
-
-def _game_over(app: SkyjoApp, message: dict[str, Any]) -> None:
-    from .screens.table import TableScreen
-
-    board = find_screen(app, TableScreen)
-    if board is not None:
-        board.feed_game_over(message)
 
 
 def _chat(app: SkyjoApp, message: dict[str, Any]) -> None:

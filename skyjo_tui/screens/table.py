@@ -20,6 +20,7 @@ from textual.timer import Timer
 from textual.widgets import Input
 
 from server.engine import Action, Event, PlayerView, Settings, event_from_dict
+from server.protocol import FINISHED
 
 from ..choices import Choices, Mode
 from ..coaching import Hint, hint_marks, hint_text
@@ -87,7 +88,6 @@ class TableScreen(SkyjoScreen[None]):
         self.cursor: Target = 4
         self.tracker = RoundTracker()
         self.score_sheet = ScoreSheet()  # every round scored so far
-        self.game_id: int | None = None
         self._changed = Touched()
         self._queue = StepQueue()
         self._hold: Timer | None = None
@@ -150,6 +150,7 @@ class TableScreen(SkyjoScreen[None]):
         self.seats = seats_of(table)
         self.next_round_at = next_round_at(table)
         self._redraw()
+        self._refresh_game_over()
         self._tell(news)
 
     def _tell(self, lines: list[str]) -> None:
@@ -186,10 +187,17 @@ class TableScreen(SkyjoScreen[None]):
             self._cancel_hold()
             self._next_step()
 
-    def feed_game_over(self, message: dict[str, Any]) -> None:
+    @property
+    def game_id(self) -> int | None:
+        """The stored game's id while the table is finished, as the table says (to one who
+        comes back after the end too); None while a game is on (a rematch's, say)."""
+        game_id = self.table.get("game_id")
+        finished = self.table.get("status") == FINISHED
+        return game_id if finished and isinstance(game_id, int) else None
+
+    def _refresh_game_over(self) -> None:
         from .game_over import GameOverScreen
 
-        self.game_id = message.get("game_id")
         for screen in self.app.screen_stack:
             if isinstance(screen, GameOverScreen):
                 screen.refresh_bindings()  # its review key needs the stored game's id

@@ -29,6 +29,7 @@ from .seen import (
     a_hosted_game,
     focused,
     footer,
+    footer_keys,
     in_text_box,
     on_screen,
     play_the_round,
@@ -154,8 +155,8 @@ async def walk_watch_a_table_to_its_end(pilot: Pilot[Any], port: int) -> None:
         # A watcher reviews the game too: the winner's moves first.
         over = app.screen
         assert isinstance(over, GameOverScreen)
-        await until(pilot, lambda: over.table_screen.game_id is not None, "the game stored")
-        assert (await footer(pilot)).has("Review")
+        # Once the game is stored (the table says under which id), the key comes.
+        await until(pilot, lambda: footer_keys(app).has("Review"), "Review, once stored")
         winner = next(p.name for p in over.summary.players if p.winner)
         await pilot.press("v")
         await on_screen(pilot, ReviewScreen)
