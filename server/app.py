@@ -267,7 +267,7 @@ class SkyjoServer:
         try:
             message = check_message(item, sender="client")
         except ProtocolError as exc:
-            session.send(error(re, exc.code, exc.message))
+            session.send(error(re, exc.code, exc.message, **exc.details))
             return
         await self.lobby.handle(session, message)
         clock.heard(session.welcomed)

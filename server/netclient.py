@@ -59,12 +59,18 @@ MAX_QUEUED_PUSHES = 10_000
 
 
 class ServerError(Exception):
-    """The server answered a request with an error (``code``: an ``ErrorCode`` value)."""
+    """The server answered a request with an error (``code``: an ``ErrorCode`` value;
+    ``details``: the error's other fields, such as a ``bad_name``'s ``reason``)."""
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{code}: {message}")
         self.code = code
         self.message = message
+        self.details: Mapping[str, Any] = details or {}
+
+
+#: An ``error``'s fields that every error has (the others are ``ServerError.details``).
+_ERROR_FIELDS = frozenset({"type", "re", "code", "message"})
 
 
 class ConnectionLost(ConnectionError):
@@ -418,7 +424,8 @@ class ServerConnection:
         if future.done():
             return
         if reply["type"] == "error":
-            future.set_exception(ServerError(reply["code"], reply["message"]))
+            details = {k: v for k, v in reply.items() if k not in _ERROR_FIELDS}
+            future.set_exception(ServerError(reply["code"], reply["message"], details))
         else:
             future.set_result(reply)
 

@@ -94,13 +94,25 @@ class ErrorCode(str, Enum):
     INTERNAL = "internal"
 
 
-class ProtocolError(Exception):
-    """A message that breaks the protocol; ``code`` is an ``ErrorCode``."""
+class NameReason(str, Enum):
+    """Why a name gets ``bad_name``: the error's ``reason`` field."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    EMPTY = "empty"  # nothing visible once surrounding spaces are removed
+    TOO_LONG = "too_long"  # the error's ``name_max_length`` says the limit
+    UNPRINTABLE = "unprintable"  # a control, escape, format or private-use character
+    SPACES = "spaces"  # two spaces in a row
+    BANNED = "banned"  # the server's admin banned this name
+
+
+class ProtocolError(Exception):
+    """A message that breaks the protocol; ``code`` is an ``ErrorCode``, ``details`` more
+    fields of the ``error`` saying why (``reason`` of a ``bad_name``...)."""
+
+    def __init__(self, code: ErrorCode, message: str, **details: Any) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
+        self.details = details
 
 
 # -- the message catalogue -----------------------------------------------------
@@ -197,7 +209,14 @@ _CATALOGUE: Final = (
         "error",
         "server",
         "reply",
-        {"re": Field(INT, nullable=True), "code": Field(STR), "message": Field(STR)},
+        {
+            "re": Field(INT, nullable=True),
+            "code": Field(STR),
+            "message": Field(STR),
+            # bad_name only: why (a NameReason), and the limit when the name is too long.
+            "reason": opt(STR, nullable=False),
+            "name_max_length": opt(INT, nullable=False),
+        },
     ),
     # Server pushes: sent whenever something changes, never in answer to a request.
     # "removed", in the push of that change only: whom the host removed, and by whom;
@@ -297,8 +316,9 @@ def ok(re: int | None, **fields: Any) -> dict[str, Any]:
     return {"type": "ok", "re": re, **fields}
 
 
-def error(re: int | None, code: ErrorCode, message: str) -> dict[str, Any]:
-    return {"type": "error", "re": re, "code": code.value, "message": clip(message)}
+def error(re: int | None, code: ErrorCode, message: str, **details: Any) -> dict[str, Any]:
+    """An ``error`` reply; ``details``: its fields beyond the code and message."""
+    return {"type": "error", "re": re, "code": code.value, "message": clip(message), **details}
 
 
 def clip(message: str, limit: int = MAX_ERROR_TEXT) -> str:

@@ -310,18 +310,31 @@ class SkyjoApp(InputInTurnApp[None]):
         from .screens.name import NameScreen
 
         reason = self.describe_error(needed) if needed.message else ""
+        limit = self._name_limit(session, needed, 0)
         while True:
-            chosen = await self.push_screen_wait(NameScreen(name or self.prefs.name, reason))
+            asked = NameScreen(name or self.prefs.name, reason, max_length=limit)
+            chosen = await self.push_screen_wait(asked)
             if chosen is None:
                 return None
             try:
                 welcome = await session.choose_name(chosen)
             except NameNeeded as again:
                 reason, name = self.describe_error(again), chosen
+                limit = self._name_limit(session, again, limit)
                 continue
             if not self.options.connect or not self.prefs.name:
                 self.save_prefs(replace(self.prefs, name=chosen))
             return welcome
+
+    @staticmethod
+    def _name_limit(session: Session, needed: NameNeeded, known: int) -> int:
+        """The server's longest name, as far as we know (0: not known): from the refusal of a
+        name too long, else its welcome, else what an earlier refusal said."""
+        welcome = session.welcome.limits if session.welcome is not None else {}
+        for limit in (needed.details.get("name_max_length"), welcome.get("name_max_length")):
+            if type(limit) is int and limit > 0:
+                return limit
+        return known
 
     async def _leave_connecting(self, waiting: Any) -> None:
         await self._close_session()

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
@@ -61,11 +61,13 @@ class Pushed:
 
 
 class NameNeeded(Exception):
-    """The server wants a (different) name; ``message`` says why ("" for none yet)."""
+    """The server wants a (different) name; ``message`` says why ("" for none yet), and
+    ``details`` the error's other fields (a ``bad_name``'s ``reason``, ``name_max_length``)."""
 
-    def __init__(self, message: str, code: str) -> None:
+    def __init__(self, message: str, code: str, details: Mapping[str, Any] | None = None) -> None:
         super().__init__(message or code)
         self.message, self.code = message, code
+        self.details: Mapping[str, Any] = details or {}
 
 
 class Session:
@@ -245,7 +247,7 @@ class Session:
 
 
 def _name_needed(exc: ServerError) -> NameNeeded:
-    return NameNeeded(exc.message, exc.code)
+    return NameNeeded(exc.message, exc.code, exc.details)
 
 
 def _shown(welcome: Welcome) -> Welcome:

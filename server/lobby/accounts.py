@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import BOT_LEVELS
 from ..engine import OPTIONS
-from ..protocol import PROTOCOL_VERSION, ErrorCode, ProtocolError
+from ..protocol import PROTOCOL_VERSION, ErrorCode, NameReason, ProtocolError
 from ..store import PlayerRow
 from ..version import installed_version
-from .text import TextError, clean_name, name_key
+from .text import TextError, TextTooLong, clean_name, name_key
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -87,7 +87,10 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
     try:
         name = clean_name(raw_name, lobby.limits.name_max_length)
     except TextError as exc:
-        raise ProtocolError(ErrorCode.BAD_NAME, str(exc)) from None
+        details = {"name_max_length": exc.max_length} if isinstance(exc, TextTooLong) else {}
+        raise ProtocolError(
+            ErrorCode.BAD_NAME, str(exc), reason=exc.reason.value, **details
+        ) from None
     _check_not_banned(lobby, name)
     key = name_key(name)
     async with lobby.names_lock:  # two people may not claim one new name at once
@@ -127,7 +130,9 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
 def _check_not_banned(lobby: Lobby, name: str) -> None:
     if lobby.bans.name_banned(name):
         raise ProtocolError(
-            ErrorCode.BAD_NAME, f"{name!r} is banned on this server: choose another"
+            ErrorCode.BAD_NAME,
+            f"{name!r} is banned on this server: choose another",
+            reason=NameReason.BANNED.value,
         )
 
 

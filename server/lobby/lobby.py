@@ -203,7 +203,7 @@ class Lobby:
             self._check_allowed(session, message["type"])
             result = await HANDLERS[message["type"]](self, session, message)
         except ProtocolError as exc:
-            session.send(error(re, exc.code, exc.message))
+            session.send(error(re, exc.code, exc.message, **exc.details))
             if exc.code in FATAL:
                 session.close(exc.code, exc.message)
         except IllegalAction as exc:

@@ -10,25 +10,35 @@ from __future__ import annotations
 import unicodedata
 
 from ..printable import bad_character
+from ..protocol import NameReason
 
 
 class TextError(ValueError):
-    """The text is refused; the message says why, for the person who typed it."""
+    """The text is refused; the message says why, for the person who typed it, and
+    ``reason`` says it for a program."""
+
+    def __init__(self, message: str, reason: NameReason) -> None:
+        super().__init__(message)
+        self.reason = reason
 
 
 class TextTooLong(TextError):
-    pass
+    def __init__(self, message: str, max_length: int) -> None:
+        super().__init__(message, NameReason.TOO_LONG)
+        self.max_length = max_length
 
 
 def _clean(raw: str, max_length: int, what: str) -> str:
     text = unicodedata.normalize("NFC", raw).strip()
     if not text:
-        raise TextError(f"{what} needs at least one visible character")
+        raise TextError(f"{what} needs at least one visible character", NameReason.EMPTY)
     if len(text) > max_length:
-        raise TextTooLong(f"{what} has at most {max_length} characters")
+        raise TextTooLong(f"{what} has at most {max_length} characters", max_length)
     bad = bad_character(text)
     if bad is not None:
-        raise TextError(f"{what} may hold only printable characters (not {bad})")
+        raise TextError(
+            f"{what} may hold only printable characters (not {bad})", NameReason.UNPRINTABLE
+        )
     return text
 
 
@@ -36,7 +46,7 @@ def clean_name(raw: str, max_length: int, what: str = "a name") -> str:
     """The name as it will be shown, or ``TextError`` saying what is wrong."""
     name = _clean(raw, max_length, what)
     if "  " in name:
-        raise TextError(f"{what} may not hold two spaces in a row")
+        raise TextError(f"{what} may not hold two spaces in a row", NameReason.SPACES)
     return name
 
 

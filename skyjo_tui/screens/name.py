@@ -14,7 +14,26 @@ from ..widgets.footer import KeyFooter
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
-NAME_MAX = 20
+
+class AnswerInput(Input):
+    """A text field that never grows past ``max_length`` but can always be cut down.
+
+    Textual's refuses every edit that leaves its text over the limit, Backspace included:
+    a name given longer than the server's limit (``--name``) sat there, and neither
+    typing nor Backspace changed it (only a select-all did, Tab all the way round).
+    """
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        limit, length = self.max_length, len(self.value)
+        start, end = sorted((max(0, start), min(length, end)))
+        if not limit or length <= limit or length - (end - start) + len(text) > length:
+            super().replace(text, start, end)  # within the limit, or refused: Textual's way
+            return
+        self.max_length = 0  # over the limit already, and this edit does not make it longer
+        try:
+            super().replace(text, start, end)
+        finally:
+            self.max_length = limit
 
 
 class PromptScreen(SkyjoModal[str | None]):
@@ -30,7 +49,7 @@ class PromptScreen(SkyjoModal[str | None]):
         value: str = "",
         reason: str = "",
         *,
-        max_length: int = NAME_MAX,
+        max_length: int = 0,
         placeholder: str = "",
     ) -> None:
         super().__init__()
@@ -42,7 +61,7 @@ class PromptScreen(SkyjoModal[str | None]):
             yield Label(self._title, classes="title")
             if self._reason:
                 yield Label(self._reason, classes="error")
-            yield Input(
+            yield AnswerInput(
                 self._value, max_length=self._max_length, placeholder=self._placeholder, id="answer"
             )
             with Horizontal(classes="buttons"):
@@ -63,9 +82,16 @@ class PromptScreen(SkyjoModal[str | None]):
 
 
 class NameScreen(PromptScreen):
-    def __init__(self, name: str, reason: str = "") -> None:
-        super().__init__("", name, reason, placeholder="")
+    """The player's name; ``max_length`` the server's limit (0 while it is not known: the
+    server says it in its welcome, or in refusing a name too long)."""
+
+    def __init__(self, name: str, reason: str = "", max_length: int = 0) -> None:
+        super().__init__("", name, reason, max_length=max_length, placeholder="")
 
     def on_mount(self) -> None:
         self.query_one(".title", Label).update(self.tr("name.title"))
-        self.query_one("#answer", Input).placeholder = self.tr("name.placeholder")
+        limit = self._max_length
+        placeholder = self.tr.filled("name.placeholder", name_max_length=limit) if limit else None
+        self.query_one("#answer", Input).placeholder = placeholder or self.tr(
+            "name.placeholder.any"
+        )

@@ -15,7 +15,7 @@ import pytest
 from server.app import SkyjoServer
 from server.netclient import ServerConnection, ServerError
 from server.printable import REPLACEMENT
-from server.protocol import ErrorCode
+from server.protocol import ErrorCode, NameReason
 from skyjo_tui.errors import describe_error
 from skyjo_tui.i18n import LANGUAGES, Translator
 
@@ -81,3 +81,30 @@ def test_a_code_this_client_does_not_know_is_said_in_the_servers_words_as_they_a
     newer = ServerError("table_on_fire", "[b]the table[/b] is on fire\x1b]0;owned\x07")
     words = describe_error(newer, Translator(lang), request="join_table")
     assert words == f"[b]the table[/b] is on fire{REPLACEMENT}]0;owned{REPLACEMENT}"
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_bad_name_says_which_rule_it_broke_with_the_limit_the_refusal_gives(lang: str) -> None:
+    """A hello refused gets no welcome: the limit of a name too long comes with the error."""
+    tr = Translator(lang)
+    generic = describe_error(ServerError(ErrorCode.BAD_NAME.value, "a name has at most 12"), tr)
+    said = {
+        reason: describe_error(
+            ServerError(
+                ErrorCode.BAD_NAME.value,
+                SERVER_WORDS,
+                {"reason": reason.value, "name_max_length": 12},
+            ),
+            tr,
+        )
+        for reason in NameReason
+    }
+    assert len(set(said.values()) | {generic}) == len(NameReason) + 1  # each says its own
+    too_long = {"en": "at most 12 characters", "fr": "au plus 12 caractères"}[lang]
+    assert too_long in said[NameReason.TOO_LONG]
+    # Its limit, not the welcome's; without one, the words of any bad name.
+    error = ServerError(ErrorCode.BAD_NAME.value, SERVER_WORDS, {"reason": "too_long"})
+    assert "30" in describe_error(error, tr, limits={"name_max_length": 30})
+    assert describe_error(error, tr) == generic
+    newer = ServerError(ErrorCode.BAD_NAME.value, SERVER_WORDS, {"reason": "rude"})
+    assert describe_error(newer, tr) == generic

@@ -19,7 +19,7 @@ from server.engine.events import (
     RoundScored,
     TotalsUpdated,
 )
-from server.protocol import ErrorCode
+from server.protocol import ErrorCode, NameReason
 from skyjo_tui import preferences
 from skyjo_tui.address import DEFAULT_PORT, parse_address
 from skyjo_tui.choices import Choices, Mode, prompt_key
@@ -48,6 +48,7 @@ def test_english_and_french_have_the_same_strings_and_every_used_key() -> None:
         used |= set(re.findall(r"""(?:tr|self\.tr|plural)\(\s*"([a-z_.-]+)""", source.read_text()))
         used |= set(re.findall(r'"(keys\.[a-z_]+)"', source.read_text()))
     used |= {f"error.code.{code.value}" for code in ErrorCode}  # said in our words (errors.py)
+    used |= {f"error.code.bad_name.reason.{reason.value}" for reason in NameReason}
     missing = sorted(key for key in used if key not in english and f"{key}.one" not in english)
     assert not missing
     for key, text in english.items():  # the same placeholders in both languages

@@ -216,6 +216,7 @@ async def test_a_banned_name_cannot_be_used_by_anyone_even_after_a_restart(
         with pytest.raises(ServerError) as refused:
             await join(server, clients, name, **hello)
         assert refused.value.code == "bad_name" and "banned" in refused.value.message
+        assert refused.value.details == {"reason": "banned"}
     someone = await join(server, clients, None)
     await someone.conn.hello()
     with pytest.raises(ServerError):

@@ -2,20 +2,27 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from server.netclient import ServerError
 from server.protocol import PROTOCOL_VERSION
 
-from .support import Client, table_with
+from .support import TEST_LIMITS, Client, table_with
+
+
+async def refusal(error_code: str, client: Client, type_: str, **fields: object) -> ServerError:
+    """Send a request that must fail with ``error_code``; the error."""
+    with pytest.raises(ServerError) as caught:
+        await client.request(type_, **fields)
+    assert caught.value.code == error_code, caught.value
+    return caught.value
 
 
 async def refused(error_code: str, client: Client, type_: str, **fields: object) -> str:
     """Send a request that must fail with ``error_code``; the server's message."""
-    with pytest.raises(ServerError) as caught:
-        await client.request(type_, **fields)
-    assert caught.value.code == error_code, caught.value
-    return caught.value.message
+    return (await refusal(error_code, client, type_, **fields)).message
 
 
 # -- the handshake -------------------------------------------------------------------
@@ -39,23 +46,36 @@ async def test_hello_comes_first_and_only_once(connect) -> None:
 
 
 @pytest.mark.parametrize(
-    ("name", "why"),
+    ("name", "why", "reason"),
     [
-        ("   ", "visible"),
-        ("\x1b[31mRed", "printable"),
-        ("Zero\u200bWidth", "printable"),
-        ("Bell\x07", "printable"),
-        ("x" * 21, "at most 20"),
-        ("two  spaces", "two spaces"),
+        ("   ", "visible", "empty"),
+        ("\x1b[31mRed", "printable", "unprintable"),
+        ("Zero\u200bWidth", "printable", "unprintable"),
+        ("Bell\x07", "printable", "unprintable"),
+        ("x" * 21, "at most 20", "too_long"),
+        ("two  spaces", "two spaces", "spaces"),
     ],
 )
 async def test_names_that_could_fool_a_terminal_or_a_person_are_refused(
-    connect, name: str, why: str
+    connect, name: str, why: str, reason: str
 ) -> None:
-    message = await refused(
-        "bad_name", await connect(), "hello", version=PROTOCOL_VERSION, name=name
-    )
-    assert why in message
+    error = await refusal("bad_name", await connect(), "hello", version=PROTOCOL_VERSION, name=name)
+    assert why in error.message
+    assert error.details["reason"] == reason  # for a program: which of the rules
+    assert ("name_max_length" in error.details) == (reason == "too_long")
+
+
+async def test_a_name_too_long_is_told_with_the_servers_own_limit(make_server, connect) -> None:
+    """The limit comes with the refusal: a hello refused gets no welcome, and so no limits."""
+    server = await make_server(limits=replace(TEST_LIMITS, name_max_length=12))
+    for request, fields in (("hello", {"version": PROTOCOL_VERSION}), ("set_name", {})):
+        client = await connect(to=server)
+        if request == "set_name":
+            await client.conn.hello()  # needs_name: a name comes next
+        error = await refusal("bad_name", client, request, name="Bartholomew-Max", **fields)
+        assert error.details == {"reason": "too_long", "name_max_length": 12}, request
+        assert "at most 12" in error.message
+    assert (await connect("Bartholomew", to=server)).welcome.name == "Bartholomew"  # 11: fine
 
 
 async def test_names_are_unique_among_people_online_ignoring_case(connect) -> None:

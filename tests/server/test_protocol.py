@@ -9,6 +9,7 @@ from server.protocol import (
     BadFrame,
     ErrorCode,
     FrameDecoder,
+    NameReason,
     ProtocolError,
     check_message,
     encode_frame,
@@ -73,3 +74,5 @@ def test_every_request_and_push_is_in_the_catalogue_and_the_documentation() -> N
             assert f"`{name}`" in doc, name
     for code in ErrorCode:
         assert f"`{code.value}`" in doc, code
+    for reason in NameReason:  # a bad_name's reason
+        assert f"| `{reason.value}` |" in doc, reason
