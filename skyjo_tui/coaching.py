@@ -112,5 +112,5 @@ def review_line(move: ReviewedMove, name: str, tr: Translator) -> str:
         turn=move.turn,
         played=played,
         best=move_words(move.best, move.view, tr),
-        points=f"{move.given_away:.1f}",
+        points=tr.decimal(move.given_away),
     )

@@ -97,6 +97,11 @@ class Translator:
             return self(you_key, **values)
         return self(key, **values)
 
+    def decimal(self, value: float) -> str:
+        """``value`` with one decimal, written as the language writes it ("27.5", "27,5")."""
+        text = f"{value:.1f}"
+        return text.replace(".", ",") if self.lang == "fr" else text
+
     def a(self, value: int) -> str:
         """A card with its article: "a 5", "an 8", "un 8"."""
         spoken_with_vowel = value in (8, 11)  # "eight", "eleven"

@@ -153,14 +153,16 @@ class ReviewScreen(SkyjoScreen[int | None]):
 
     def _cells(self, move: ReviewedMove) -> list[str | Text]:
         tr, style = self.tr, COSTLY_STYLE if move.costly else ""
-        # "the same" only for the best move itself: a close call still names the better one.
-        same = move.played == move.best
+        # "the same" for the best move itself, or one said in the same words (another hidden
+        # card of the same column: alike to the model); a close call still names the better one.
+        played, best = (move_words(action, move.view, tr) for action in (move.played, move.best))
+        same = move.played == move.best or played == best
         return [
             str(move.round),
             str(move.turn),
-            Text(f"{move.given_away:.1f}", style=style, end=""),
-            Text(move_words(move.played, move.view, tr), style=style, end=""),
-            tr("review.same") if same else move_words(move.best, move.view, tr),
+            Text(tr.decimal(move.given_away), style=style, end=""),
+            Text(played, style=style, end=""),
+            tr("review.same") if same else best,
         ]
 
     def action_next_costly(self) -> None:

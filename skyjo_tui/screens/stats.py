@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.widgets import TabbedContent, TabPane
 
+from ..i18n import Translator
 from ..names import level_name
 from ..presenter import rating_text
 from ..replay import ReplayError, recording
@@ -25,8 +26,8 @@ def percent(value: Any) -> str:
     return f"{float(value) * 100:.0f}%" if isinstance(value, (int, float)) else "-"
 
 
-def mean(value: Any) -> str:
-    return f"{float(value):.1f}" if isinstance(value, (int, float)) else "-"
+def mean(value: Any, tr: Translator) -> str:
+    return tr.decimal(float(value)) if isinstance(value, (int, float)) else "-"
 
 
 class StatsScreen(SkyjoScreen[None]):
@@ -127,7 +128,7 @@ class StatsScreen(SkyjoScreen[None]):
             tr(
                 "stats.line.rounds",
                 rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
-                mean=mean(stats.get("mean_round_score")),
+                mean=mean(stats.get("mean_round_score"), tr),
             ),
         ]
         if isinstance(stats.get("rating"), int):
@@ -153,7 +154,7 @@ class StatsScreen(SkyjoScreen[None]):
                 str(entry.get("games", 0)),
                 str(entry.get("wins", 0)),
                 percent(entry.get("win_rate")),
-                mean(entry.get("mean_round_score")),
+                mean(entry.get("mean_round_score"), self.tr),
             )
 
     def _show_bots(self, bots: list[dict[str, Any]]) -> None:

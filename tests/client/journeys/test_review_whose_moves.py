@@ -108,7 +108,10 @@ def shows_review_of(app: SkyjoApp, name: str, review: Review, lang: str = "en") 
     ):
         return False
     seen = points_seen(app)
-    expected = [f"{move.given_away:.1f}" for move in review.moves]
+    comma = lang == "fr"  # French writes "2,5"
+    expected = [
+        f"{move.given_away:.1f}".replace(".", "," if comma else ".") for move in review.moves
+    ]
     return len(seen) >= min(3, len(expected)) and seen == expected[: len(seen)]
 
 
