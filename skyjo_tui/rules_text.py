@@ -10,9 +10,11 @@ from .i18n import Translator
 DEFAULTS = {"starter": "highest-pair", "clear-columns": "on", "closer-penalty": "double"}
 
 
-def rules_brief(settings: Mapping[str, Any], tr: Translator) -> str:
-    """ "to 100", then only the variants that differ from the defaults."""
-    parts = [tr("rules.end_score", score=settings.get("end-score", 100))]
+def rules_brief(settings: Mapping[str, Any], tr: Translator, *, whole: bool = False) -> str:
+    """ "to 100" ("Game to 100 points" ``whole``, where there is room for the sentence), then
+    only the variants that differ from the defaults."""
+    key = "rules.game_to" if whole else "rules.end_score"
+    parts = [tr(key, score=settings.get("end-score", 100))]
     for name, default in DEFAULTS.items():
         value = settings.get(name, default)
         if value != default:

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -74,6 +73,7 @@ class LobbyScreen(SkyjoScreen[None]):
             with Vertical(id="lobby-tables"):
                 yield Label(self.skyjo.left_note, id="left-note", classes="hint")
                 yield TableList(id="tables", tr=tr)
+                yield Label("", id="selected-table", classes="hint")
                 yield Label(self._no_tables(), id="no-tables", classes="hint")
                 yield Label("", id="more-tables", classes="hint")
                 yield Label("", id="who-here", classes="hint")
@@ -132,11 +132,11 @@ class LobbyScreen(SkyjoScreen[None]):
 
     def _columns(self) -> None:
         tr = self.tr
-        self.query_one("#tables", TextTable).add_columns(
-            tr("lobby.col.name"),
-            tr("lobby.col.seats"),
-            tr("lobby.col.status"),
-            tr("lobby.col.rules"),
+        # At 80 columns a long name gives way ("…"), then the rules wrap: every column shows.
+        self.query_one("#tables", TableList).set_columns(
+            [tr(f"lobby.col.{column}") for column in ("name", "seats", "status", "rules")],
+            flexible=(3,),
+            shortened=(0,),
         )
 
     def show_tables(self) -> None:
@@ -155,11 +155,9 @@ class LobbyScreen(SkyjoScreen[None]):
             )
         )
         self.refresh_bindings()  # a next or previous page may have come or gone
-        table = self.query_one("#tables", TextTable)
+        table = self.query_one("#tables", TableList)
         selected = self._selected_id()
-        table.clear()
-        for summary in tables:
-            table.add_row(*self._row(summary), key=str(summary.get("table_id")))
+        table.show([(str(summary.get("table_id")), self._row(summary)) for summary in tables])
         self.query_one("#no-tables", Label).display = not tables
         if selected is not None and selected in {str(t.get("table_id")) for t in tables}:
             table.move_cursor(row=table.get_row_index(selected))
@@ -171,14 +169,14 @@ class LobbyScreen(SkyjoScreen[None]):
             # opened, as OpenSSH sessions can): Enter would go nowhere.
             table.focus()
 
-    def _row(self, summary: dict[str, Any]) -> list[Text | str]:
+    def _row(self, summary: dict[str, Any]) -> list[str]:
         tr = self.tr
         seats = f"{summary.get('seats_taken', 0)}/{summary.get('seats_total', 0)}"
         watchers = summary.get("spectators") or 0
         if watchers:
             seats += f" (+{watchers})"
         return [
-            Text(str(summary.get("name", "")), overflow="ellipsis"),
+            str(summary.get("name", "")),
             seats,
             tr(f"status.table.{summary.get('status', 'waiting')}"),
             table_brief(
@@ -196,6 +194,20 @@ class LobbyScreen(SkyjoScreen[None]):
     def _enter_for_the_selected(self) -> None:
         """Enter joins a table with a seat to take, and watches any other."""
         self.query_one("#tables", TableList).enter_joins = has_a_seat(self._selected())
+        self._name_of_the_selected()
+
+    @on(TableList.LaidOut)  # the lobby has one list
+    def _name_of_the_selected(self) -> None:
+        """The selected table's name whole, under the list, where the list cut it ("…")."""
+        found = self.query("#selected-table")
+        if not found:  # the lobby is going away
+            return
+        label = found.first(Label)
+        summary = self._selected()
+        label.display = summary is not None and self.query_one(TableList).is_cut(
+            self._selected_id()
+        )
+        label.update(str((summary or {}).get("name", "")))
 
     def _selected_id(self) -> str | None:
         table = self.query_one("#tables", TextTable)

@@ -106,7 +106,7 @@ class RoomScreen(SkyjoScreen[None]):
             title += " · " + tr("room.private")
         self.query_one("#room-title", Label).update(title)
         parts = (
-            rules_brief(table.get("settings") or {}, tr),
+            rules_brief(table.get("settings") or {}, tr, whole=True),
             timer_brief(table.get("turn_timer"), tr),
             hints_brief(table.get("hints"), tr),
         )

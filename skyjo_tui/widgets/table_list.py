@@ -4,16 +4,15 @@ from __future__ import annotations
 
 from typing import ClassVar
 
-from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 from ..i18n import Translator
 from ..screens.base import localize_bindings
-from .text import TextTable
+from .fitted_table import FittedTable
 
 
-class TableList(TextTable[Text | str]):
+class TableList(FittedTable):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "keys.join_table", id="list.choose"),
     ]
