@@ -62,6 +62,8 @@ class BoardModel:
     status: str
     prompt: str
     your_move: bool = False
+    own_hint: frozenset[int] = frozenset()  # your cards the coach's hint is about
+    piles_hint: frozenset[str] = frozenset()  # and its piles
     empty: frozenset[int] = field(default_factory=frozenset)
     revealed: Mapping[int, frozenset[int]] = field(
         default_factory=dict

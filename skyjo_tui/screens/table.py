@@ -406,11 +406,7 @@ class TableScreen(SkyjoScreen[None]):
         )
         if hint is not None and view.seat is not None:
             cards, piles = hint_marks(hint.move, view)
-            model = replace(
-                model,
-                highlights={**model.highlights, view.seat: cards},
-                piles_highlight=piles,
-            )
+            model = replace(model, own_hint=cards, piles_hint=piles)
         self.board.model = model
         self._refresh_footer()
 

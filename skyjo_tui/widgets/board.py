@@ -154,12 +154,14 @@ class TableBoard(Vertical):
                 cursor=model.cursor if own and isinstance(model.cursor, int) else None,
                 targets=model.own_targets if own else None,
                 highlight=model.highlights.get(seat, frozenset()),
+                hint=model.own_hint if own else frozenset(),
                 revealed=model.revealed.get(seat, frozenset()),
             )
         piles = self.query_one(PilesWidget)
         piles.state = model.piles
         piles.active = model.piles_active
         piles.highlight = model.piles_highlight
+        piles.hint = model.piles_hint
         piles.cursor = model.cursor if isinstance(model.cursor, str) else None
 
     # -- sizes -------------------------------------------------------------------

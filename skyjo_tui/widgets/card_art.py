@@ -4,7 +4,9 @@ Colours follow the physical deck (-2 and -1 dark blue, 0 light blue, 1-4
 green, 5-8 yellow, 9-12 red) and the value is always printed, so the table
 reads the same in monochrome. The states that matter when colour is gone are
 drawn with shapes too: the cursor has a heavy border (``[12]`` on one line),
-the last move a double border (``*12*``), and face-down cards a hatched back.
+the last move a double border (``*12*``), the coach's hint a dashed border with
+round corners (``>12<``; under the cursor, heavy and dashed), and face-down
+cards a hatched back.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ _BACK: Final = ("#5f5f87", "#8787af")
 _BORDER: Final = "#1c1c1c"
 _CURSOR: Final = "#ffffff"
 _HIGHLIGHT: Final = "#ff5fff"
+#: The coach's hint: bright cyan (the 16 colours' nearest too), far from the last move's
+#: pink and the cursor's white.
+_HINT: Final = "#5fffff"
 _EMPTY: Final = "#585858"
 _FRAME: Final = "#000000"
 #: The style of unstyled cells (never None: see ``text_segments``).
@@ -66,7 +71,8 @@ class CardLook:
     face: Face
     value: int = 0
     cursor: bool = False
-    highlight: bool = False
+    highlight: bool = False  # the last move changed it
+    hint: bool = False  # the coach's hint is about it
     muted: bool = False  # not a choice in the current mode
 
     @classmethod
@@ -77,6 +83,8 @@ class CardLook:
 _LIGHT_BOX: Final = "┌─┐│└┘"
 _HEAVY_BOX: Final = "┏━┓┃┗┛"
 _DOUBLE_BOX: Final = "╔═╗║╚╝"
+_DASHED_BOX: Final = "╭┄╮┆╰╯"
+_HEAVY_DASHED_BOX: Final = "┏┅┓┇┗┛"  # the cursor on the hint's card
 
 
 def draw_card(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
@@ -128,11 +136,12 @@ def _label(look: CardLook) -> str:
 
 
 def _inline(look: CardLook, width: int) -> Text:
-    """One line: ``' 12 '``, ``'[12]'`` under the cursor, ``'*12*'`` just played."""
+    """One line: ``' 12 '``, ``'[12]'`` under the cursor, ``'>12<'`` the hint's,
+    ``'*12*'`` just played."""
     if look.face is Face.GONE:
         return Text(f" {'··':^{width - 2}} ", style=Style(color=_EMPTY))
     bg, fg = _colours(look)
-    left, right = ("[", "]") if look.cursor else ("*", "*") if look.highlight else (" ", " ")
+    left, right = _inline_edges(look)
     body = Style(color=fg, bgcolor=bg, bold=look.face is Face.UP, dim=look.muted)
     edge = _edge_style(look, bg)
     text = Text()
@@ -142,11 +151,30 @@ def _inline(look: CardLook, width: int) -> Text:
     return text
 
 
-def _edge_style(look: CardLook, bg: str) -> Style:
-    # The cursor and the last move are framed on black: they stand out the
-    # same way on every card colour, light or dark.
+def _inline_edges(look: CardLook) -> tuple[str, str]:
+    # The cursor first, then the hint (what to do now), then the last move.
     if look.cursor:
+        return "[", "]"
+    if look.hint:
+        return ">", "<"
+    return ("*", "*") if look.highlight else (" ", " ")
+
+
+def _box(look: CardLook) -> str:
+    if look.cursor:
+        return _HEAVY_DASHED_BOX if look.hint else _HEAVY_BOX
+    if look.hint:
+        return _DASHED_BOX
+    return _DOUBLE_BOX if look.highlight else _LIGHT_BOX
+
+
+def _edge_style(look: CardLook, bg: str) -> Style:
+    # The cursor, the hint and the last move are framed on black: they stand out
+    # the same way on every card colour, light or dark, and in every theme.
+    if look.cursor and not look.hint:
         return Style(color=_CURSOR, bgcolor=_FRAME, bold=True)
+    if look.hint:
+        return Style(color=_HINT, bgcolor=_FRAME, bold=True)
     if look.highlight:
         return Style(color=_HIGHLIGHT, bgcolor=_FRAME, bold=True)
     return Style(color=_BORDER, bgcolor=bg, dim=look.muted)
@@ -158,7 +186,7 @@ def _boxed(look: CardLook, size: CardSize, caption: str = "") -> list[Text]:
         middle = Text(f"{'··':^{width}}", style=Style(color=_EMPTY))
         return [Text(" " * width) if row != height // 2 else middle for row in range(height)]
     bg, fg = _colours(look)
-    box = _HEAVY_BOX if look.cursor else _DOUBLE_BOX if look.highlight else _LIGHT_BOX
+    box = _box(look)
     edge = _edge_style(look, bg)
     inner = width - 2
     lines = [Text(box[0] + box[1] * inner + box[2], edge)]

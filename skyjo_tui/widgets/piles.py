@@ -46,6 +46,9 @@ class PilesWidget(Widget):
     active: reactive[frozenset[str] | None] = reactive(None)
     """Piles a choice would use now; None when not choosing (nothing is muted)."""
     highlight: reactive[frozenset[str]] = reactive(frozenset())
+    """The piles the last move changed."""
+    hint: reactive[frozenset[str]] = reactive(frozenset())
+    """The piles the coach's hint is about."""
 
     class PileChosen(Message):
         def __init__(self, pile: Pile) -> None:
@@ -128,6 +131,7 @@ class PilesWidget(Widget):
         return {
             "cursor": self.cursor == name,
             "highlight": name in self.highlight,
+            "hint": name in self.hint,
             "muted": active is not None and name not in active,
         }
 

@@ -57,6 +57,9 @@ class TableauWidget(Widget):
     targets: reactive[frozenset[int] | None] = reactive(None, repaint=False)
     """The cards a choice would play; None when not choosing (nothing is muted)."""
     highlight: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
+    """The cards the last move changed."""
+    hint: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
+    """The cards the coach's hint is about."""
     revealed: reactive[frozenset[int]] = reactive(frozenset(), repaint=False)
     """Face-down cards shown anyway (a finished game's replay): drawn dimmed."""
 
@@ -177,17 +180,27 @@ class TableauWidget(Widget):
         cursor: int | None = None,
         targets: frozenset[int] | None = None,
         highlight: frozenset[int] = frozenset(),
+        hint: frozenset[int] = frozenset(),
         revealed: frozenset[int] = frozenset(),
     ) -> None:
         """Show all of it at once: what changed is worked out, and repainted, once."""
-        shown = (self.tableau, self.line, self.cursor, self.targets, self.highlight, self.revealed)
-        if shown == (tableau, line, cursor, targets, highlight, revealed):
+        shown = (
+            self.tableau,
+            self.line,
+            self.cursor,
+            self.targets,
+            self.highlight,
+            self.hint,
+            self.revealed,
+        )
+        if shown == (tableau, line, cursor, targets, highlight, hint, revealed):
             return
         self.set_reactive(TableauWidget.tableau, tableau)
         self.set_reactive(TableauWidget.line, line)
         self.set_reactive(TableauWidget.cursor, cursor)
         self.set_reactive(TableauWidget.targets, targets)
         self.set_reactive(TableauWidget.highlight, highlight)
+        self.set_reactive(TableauWidget.hint, hint)
         self.set_reactive(TableauWidget.revealed, revealed)
         self._repaint_changed()
 
@@ -196,7 +209,7 @@ class TableauWidget(Widget):
         self._painted = (self._frame_key(), self._band_keys())
 
     watch_tableau = watch_line = watch_cursor = _repaint_changed
-    watch_targets = watch_highlight = watch_revealed = _repaint_changed
+    watch_targets = watch_highlight = watch_hint = watch_revealed = _repaint_changed
 
     # -- drawing ---------------------------------------------------------------
 
@@ -319,7 +332,7 @@ class TableauWidget(Widget):
         if tableau is None:
             return [None] * (ROWS * COLUMNS)
         cursor, targets = self.cursor, self.targets
-        highlight, revealed = self.highlight, self.revealed
+        highlight, hint, revealed = self.highlight, self.hint, self.revealed
         removed = tableau.removed_columns
         return [
             CardLook(Face.GONE)
@@ -328,6 +341,7 @@ class TableauWidget(Widget):
                 value,
                 cursor=pos == cursor,
                 highlight=pos in highlight,
+                hint=pos in hint,
                 muted=(targets is not None and pos not in targets) or pos in revealed,
             )
             for pos, value in enumerate(tableau.cards)
