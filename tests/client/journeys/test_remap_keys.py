@@ -142,3 +142,20 @@ async def test_a_home_key_remapped_shows_in_the_footer_at_once(
         from skyjo_tui.screens.stats import StatsScreen
 
         await on_screen(pilot, StatsScreen)
+
+
+async def test_the_new_key_prompt_reads_whole_in_french_at_80x24(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """The question is longer than 80 columns in French: it wraps, it is not cut."""
+    app = make_app(lang="fr")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        await pilot.press("o")
+        await on_screen(pilot, SettingsScreen)
+        await pilot.press("ctrl+b")
+        await on_screen(pilot, KeysScreen)
+        await pilot.press(*["down"] * row_of("table.draw"), "enter")
+        said = "Appuyez sur la nouvelle touche de « Piocher » (Table) ; esc la laisse telle quelle."
+        await until(pilot, lambda: said in " ".join(screen_text(app).split()), "the question whole")
+        assert focused(app) == "KeyCatcher#key-catcher"
