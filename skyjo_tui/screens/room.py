@@ -218,7 +218,7 @@ class RoomScreen(SkyjoScreen[None]):
         row = self.query_one("#seats", TextTable).cursor_row
         seats = self.table.get("seats") or []
         if not 0 <= row < len(seats) or seats[row] is not None:
-            self.notify(self.tr("room.choose_empty"), severity="warning")
+            self._choose_first("room.choose_empty")
             return
         self._send({"type": "join_table", "code": self.table.get("code"), "seat": row})
 
@@ -238,14 +238,20 @@ class RoomScreen(SkyjoScreen[None]):
         if seat is not None and seat.get("kind") == "bot":
             self._send({"type": "remove_bot", "seat": seat["seat"]})
         else:
-            self.notify(self.tr("room.choose_bot"), severity="warning")
+            self._choose_first("room.choose_bot")
 
     def action_kick(self) -> None:
         seat = self._selected_seat()
         if seat is not None and seat.get("kind") == "human" and seat.get("seat") != self.my_seat:
             self._send({"type": "kick", "seat": seat["seat"]})
         else:
-            self.notify(self.tr("room.choose_player"), severity="warning")
+            self._choose_first("room.choose_player")
+
+    def _choose_first(self, words: str) -> None:
+        """The action needs another seat selected: say so, and put the keys on the seats,
+        where the arrows say it (the chat's box may have had them)."""
+        self.notify(self.tr(words), severity="warning")
+        self.query_one("#seats", TextTable).focus()
 
     def action_rematch(self) -> None:
         self._send({"type": "rematch"})

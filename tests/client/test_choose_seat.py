@@ -12,7 +12,7 @@ from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.widgets.text import TextTable
 
 from ..server.support import Client, table_with
-from .journeys.seen import footer, footer_keys, notes, on_screen, until
+from .journeys.seen import focused, footer, footer_keys, notes, on_screen, until
 from .players import rows, wait_for
 
 
@@ -37,7 +37,9 @@ async def test_a_watcher_sits_down_in_the_empty_seat_they_select(
             seats = room.query_one("#seats", TextTable)
             assert seats.cursor_row == 0  # Alice's seat: not free
             await pilot.press("j")
-            await until(pilot, lambda: "Select an empty seat first." in notes(app), "the note")
+            said = "Select an empty seat first: ↑ and ↓ go through the seats."
+            await until(pilot, lambda: said in notes(app), "the note, saying how")
+            assert focused(app) == "TextTable#seats"  # the arrows it names work at once
             assert seat_names(room) == ["Alice", None, None] and room.my_seat is None
             await pilot.press("down", "down", "j")  # the third seat
             await until(pilot, lambda: room.my_seat == 2, "seated in the third seat")
