@@ -38,7 +38,7 @@ def refusal_key(
         return f"refused.{link}"
     if not choices.any:
         if phase in ("round_over", "game_over"):
-            return "refused.round_over"
+            return f"refused.{phase}"
         return "refused.wait_flips" if phase == "initial_flips" else "refused.not_your_turn"
     if choices.flip:
         return "refused.flip_first"

@@ -26,6 +26,7 @@ from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.prompt import PromptLine
 
 from ..players import KeyboardPlayer, play_to_game_over
 from ..test_network import hosting
@@ -121,9 +122,16 @@ async def test_a_guests_room_and_table_name_the_remapped_keys(
             await pilot.press("escape")  # from the game over, the table
             await on_screen(pilot, TableScreen)
 
-            await pilot.press("d")  # no move now: the table says why, naming the scores key
-            said = "The round is over: g shows the scores."
-            await until(pilot, lambda: said in prompt_line(app), "the refusal")
+            # No move now: the table says why (a note over the prompt), naming the scores key:
+            # the game's results, not a round's.
+            await pilot.press("d")
+            said = "The game is over: g shows the results."
+            await until(
+                pilot,
+                lambda: said in prompt_line(app) and app.screen.query_one(PromptLine).text == said,
+                "the refusal",
+            )
+            assert app.screen.query_one(PromptLine).has_class("note")
             keys = await footer(pilot)
             assert ("g", "Scores") in keys.shown and ("z", "Leave") in keys.shown, keys
             await pilot.press("g")
