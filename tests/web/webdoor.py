@@ -9,6 +9,7 @@ import asyncio
 import contextlib
 import dataclasses
 import functools
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -99,6 +100,10 @@ def prompt_of(screen: str) -> str:
     return lines[-2].strip() if len(lines) >= 2 else ""
 
 
+#: A seat line's points: "12 pts · ", "1 pt · ", "-3 pts · ".
+SCORE = re.compile(r"-?\d+ pts? · ")
+
+
 async def choose_name(page: TermPage, name: str) -> None:
     """The name dialog, answered at once (the page gives the terminal the keyboard); the lobby."""
     await page.shows("Choose your name")
@@ -117,7 +122,10 @@ async def open_table(page: TermPage) -> None:
 
 def my_card(page: TermPage, name: str, column: int = 0, row: int = 0) -> tuple[int, int]:
     """The middle of one of ``name``'s cards (their big tableau, under their seat line)."""
-    seat_lines = [(y, line) for y, line in enumerate(page.lines) if name in line and "pts" in line]
+    # "12 pts · total 0", or "1 pt · total 0": a score of one point is singular.
+    seat_lines = [
+        (y, line) for y, line in enumerate(page.lines) if name in line and SCORE.search(line)
+    ]
     if not seat_lines:
         raise AssertionError(f"no seat line for {name}:\n{page.text}")
     y, line = seat_lines[0]
