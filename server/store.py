@@ -732,8 +732,10 @@ def _leaderboard(conn: sqlite3.Connection, limit: int) -> list[dict[str, Any]]:
 
 
 def _recent_games(conn: sqlite3.Connection, limit: int, viewer: int) -> list[dict[str, Any]]:
+    # Which seats were bots is the record's (its seats): read there, not kept twice.
     rows = conn.execute(
-        "SELECT id, finished, table_name, names, totals, winners, seeded FROM games "
+        "SELECT id, finished, table_name, names, totals, winners, seeded, "
+        "json_extract(record, '$.seats') FROM games "
         f"WHERE {VISIBLE_TO} ORDER BY id DESC LIMIT :limit",
         {"viewer": viewer, "limit": limit},
     )
@@ -743,11 +745,12 @@ def _recent_games(conn: sqlite3.Connection, limit: int, viewer: int) -> list[dic
             "finished_at": finished,
             "table_name": table_name,
             "names": json.loads(names),
+            "bots": [seat.get("bot") for seat in json.loads(seats or "[]")],
             "totals": json.loads(totals),
             "winners": json.loads(winners),
             "seeded": bool(seeded),
         }
-        for game_id, finished, table_name, names, totals, winners, seeded in rows
+        for game_id, finished, table_name, names, totals, winners, seeded, seats in rows
     ]
 
 

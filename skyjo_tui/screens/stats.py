@@ -13,7 +13,7 @@ from textual.content import Content
 from textual.widgets import TabbedContent, TabPane
 
 from ..i18n import Translator
-from ..names import level_name
+from ..names import SeatInfo, level_name
 from ..presenter import rating_text
 from ..replay import ReplayError, recording
 from ..widgets.fitted_table import FittedTable
@@ -175,7 +175,12 @@ class StatsScreen(SkyjoScreen[None]):
 
     def _recent_cells(self, game: dict[str, Any]) -> list[str | Text]:
         """When, the table, who won, who played: long names wrap in their columns."""
-        names = [str(n) for n in game.get("names") or []]
+        bots = list(game.get("bots") or [])
+        seats = [
+            SeatInfo(str(name), str(bots[s]) if s < len(bots) and bots[s] else None)
+            for s, name in enumerate(game.get("names") or [])
+        ]
+        names = [seat.shown(self.tr) for seat in seats]  # bots in the player's language
         winners = [names[w] for w in game.get("winners") or [] if 0 <= w < len(names)]
         when = time.strftime("%Y-%m-%d %H:%M", time.localtime(float(game.get("finished_at", 0))))
         name = Text(str(game.get("table_name", "")))

@@ -1,5 +1,6 @@
 """Statistics' recent games at 80 columns: long names wrap in their columns, so a person
-reads each game's table, winner and players whole, with no sideways scroll."""
+reads each game's table, winner and players whole, with no sideways scroll; bots are
+named in the player's language."""
 
 from __future__ import annotations
 
@@ -42,5 +43,8 @@ async def test_recent_games_with_long_names_fit_80_columns(
                 assert str(cell) in column_text(app, recent, labels, label), (label, cell)
             players = column_text(app, recent, labels, labels[-1])
             assert LONG in players and LONGER in players, players
+            # The bot is named in the player's language, as at the table and in the replay.
+            bot = {"en": "Greedy bot 1", "fr": "Robot glouton 1"}[lang]
+            assert bot in players and (lang == "en" or "Greedy bot" not in players), players
     finally:
         await ben.close()

@@ -57,6 +57,7 @@ async def test_two_people_and_two_bots_play_a_whole_game_that_is_stored(connect)
     assert sorted(e["name"] for e in board) == ["Alice", "Bob"]  # bots and watchers have none
     games = (await carol.request("recent_games"))["games"]
     assert games[0]["game_id"] == over[0]["game_id"] and games[0]["names"] == over[0]["names"]
+    assert games[0]["bots"] == [None, "random", "greedy", None]  # a client names bots with it
 
 
 async def test_a_rematch_keeps_the_seats_and_deals_a_new_game(connect) -> None:
