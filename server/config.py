@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-from .protocol import DEFAULT_MAX_FRAME
+from .protocol import DEFAULT_MAX_FRAME, DEFAULT_NAME_MAX_LENGTH
 
 APP_NAME = "skyjo"
 DATABASE_NAME = "skyjo.sqlite3"
@@ -43,7 +43,7 @@ class Limits:
     chat_burst: int = 5  # chat lines at once, refilled at chat_per_second
     chat_per_second: float = 0.5
     max_mutes: int = 200  # players one player may mute (each is stored)
-    name_max_length: int = 20
+    name_max_length: int = DEFAULT_NAME_MAX_LENGTH
     turn_timer_min: int = 5
     turn_timer_max: int = 600
     # A name that never finished a game and is not reserved is forgotten (its

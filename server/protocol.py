@@ -32,6 +32,10 @@ DEFAULT_MAX_FRAME: Final = 64 * 1024
 HEADER: Final = struct.Struct(">I")
 HEADER_SIZE: Final = HEADER.size
 MAX_ERROR_TEXT: Final = 200  # characters of an error's message
+#: The longest name a server takes unless its operator set another (the welcome's
+#: ``limits.name_max_length``, a ``too_long`` refusal's ``name_max_length``). The client
+#: caps its name fields at it before any server has said its own.
+DEFAULT_NAME_MAX_LENGTH: Final = 20
 
 
 class ErrorCode(str, Enum):

@@ -33,6 +33,7 @@ from . import preferences
 from .commands import SkyjoCommands
 from .errors import describe_error, refusal_words
 from .i18n import Translator, detect_language
+from .keymap import key_display
 from .keyturns import InputInTurnApp
 from .local import LocalServer
 from .local_game import LocalSetup
@@ -201,6 +202,11 @@ class SkyjoApp(InputInTurnApp[None]):
         self.keymap = dict(keymap)
         self.set_keymap(self.keymap)
         self.save_prefs(replace(self.prefs, keys=dict(keymap)))
+
+    def get_key_display(self, binding: Binding) -> str:
+        """How a key is named wherever it is shown (footers, Help, the Keys screen, the
+        palette, the prompts' ``{..._key}``): in the player's language."""
+        return binding.key_display or key_display(binding.key, self.tr)
 
     def set_theme(self, theme: str) -> None:
         """Show every screen in ``theme`` (one of ``theme.THEMES``) and keep the choice."""

@@ -5,6 +5,9 @@ player's keymap (binding id -> keys, kept in ``client.json``) overrides some.
 A *place* is a screen with its keys; the app's own keys (Ctrl+Q, F1, Ctrl+P)
 are active in every place, so a new key clashes with any other binding of the
 same place or with the app's. Pure: the Keys screen owns the Textual side.
+
+A key is shown (``key_display``) as Textual shows it, but the keys Textual spells out
+in English words ("esc", "space", "pgup") in the player's language.
 """
 
 from __future__ import annotations
@@ -15,6 +18,9 @@ from functools import cache
 
 from textual.binding import Binding
 from textual.dom import DOMNode
+from textual.keys import format_key
+
+from .i18n import Translator
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,3 +124,18 @@ def remapped(keymap: Mapping[str, str], binding_id: str, key: str) -> dict[str, 
     if found is not None and keys_of(found[1], {}) != (key,):
         changed[binding_id] = key
     return changed
+
+
+def key_display(key: str, tr: Translator) -> str:
+    """``key`` ("escape", "ctrl+q", "shift+tab") as a player reads it: drawn as Textual's
+    ``App.get_key_display`` draws it ("^q", "→", "⏎"), but a key or modifier that has words
+    in the catalogs (``keyname.<name>``: the keys Textual spells out in English) in ``tr``'s
+    language: "échap", "espace", "maj+tab" in French."""
+    *modifiers, name = key.split("+")
+    shown = tr.filled(f"keyname.{name}") or format_key(name)
+    if "ctrl" in modifiers:  # a caret, as Textual writes it
+        modifiers.remove("ctrl")
+        shown = f"^{shown}"
+    return "+".join(
+        [*(tr.filled(f"keyname.{modifier}") or modifier for modifier in modifiers), shown]
+    )

@@ -6,12 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Final
 
+from server.protocol import DEFAULT_NAME_MAX_LENGTH
+
 from .i18n import Translator
 
 MIN_BOTS: Final = 1
 MAX_BOTS: Final = 7
 DEFAULT_BOTS: Final = 3  # a first game's, before any was set up
-NAME_MAX: Final = 20
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,6 +38,6 @@ class LocalSetup:
 def default_name(environ: Mapping[str, str], tr: Translator) -> str:
     """The login name, capitalised, when it is a plausible player name."""
     login = (environ.get("USER") or environ.get("LOGNAME") or "").strip()
-    if login and login.isprintable() and len(login) <= NAME_MAX and login != "root":
+    if login and login.isprintable() and len(login) <= DEFAULT_NAME_MAX_LENGTH and login != "root":
         return login[:1].upper() + login[1:]
     return tr("default.name")

@@ -30,7 +30,8 @@ class SkyjoScreenMixin:
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._has_resumed = False
-        self._key_displays: dict[str, str] = {}  # key -> how Textual shows it (``key_label``)
+        # (language, key) -> how the app shows it (``key_label``): French names keys its way.
+        self._key_displays: dict[tuple[str, str], str] = {}
         # Before anything is composed, so the footer never shows a locale key.
         tr = _running_translator()
         if tr is not None:
@@ -48,11 +49,12 @@ class SkyjoScreenMixin:
         """The key that runs ``binding_id`` now, as the footer shows it (the player's own,
         if remapped; the first, if it has several): the one way a hint names a key."""
         key = next(iter(keys_now(binding_id, self.skyjo.keymap)), "?")
-        # Asked for at every key pressed at the table (its prompt names keys), and
-        # Textual's display of a key is the same each time.
-        shown = self._key_displays.get(key)
+        # Asked for at every key pressed at the table (its prompt names keys), and a key
+        # is shown the same way each time in one language.
+        seen = (self.tr.lang, key)
+        shown = self._key_displays.get(seen)
         if shown is None:
-            shown = self._key_displays[key] = self.app.get_key_display(Binding(key, ""))
+            shown = self._key_displays[seen] = self.app.get_key_display(Binding(key, ""))
         return shown
 
     def key_labels(self, *binding_ids: str) -> dict[str, str]:

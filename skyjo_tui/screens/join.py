@@ -10,6 +10,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.widgets import Input
 
+from server.protocol import DEFAULT_NAME_MAX_LENGTH
+
 from ..address import DEFAULT_PORT, parse_address, tcp_connector
 from ..widgets.footer import KeyFooter
 from ..widgets.form import Form
@@ -35,7 +37,9 @@ class JoinScreen(SkyjoScreen[None]):
                     id="address",
                 )
                 yield Label(tr("join.name"))
-                yield Input(prefs.name, max_length=20, compact=True, id="name")
+                # The server's own limit is not known before it answers: a server that takes
+                # fewer says so, and the name screen then takes no more than it does.
+                yield Input(prefs.name, max_length=DEFAULT_NAME_MAX_LENGTH, compact=True, id="name")
             yield Label("", id="join-error", classes="error")
             with Horizontal(classes="buttons"):
                 yield Button(tr("join.connect"), variant="primary", id="connect", compact=True)

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from server.engine import PlayerView
+from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
 from ..i18n import Translator
 from ..names import SeatInfo, seat_names
@@ -105,8 +106,8 @@ class RoundSummaryScreen(SkyjoModal[None]):
             if summary is None:
                 yield Label(tr("summary.totals_title"), classes="title")
                 with Vertical(id="round-pane"):
-                    for name, total in self.totals:
-                        yield Label(f"{name:<20} {total:>5}")
+                    for name, total in self.totals:  # in line after the longest default name
+                        yield Label(f"{name:<{DEFAULT_NAME_MAX_LENGTH}} {total:>5}")
                 yield SheetPanel(id="sheet")
                 with Horizontal(classes="buttons"):
                     yield Button(tr("summary.see_table"), id="close", compact=True)

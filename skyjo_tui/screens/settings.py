@@ -12,6 +12,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal
 from textual.widgets import Input
 
+from server.protocol import DEFAULT_NAME_MAX_LENGTH
+
 from ..i18n import LANGUAGES, Translator
 from ..local_game import default_name
 from ..pacing import PACES
@@ -42,9 +44,14 @@ class SettingsScreen(SkyjoScreen[None]):
             with Grid(classes="form-grid"):
                 yield Label(tr("settings.name"))
                 # Left empty, the name games here go by (the login's, or "Player"): shown.
+                # As long as a server takes by default (the local game's takes that much).
                 placeholder = default_name(self.skyjo.options.environ, tr)
                 yield Input(
-                    prefs.name, placeholder=placeholder, max_length=20, compact=True, id="name"
+                    prefs.name,
+                    placeholder=placeholder,
+                    max_length=DEFAULT_NAME_MAX_LENGTH,
+                    compact=True,
+                    id="name",
                 )
                 yield Label(tr("settings.language"))
                 yield Select(
@@ -98,7 +105,7 @@ class SettingsScreen(SkyjoScreen[None]):
     def _choices(self) -> dict[str, Any]:
         """The form's choices, by the name of the preference each one sets."""
         return {
-            "name": self.query_one("#name", Input).value.strip()[:20],
+            "name": self.query_one("#name", Input).value.strip()[:DEFAULT_NAME_MAX_LENGTH],
             "lang": str(self.query_one("#language", Select).value),
             "pace": str(self.query_one("#pace", Select).value),
             "highlight": bool(self.query_one("#highlight", Select).value),

@@ -5,8 +5,8 @@ green, 5-8 yellow, 9-12 red) and the value is always printed, so the table
 reads the same in monochrome. The states that matter when colour is gone are
 drawn with shapes too: the cursor has a heavy border (``[12]`` on one line),
 the last move a double border (``*12*``), the coach's hint a dashed border with
-round corners (``>12<``; under the cursor, heavy and dashed), and face-down
-cards a hatched back.
+round corners (``>12<``; under the cursor, heavy and dashed, ``<12>`` on one line), and
+face-down cards a hatched back.
 """
 
 from __future__ import annotations
@@ -136,8 +136,8 @@ def _label(look: CardLook) -> str:
 
 
 def _inline(look: CardLook, width: int) -> Text:
-    """One line: ``' 12 '``, ``'[12]'`` under the cursor, ``'>12<'`` the hint's,
-    ``'*12*'`` just played."""
+    """One line: ``' 12 '``, ``'[12]'`` under the cursor, ``'>12<'`` the hint's (``'<12>'``
+    under the cursor), ``'*12*'`` just played."""
     if look.face is Face.GONE:
         return Text(f" {'··':^{width - 2}} ", style=Style(color=_EMPTY))
     bg, fg = _colours(look)
@@ -152,9 +152,10 @@ def _inline(look: CardLook, width: int) -> Text:
 
 
 def _inline_edges(look: CardLook) -> tuple[str, str]:
-    # The cursor first, then the hint (what to do now), then the last move.
+    # The cursor first, then the hint (what to do now), then the last move. The cursor on
+    # the hint's card keeps both: the hint's angles turned out, round it as brackets are.
     if look.cursor:
-        return "[", "]"
+        return ("<", ">") if look.hint else ("[", "]")
     if look.hint:
         return ">", "<"
     return ("*", "*") if look.highlight else (" ", " ")

@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 
 import pytest
+from textual.app import App
+from textual.binding import Binding
 
 from skyjo_tui import keymap
-from skyjo_tui.i18n import LANGUAGES, load_catalog
+from skyjo_tui.i18n import LANGUAGES, Translator, load_catalog
 
 
 def test_a_key_of_the_same_place_clashes() -> None:
@@ -97,3 +99,39 @@ def test_a_binding_has_its_keys_now_by_id() -> None:
     assert keymap.keys_now("room.ready", {"room.ready": "y"}) == ("y",)
     assert keymap.keys_now("table.choose", {}) == ("enter", "space")
     assert keymap.keys_now("no.such", {}) == ()
+
+
+#: Keys a player may remap an action to, beyond those the screens declare.
+_OTHER_KEYS = ("tab", "shift+tab", "delete", "insert", "backspace", "f5", "ctrl+x", "alt+x")
+#: How French names the keys Textual spells out in English words (and its shift, "maj").
+_FRENCH = {"escape": "échap", "space": "espace", "pageup": "pgpréc", "pagedown": "pgsuiv"}
+_FRENCH |= {"home": "début", "end": "fin", "insert": "inser", "delete": "suppr"}
+_FRENCH |= {"shift+tab": "maj+tab", "ctrl+space": "^espace", "tab": "tab", "enter": "⏎"}
+_FRENCH |= {"ctrl+q": "^q", "right": "→", "question_mark": "?", "f1": "f1", "K": "K"}
+
+
+def _every_key() -> set[str]:
+    declared = {
+        key for place in keymap.places() for b in place.bindings for key in keymap.keys_of(b, {})
+    }
+    return declared | set(_OTHER_KEYS) | set(_FRENCH)
+
+
+def test_english_names_keys_as_textual_does() -> None:
+    textual = App[None]()
+    english = Translator("en")
+    for key in sorted(_every_key()):
+        assert keymap.key_display(key, english) == textual.get_key_display(Binding(key, "")), key
+
+
+def test_french_names_keys_as_a_french_keyboard_does() -> None:
+    french = Translator("fr")
+    assert {key: keymap.key_display(key, french) for key in _FRENCH} == _FRENCH
+
+
+def test_french_words_name_no_key_in_english() -> None:
+    """A key named in a sentence too ("Échap la laisse telle quelle", not "esc")."""
+    english = {"esc", "escape", "space", "pgup", "pgdn", "enter", "home", "end", "delete", "shift"}
+    for word, text in load_catalog("fr").items():
+        tokens = set(re.split(r"[^\w]+", re.sub(r"{\w+}", " ", text).lower()))
+        assert not tokens & english, (word, tokens & english)

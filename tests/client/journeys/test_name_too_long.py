@@ -23,6 +23,7 @@ from textual.pilot import Pilot
 from textual.screen import Screen
 from textual.widgets import Input
 
+from server.protocol import DEFAULT_NAME_MAX_LENGTH
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.lobby import LobbyScreen
@@ -69,7 +70,10 @@ async def saying(pilot: Pilot[Any], words: str, before: Screen[Any] | None = Non
     return asked
 
 
-@pytest.mark.parametrize(("lang", "limit"), [("en", 20), ("fr", 20), ("en", 12)])
+@pytest.mark.parametrize(
+    ("lang", "limit"),
+    [("en", DEFAULT_NAME_MAX_LENGTH), ("fr", DEFAULT_NAME_MAX_LENGTH), ("en", 12)],
+)
 async def test_a_name_too_long_is_said_so_with_the_limit_and_cut_down_in_the_field(
     make_server: StartServer, make_app: Callable[..., SkyjoApp], lang: str, limit: int
 ) -> None:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.screen import Screen
 
@@ -31,7 +32,8 @@ async def says_one_word_to_back_out(
     """``key`` opens ``form``: its ``button`` reads as the footer's Escape; Escape leaves it."""
     await pilot.press(key)
     screen = await on_screen(pilot, form)
-    escape = dict((await footer(pilot)).shown)["esc"]
+    esc = pilot.app.get_key_display(Binding("escape", ""))  # "esc", "échap": as the footer names it
+    escape = dict((await footer(pilot)).shown)[esc]
     words = drawn_words(pilot.app, screen.query_one(f"#{button}", Button))
     assert words == escape, f"{form.__name__}: the button says {words!r}, the footer {escape!r}"
     await pilot.press("escape")

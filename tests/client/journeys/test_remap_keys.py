@@ -156,6 +156,8 @@ async def test_the_new_key_prompt_reads_whole_in_french_at_80x24(
         await pilot.press("ctrl+b")
         await on_screen(pilot, KeysScreen)
         await pilot.press(*["down"] * row_of("table.draw"), "enter")
-        said = "Appuyez sur la nouvelle touche de « Piocher » (Table) ; esc la laisse telle quelle."
+        said = (
+            "Appuyez sur la nouvelle touche de « Piocher » (Table) ; Échap la laisse telle quelle."
+        )
         await until(pilot, lambda: said in " ".join(screen_text(app).split()), "the question whole")
         assert focused(app) == "KeyCatcher#key-catcher"
