@@ -205,7 +205,9 @@ _CATALOGUE: Final = (
     _request("stats", name=opt(STR)),
     _request("leaderboard", limit=opt(INT)),
     _request("recent_games", limit=opt(INT)),
-    _request("game_record", game_id=Field(INT)),
+    # standins: the record's moves a bot chose for a person say so (docs/records.md);
+    # without it they do not, as before the mark existed.
+    _request("game_record", game_id=Field(INT), standins=opt(BOOL, nullable=False)),
     _request("who", offset=opt(INT, nullable=False), limit=opt(INT, nullable=False)),
     # Server replies: "re" is the request's "id" (null when it had none).
     MessageSpec("ok", "server", "reply", {"re": Field(INT, nullable=True)}),

@@ -51,7 +51,7 @@ CREATE TABLE IF NOT EXISTS tables (
 CREATE TABLE IF NOT EXISTS table_actions (
     table_id TEXT NOT NULL,
     seq INTEGER NOT NULL,               -- the game update this action produced
-    action TEXT NOT NULL,               -- Action.to_dict(), applied after the snapshot
+    action TEXT NOT NULL,               -- Action.to_dict() (+ standin), applied after the snapshot
     at REAL,                            -- when it was played (unix time): timers resume
     PRIMARY KEY (table_id, seq)
 );
@@ -137,7 +137,7 @@ VISIBLE_TO = "(private = 0 OR id IN (SELECT game_id FROM game_viewers WHERE play
 @dataclass(frozen=True, slots=True)
 class LoggedAction:
     seq: int
-    action: dict[str, Any]  # Action.to_dict()
+    action: dict[str, Any]  # engine.movelog.action_entry: the action, and its stand-in if any
     at: float | None  # unix time it was played (None in databases from before it was kept)
 
 

@@ -14,8 +14,10 @@ from typing import Any
 
 from server.bots.review import ReviewedMove
 from server.engine import Action, ActionKind, PlayerView
+from server.engine.movelog import REASONS, Standin
 
 from .i18n import Translator
+from .names import level_name
 
 #: Below this many points, two moves are said to be about as good.
 CLOSE_CALL = 0.5
@@ -95,22 +97,32 @@ def hint_marks(action: Action, view: PlayerView) -> tuple[frozenset[int], frozen
     return cards, frozenset(piles)
 
 
-def review_summary(costly: int, points: float, tr: Translator) -> str:
-    """ "3 costly moves, 11 points given away"."""
-    return tr.plural("review.summary", costly, points=round(points))
+def review_summary(
+    costly: int, points: float, tr: Translator, *, standins: int = 0, name: str = ""
+) -> str:
+    """ "3 costly moves, 11 points given away", and how many moves a bot played for
+    ``name`` (not counted in either): "· 4 moves played by a bot for Ann: not counted"."""
+    summary = tr.plural("review.summary", costly, points=round(points))
+    if standins:
+        summary += " · " + tr.plural("review.standins", standins, name=name)
+    return summary
+
+
+def standin_words(standin: Standin, name: str, tr: Translator) -> str:
+    """Who chose a move for ``name``, and why: "The expert bot played for Ann while they
+    were away" (a reason from a newer server: just who played)."""
+    reason = standin.reason if standin.reason in REASONS else "other"
+    return tr(f"review.standin.{reason}", bot=level_name(standin.bot, tr), name=name)
 
 
 def review_line(move: ReviewedMove, name: str, tr: Translator) -> str:
-    """One reviewed move in a sentence: what was played, what was best, what it cost."""
+    """One reviewed move in a sentence: what was played, what was best, what it cost;
+    a stand-in's move: who played it, and that it is not counted."""
     played = move_words(move.played, move.view, tr)
+    where = {"name": name, "round": move.round, "turn": move.turn, "played": played}
+    if move.standin is not None:
+        return tr("review.line_standin", standin=standin_words(move.standin, name, tr), **where)
     if move.given_away < CLOSE_CALL:
-        return tr("review.line_good", name=name, round=move.round, turn=move.turn, played=played)
-    return tr(
-        "review.line",
-        name=name,
-        round=move.round,
-        turn=move.turn,
-        played=played,
-        best=move_words(move.best, move.view, tr),
-        points=tr.decimal(move.given_away),
-    )
+        return tr("review.line_good", **where)
+    best, points = move_words(move.best, move.view, tr), tr.decimal(move.given_away)
+    return tr("review.line", best=best, points=points, **where)

@@ -25,6 +25,7 @@ from server.engine import (
     view_for,
 )
 from server.engine.cards import ROWS, TABLEAU_SIZE
+from server.engine.movelog import Standin
 from server.engine.records import replay_steps
 from server.engine.views import TableauView
 from server.printable import printable
@@ -43,6 +44,8 @@ class Frame:
     events: tuple[Event, ...]
     view: PlayerView
     hidden: tuple[tuple[int | None, ...], ...] = ()  # per seat, the face-down cards' values
+    player: int | None = None  # the seat that moved (None for the deal)
+    standin: Standin | None = None  # a bot chose this move for that seat's person
 
     def revealed(self) -> tuple[PlayerView, dict[int, frozenset[int]]]:
         """The view with every face-down card turned up, and (per seat) which were down."""
@@ -76,6 +79,15 @@ class Recording:
         """The game was played to its end: only then may its hidden cards be shown."""
         return bool(self.frames) and self.frames[-1].view.phase == "game_over"
 
+    def standin_begins(self, index: int) -> bool:
+        """Frame ``index`` is a stand-in's move, and the move before it was not the same
+        bot's for the same seat: where the log says a bot plays for that person."""
+        frame = self.frames[index]
+        if frame.standin is None:
+            return False
+        before = self.frames[index - 1] if index else None
+        return before is None or (before.player, before.standin) != (frame.player, frame.standin)
+
     def round_starts(self) -> list[int]:
         """The frame index where each round begins."""
         return [i for i, frame in enumerate(self.frames) if frame.move == 0]
@@ -106,12 +118,20 @@ def recording(record: Mapping[str, Any], *, seeded: bool = False) -> Recording:
                 tuple(public_event(e) for e in step.events),
                 view_for(step.game, None),
                 face_down(step.game),
+                None if step.action is None else step.action.player,
+                step.standin,
             )
             for step in replay_steps(record)
         )
     except InvalidSetup as exc:  # ReplayDivergence included
         raise ReplayError(str(exc)) from exc
     return Recording(record_seats(record), frames, dict(record["settings"]), record, seeded)
+
+
+def record_request(game_id: int) -> dict[str, Any]:
+    """The ``game_record`` request for a stored game: with the moves a bot chose for a
+    person marked (docs/protocol.md), for the review and the replay to say so."""
+    return {"type": "game_record", "game_id": game_id, "standins": True}
 
 
 def record_seats(record: Mapping[str, Any]) -> tuple[SeatInfo, ...]:

@@ -6,7 +6,9 @@ rebuilt (``view_for``) with the round's public events so far, exactly what
 the player had in front of them. ``advise`` (the evaluation the expert plays
 by, and the hint) ranks the legal moves of that view; a move's cost is what
 it gives away against the best. The initial flips are not judged: the model
-prices every first card alike.
+prices every first card alike. Nor is a move a bot chose for a person (a
+stand-in's, marked in the record): it is listed, as the bot's, and counts in
+no cost.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from server.engine import Action, ActionKind, Event, PlayerView, Settings, public_event, view_for
+from server.engine.movelog import Standin
 from server.engine.records import replay_steps
 
 from .advice import advise, counter_for
@@ -33,12 +36,18 @@ class ReviewedMove:
     turn: int  # the seat's turn in the round, 1-based (a draw and its card: the same turn)
     view: PlayerView  # the seat's view just before the move
     played: Action
-    best: Action
-    given_away: float  # points, against the best move (0 when it was the best)
+    best: Action  # a stand-in's move: the move itself (it is not judged)
+    given_away: float  # points, against the best move (0 when it was the best, or not judged)
+    standin: Standin | None = None  # a bot chose it for the person: not theirs to answer for
+
+    @property
+    def judged(self) -> bool:
+        """The seat's own player chose it: it counts in the review."""
+        return self.standin is None
 
     @property
     def costly(self) -> bool:
-        return self.given_away >= COSTLY
+        return self.judged and self.given_away >= COSTLY
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,8 +61,13 @@ class Review:
 
     @property
     def points_given_away(self) -> float:
-        """Everything the seat's moves gave away against the best ones, over the game."""
-        return sum(move.given_away for move in self.moves)
+        """Everything the seat's own moves gave away against the best ones, over the game."""
+        return sum(move.given_away for move in self.moves if move.judged)
+
+    @property
+    def standins(self) -> tuple[ReviewedMove, ...]:
+        """The moves a bot chose for the seat's person: shown, never counted."""
+        return tuple(move for move in self.moves if not move.judged)
 
     def next_costly(self, after_step: int) -> ReviewedMove | None:
         """The first costly move after record step ``after_step``, else the first one at all."""
@@ -80,16 +94,14 @@ def review_game(record: Mapping[str, Any], seat: int) -> Review:
             assert before is not None
             if action.kind in (ActionKind.DRAW, ActionKind.TAKE_DISCARD):
                 turn += 1  # a turn begins (the drawn card's move is the same turn)
-            advice = advise(before, counter_for(heard), settings)
+            if step.standin is not None:  # the bot's move: no advice asked, nothing held
+                best, given_away = action, 0.0
+            else:
+                advice = advise(before, counter_for(heard), settings)
+                best, given_away = advice.best.action, advice.given_away(action)
             reviewed.append(
                 ReviewedMove(
-                    index,
-                    step.round,
-                    turn,
-                    before,
-                    action,
-                    advice.best.action,
-                    advice.given_away(action),
+                    index, step.round, turn, before, action, best, given_away, step.standin
                 )
             )
         round_events += [public_event(event) for event in step.events]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
@@ -11,6 +11,7 @@ from .actions import Action, describe
 from .deal import Deal
 from .errors import IllegalAction, InvalidSetup
 from .events import Event, TotalsUpdated
+from .movelog import PlayedMove, RoundLog, Standin, action_entry, read_action_entry
 from .round import Round
 from .settings import MAX_PLAYERS, MIN_PLAYERS, Settings
 
@@ -42,14 +43,6 @@ def settle_round(
     best = min(new_totals)
     winners = tuple(p for p, t in enumerate(new_totals) if t == best) if over else ()
     return Settlement(new_totals, over, winners)
-
-
-@dataclass(slots=True)
-class RoundLog:
-    """What a record needs of one finished or running round."""
-
-    deal: Deal
-    moves: list[tuple[Action, tuple[Event, ...]]] = field(default_factory=list)
 
 
 class Game:
@@ -96,15 +89,18 @@ class Game:
 
     # -- transitions ----------------------------------------------------------
 
-    def apply(self, action: Action) -> list[Event]:
-        """Play ``action`` in the current round; a round's last move also settles it."""
+    def apply(self, action: Action, standin: Standin | None = None) -> list[Event]:
+        """Play ``action`` in the current round; a round's last move also settles it.
+
+        ``standin``: a bot chose this move for a person (the log and the record say so;
+        the rules do not look at it)."""
         if self.phase is not _PLAYING:
             raise IllegalAction(f"{describe(action)}: the round is over")
         round_ = self.round
         events = round_.apply(action)
         if round_.final_scores is not None:
             events.append(self._settle(round_.number, round_.final_scores))
-        self.history[-1].moves.append((action, tuple(events)))
+        self.history[-1].moves.append(PlayedMove(action, tuple(events), standin))
         return events
 
     def _settle(self, number: int, round_scores: tuple[int, ...]) -> TotalsUpdated:
@@ -148,11 +144,11 @@ class Game:
             "rounds": [
                 {
                     "deal": log.deal.to_dict(),
-                    "actions": [action.to_dict() for action, _ in log.moves],
+                    "actions": [action_entry(move.action, move.standin) for move in log.moves],
                     "reshuffles": [
                         list(e.order)  # type: ignore[attr-defined]
-                        for _, events in log.moves
-                        for e in events
+                        for move in log.moves
+                        for e in move.events
                         if e.TYPE == "pile_reshuffled"
                     ],
                 }
@@ -176,7 +172,7 @@ class Game:
                     game.next_round(Deal.from_dict(round_data["deal"]))
                 game.round.force_next_reshuffles(*round_data.get("reshuffles", []))
                 for action_data in round_data["actions"]:
-                    game.apply(Action.from_dict(action_data))
+                    game.apply(*read_action_entry(action_data))
         except (KeyError, IndexError, TypeError, IllegalAction) as exc:
             raise InvalidSetup(f"not a saved game: {exc}") from exc
         return game

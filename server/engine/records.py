@@ -21,7 +21,8 @@ from .actions import Action, ActionKind
 from .deal import Deal
 from .errors import EngineError, InvalidSetup, ReplayDivergence
 from .events import Event, PileReshuffled, RoundScored, TotalsUpdated, TurnBegan
-from .game import Game, RoundLog
+from .game import Game
+from .movelog import PlayedMove, RoundLog, Standin
 from .settings import Settings
 
 FORMAT = "skyjo-record"
@@ -65,6 +66,7 @@ class ReplayStep:
     action: Action | None  # None for the deal
     events: tuple[Event, ...]
     game: Game
+    standin: Standin | None = None  # a bot chose this move for the person in the seat
 
 
 def game_record(game: Game, seats: Sequence[SeatLike]) -> dict[str, Any]:
@@ -159,19 +161,16 @@ def _seat(seat: SeatLike) -> Seat:
 
 def _round_record(number: int, log: RoundLog, players: int) -> dict[str, Any]:
     flips: list[list[int]] = [[] for _ in range(players)]
-    for action, _ in log.moves:
-        if action.kind is ActionKind.FLIP:
-            flips[action.player].append(action.pos)  # type: ignore[arg-type]
-    events = [event for _, caused in log.moves for event in caused]
+    for move in log.moves:
+        if move.action.kind is ActionKind.FLIP:
+            flips[move.action.player].append(move.action.pos)  # type: ignore[arg-type]
+    events = [event for move in log.moves for event in move.events]
     record: dict[str, Any] = {
         "number": number,
         "deal": log.deal.to_dict(),
         "initial_flips": flips,
         "starter": next((e.player for e in events if isinstance(e, TurnBegan)), None),
-        "moves": [
-            {"action": action.to_dict(), "events": [event.to_dict() for event in caused]}
-            for action, caused in log.moves
-        ],
+        "moves": [_move_record(move) for move in log.moves],
     }
     for event in events:
         if isinstance(event, RoundScored):
@@ -182,6 +181,33 @@ def _round_record(number: int, log: RoundLog, players: int) -> dict[str, Any]:
         elif isinstance(event, TotalsUpdated):
             record["totals"] = list(event.totals)
     return record
+
+
+def _move_record(move: PlayedMove) -> dict[str, Any]:
+    """A move as the record has it: ``standin`` only on a move a bot chose for a person,
+    so a game without stand-ins has the same record as before they were marked."""
+    data = {"action": move.action.to_dict(), "events": [event.to_dict() for event in move.events]}
+    if move.standin is not None:
+        data["standin"] = move.standin.to_dict()
+    return data
+
+
+def without_standins(record: Mapping[str, Any]) -> dict[str, Any]:
+    """``record`` as it was before stand-ins were marked: no move has a ``standin`` field.
+
+    For readers written before the field existed: this project's own replay (until it
+    knew the field) refuses a record with a field it does not rebuild."""
+    rounds = [
+        {
+            **round_data,
+            "moves": [
+                {key: value for key, value in move.items() if key != "standin"}
+                for move in round_data["moves"]
+            ],
+        }
+        for round_data in record["rounds"]
+    ]
+    return {**record, "rounds": rounds}
 
 
 # -- replaying ----------------------------------------------------------------
@@ -204,12 +230,15 @@ def _replay_moves(record: Mapping[str, Any]) -> Generator[ReplayStep, None, Game
         yield ReplayStep(number, 0, None, tuple(dealt), game)
         for move_number, move in enumerate(round_data["moves"], start=1):
             where = f"round {number}, move {move_number}"
-            action, events = _replay_move(game, move, where)
-            yield ReplayStep(number, move_number, action, tuple(events), game)
+            standin = None if move.get("standin") is None else Standin.from_dict(move["standin"])
+            action, events = _replay_move(game, move, standin, where)
+            yield ReplayStep(number, move_number, action, tuple(events), game, standin)
     return game
 
 
-def _replay_move(game: Game, move: Mapping[str, Any], where: str) -> tuple[Action, list[Event]]:
+def _replay_move(
+    game: Game, move: Mapping[str, Any], standin: Standin | None, where: str
+) -> tuple[Action, list[Event]]:
     """Apply one recorded action, with the recorded reshuffle order, and compare."""
     expected = move["events"]
     for event in expected:
@@ -217,7 +246,7 @@ def _replay_move(game: Game, move: Mapping[str, Any], where: str) -> tuple[Actio
             game.round.force_next_reshuffles(event["order"])
     action = Action.from_dict(move["action"])
     try:
-        events = game.apply(action)
+        events = game.apply(action, standin)
     except EngineError as exc:  # an illegal action, or a reshuffle of other cards
         raise ReplayDivergence(f"{where}: the engine refuses the recorded move: {exc}") from exc
     got = [event.to_dict() for event in events]

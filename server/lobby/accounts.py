@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import BOT_LEVELS
 from ..engine import OPTIONS
+from ..engine.records import without_standins
 from ..protocol import PROTOCOL_VERSION, ErrorCode, NameReason, ProtocolError
 from ..store import PlayerRow
 from ..version import installed_version
@@ -210,6 +211,8 @@ async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -
     if stored is None:
         raise ProtocolError(ErrorCode.NOT_FOUND, "no such game")
     record, seeded = stored
+    if not message.get("standins", False):  # a client from before stand-ins were marked
+        record = without_standins(record)
     return {"record": record, "seeded": seeded}
 
 

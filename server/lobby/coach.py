@@ -38,7 +38,7 @@ async def hint(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
             )
         view = view_for(game, index)
         events: list[Event] = [game.round.start_event()]
-        events += [event for _, moved in game.history[-1].moves for event in moved]
+        events += [event for move in game.history[-1].moves for event in move.events]
         public = [public_event(event) for event in events]
     advice = await play.bots.thinker.run(lambda: _advise(view, public, table.settings))
     return {"hint": hint_to_wire(advice)}

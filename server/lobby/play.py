@@ -21,11 +21,12 @@ from ..bots import BOT_LEVELS
 from ..config import Pace
 from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
 from ..engine.events import RoundScored, TotalsUpdated
+from ..engine.movelog import AWAY, LEFT, TIMER, Standin, action_entry, read_action_entry
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .driver import TableDriver
 from .records import make_record
-from .table import IN_GAME, Table
+from .table import HUMAN, IN_GAME, Table
 from .thinking import BotThinker, TableBots
 
 if TYPE_CHECKING:
@@ -184,16 +185,18 @@ class TablePlay:
         async with self.lock:
             return await self._commit(action, arrived)
 
-    async def _commit(self, action: Action, arrived: float) -> int:
-        """Store, apply and push ``action`` (which came at ``perf_counter()`` ``arrived``)."""
+    async def _commit(self, action: Action, arrived: float, standin: Standin | None = None) -> int:
+        """Store, apply and push ``action`` (which came at ``perf_counter()`` ``arrived``);
+        ``standin``: a bot chose it for the person in that seat."""
         game = self.game
         assert game is not None and self.lock.locked()
         if game.phase is not GamePhase.PLAYING:
             raise IllegalAction(f"{action}: the round is over")
         game.round.check(action)  # the engine's reason when the move is illegal
         seq = self.seq() + 1
-        await self.store.append_action(self.table.id, seq, action.to_dict(), time.time())
-        events = game.apply(action)
+        entry = action_entry(action, standin)
+        await self.store.append_action(self.table.id, seq, entry, time.time())
+        events = game.apply(action, standin)
         self._after_update(events)
         self.host.moved(time.perf_counter() - arrived)
         if game.is_over:
@@ -257,8 +260,8 @@ class TablePlay:
         return [
             event.to_dict()
             for log in self.game.history[:-1]
-            for _, batch in log.moves
-            for event in batch
+            for move in log.moves
+            for event in move.events
             if isinstance(event, RoundScored | TotalsUpdated)
         ]
 
@@ -266,7 +269,7 @@ class TablePlay:
         """The current round's events as the table saw them: its start, then every move's."""
         assert self.game is not None
         moves = self.game.history[-1].moves
-        events = [self.game.round.start_event(), *(e for _, batch in moves for e in batch)]
+        events = [self.game.round.start_event(), *(e for move in moves for e in move.events)]
         return [public_event(e).to_dict() for e in events]
 
     def send_state(self, session: Session) -> None:
@@ -370,7 +373,7 @@ class TablePlay:
 
     def _round_events(self) -> list[Event]:
         assert self.game is not None
-        return [e for log in self.game.history for _, events in log.moves for e in events]
+        return [e for log in self.game.history for move in log.moves for e in move.events]
 
     # -- bots' moves -------------------------------------------------------------------
 
@@ -407,7 +410,25 @@ class TablePlay:
                 return
             action = action or view_for(game, index).legal_actions[0]
             if game.round.is_legal(action):
-                await self._commit(action, chosen)
+                await self._commit(action, chosen, self._standin(index))
+
+    def _standin(self, index: int) -> Standin | None:
+        """Why a bot plays seat ``index`` now, if it is a person's (None for a bot's seat).
+
+        Asked under the lock, once the move is due: so it says why this very move
+        was the bot's, not why one was expected when it began to think."""
+        seat = self.table.seats[index]
+        assert seat is not None
+        if seat.kind != HUMAN:
+            return None
+        place = self.table.place_at(index)
+        if seat.left:
+            reason = LEFT
+        elif place is not None and place.away_since is not None:
+            reason = AWAY  # past the grace time, or not yet but their turn timer ran out
+        else:
+            reason = TIMER
+        return Standin(self.bots.level_of(index), reason)
 
     # -- restoring after a restart ------------------------------------------------------------
 
@@ -426,7 +447,7 @@ class TablePlay:
         self.game = game = Game.from_dict(saved.snapshot)
         turn_at = last_at = saved.snapshot_at
         for logged in saved.actions:
-            if starts_a_turn(game.apply(Action.from_dict(logged.action))):
+            if starts_a_turn(game.apply(*read_action_entry(logged.action))):
                 turn_at = logged.at
             last_at = logged.at
         self.turn_started, self.last_progress = _monotonic(turn_at), _monotonic(last_at)

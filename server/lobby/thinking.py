@@ -90,10 +90,14 @@ class TableBots:
         """The bot for ``seat``, told everything public since the round began."""
         bot = make_bot(self._levels[seat], seat, self._seed, self._settings)
         events: list[Event] = [game.round.start_event()]
-        for _, moved in game.history[-1].moves:
-            events.extend(moved)
+        for move in game.history[-1].moves:
+            events.extend(move.events)
         bot.observe([public_event(e) for e in events])
         return bot
+
+    def level_of(self, seat: int) -> str:
+        """The level of the bot that plays ``seat`` (a person's: the stand-in's)."""
+        return self._levels[seat]
 
     def tell(self, events: list[Event]) -> None:
         public = [public_event(e) for e in events]

@@ -84,6 +84,7 @@ class GameOverScreen(SkyjoModal[None]):
     async def action_review(self) -> None:
         """Your moves of this game against the best ones (a watcher: the winner's first;
         then any player's), from its stored record."""
+        from ..replay import record_request
         from .review import ReviewScreen
 
         seat, game_id = self.summary.own_seat, self.table_screen.game_id
@@ -91,7 +92,7 @@ class GameOverScreen(SkyjoModal[None]):
             seat = min(self.summary.winners, default=0)
         if game_id is None:
             return
-        reply = await self.skyjo.call({"type": "game_record", "game_id": game_id})
+        reply = await self.skyjo.call(record_request(game_id))
         if reply is None:
             return
         self._open_review(

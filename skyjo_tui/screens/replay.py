@@ -14,7 +14,7 @@ from textual.timer import Timer
 
 from server.bots.review import Review, ReviewedMove
 
-from ..coaching import review_line
+from ..coaching import review_line, standin_words
 from ..layout import plan_table
 from ..names import seat_names
 from ..narrate import describe, touched
@@ -298,8 +298,13 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         assert recording is not None
         names = seat_names(recording.seats, len(recording.seats), self.tr)
-        for line in describe(recording.frames[index].events, names, self.tr):
-            self.query_one(TableBoard).write_log(line)
+        frame, board = recording.frames[index], self.query_one(TableBoard)
+        if recording.standin_begins(index):  # the moves that follow are a bot's, not the person's
+            assert frame.standin is not None and frame.player is not None
+            who = standin_words(frame.standin, names[frame.player], self.tr)
+            board.write_log(self.tr("log.standin", standin=who))
+        for line in describe(frame.events, names, self.tr):
+            board.write_log(line)
 
     def _draw(self) -> None:
         recording = self.recording

@@ -5,7 +5,8 @@ the replay of a long game takes a second. Any seat of the record may be
 reviewed: it opens on the one it is given (the person's own), ``p`` goes to
 the next, each worked out the first time it is shown. Enter on a move
 dismisses the screen with that move's record step, for the replay to show it;
-``n`` moves straight to the next costly move.
+``n`` moves straight to the next costly move. A move a bot chose for the person
+(a stand-in's) is listed as the bot's, dimmed, and never costly: ``n`` passes it.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 
 from server.bots.review import Review, ReviewedMove, review_game
+from server.engine.movelog import Standin
 
-from ..coaching import move_words, review_summary
+from ..coaching import move_words, review_summary, standin_words
 from ..replay import record_seats
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
@@ -30,6 +32,8 @@ from ..widgets.text import Label, TextTable
 from .base import SkyjoScreen
 
 COSTLY_STYLE = "bold red"
+STANDIN_STYLE = "dim"  # a bot's move, not the person's: set back, not judged
+NOT_JUDGED = "\N{EN DASH}"  # a stand-in's move has no points given away: it is not the person's
 CHOSEN_STYLE = "reverse"  # the seat reviewed, among the others: seen in monochrome too
 
 
@@ -140,18 +144,23 @@ class ReviewScreen(SkyjoScreen[int | None]):
         tr = self.tr
         summary = self.query_one("#review-summary", Label)
         table = self.query_one("#review-moves", FittedTable)
-        table.show([(str(move.step), self._cells(move)) for move in review.moves])
+        name = self.seats[review.seat].shown(tr)
+        table.show([(str(move.step), self._cells(move, name)) for move in review.moves])
         if not review.moves:
-            summary.update(tr("review.none", name=self.seats[review.seat].shown(tr)))
+            summary.update(tr("review.none", name=name))
             return
-        summary.update(review_summary(len(review.costly), review.points_given_away, tr))
+        costly, points = len(review.costly), review.points_given_away
+        standins = len(review.standins)
+        summary.update(review_summary(costly, points, tr, standins=standins, name=name))
         steps = [move.step for move in review.moves]
         row = steps.index(self._at_step) if self._at_step in steps else 0
         self._at_step = None  # once: another seat's review starts at its first move
         table.move_cursor(row=row, animate=False)
         table.focus()
 
-    def _cells(self, move: ReviewedMove) -> list[str | Text]:
+    def _cells(self, move: ReviewedMove, name: str) -> list[str | Text]:
+        if move.standin is not None:
+            return self._standin_cells(move, move.standin, name)
         tr, style = self.tr, COSTLY_STYLE if move.costly else ""
         # "the same" for the best move itself, or one said in the same words (another hidden
         # card of the same column: alike to the model); a close call still names the better one.
@@ -164,6 +173,12 @@ class ReviewScreen(SkyjoScreen[int | None]):
             Text(played, style=style, end=""),
             tr("review.same") if same else best,
         ]
+
+    def _standin_cells(self, move: ReviewedMove, standin: Standin, name: str) -> list[str | Text]:
+        """A bot's move for the person: what it played, and who, where the best move goes."""
+        played = Text(move_words(move.played, move.view, self.tr), style=STANDIN_STYLE, end="")
+        who = standin_words(standin, name, self.tr)
+        return [str(move.round), str(move.turn), NOT_JUDGED, played, who]
 
     def action_next_costly(self) -> None:
         review = self.review

@@ -15,7 +15,7 @@ from textual.widgets import TabbedContent, TabPane
 from ..i18n import Translator
 from ..names import SeatInfo, level_name
 from ..presenter import rating_text
-from ..replay import ReplayError, recording
+from ..replay import ReplayError, record_request, recording
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Static, TextTable
@@ -196,7 +196,7 @@ class StatsScreen(SkyjoScreen[None]):
         game_id = event.row_key.value
         if game_id is None or not game_id.isdigit():
             return
-        reply = await self.skyjo.call({"type": "game_record", "game_id": int(game_id)})
+        reply = await self.skyjo.call(record_request(int(game_id)))
         if reply is None:
             return
         try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from server.engine import Action, PlayerView, TableauView
-from skyjo_tui.coaching import Hint, hint_marks, hint_text, review_summary
+from server.engine.movelog import AWAY, LEFT, TIMER, Standin
+from skyjo_tui.coaching import Hint, hint_marks, hint_text, review_summary, standin_words
 from skyjo_tui.i18n import LANGUAGES, Translator, load_catalog
 
 MINE = (5, None, None, 9, None, None, None, None, None, None, None, None)
@@ -77,3 +78,25 @@ def test_every_language_has_every_word_of_the_coach() -> None:
     assert len(english) > 20
     for lang in LANGUAGES:
         assert english <= set(load_catalog(lang)), lang
+
+
+def test_a_stand_ins_move_is_said_to_be_the_bots_with_why_in_every_language() -> None:
+    en, fr = Translator("en"), Translator("fr")
+    said = {
+        (AWAY, "en"): "The expert bot played for Ann while they were away",
+        (TIMER, "en"): "The expert bot played for Ann: their time ran out",
+        (LEFT, "en"): "The expert bot played for Ann, who had left the game",
+        ("sleepy", "en"): "The expert bot played for Ann",  # a reason from a newer server
+        (AWAY, "fr"): "Le robot expert a joué pour Ann pendant son absence",
+        (LEFT, "fr"): "Le robot expert a joué pour Ann après son départ de la partie",
+    }
+    for (reason, lang), words in said.items():
+        tr = en if lang == "en" else fr
+        assert standin_words(Standin("expert", reason), "Ann", tr) == words
+    assert standin_words(Standin("gentle", AWAY), "Ann", en).startswith("The gentle bot")
+    assert review_summary(3, 11.4, en, standins=4, name="Ann") == (
+        "3 costly moves, 11 points given away · 4 moves played by a bot for Ann: not counted"
+    )
+    assert review_summary(0, 0.0, fr, standins=1, name="Ann") == (
+        "0 coup coûteux, 0 points perdus · 1 coup joué par un robot pour Ann : non compté"
+    )

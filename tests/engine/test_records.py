@@ -22,9 +22,10 @@ from server.engine import (
     record_line,
     replay,
 )
-from server.engine.records import SeatLike, replay_steps
+from server.engine.movelog import AWAY, Standin
+from server.engine.records import SeatLike, replay_steps, without_standins
 
-from .support import random_moves
+from .support import acting_seat, random_moves
 
 SEATS: list[SeatLike] = [Seat("Ann"), Seat("greedy 2", bot="greedy"), {"name": "Bob", "bot": None}]
 
@@ -212,3 +213,41 @@ def test_replay_steps_check_the_scores_once_the_last_step_is_taken() -> None:
     with pytest.raises(ReplayDivergence, match="totals"):
         for _ in steps:
             pass
+
+
+def test_a_move_a_bot_chose_for_a_person_is_marked_in_the_record_snapshot_and_replay() -> None:
+    game = Game(3, Settings(), seed=12)
+    marks: dict[int, Standin] = {}  # the move's index in round 1 -> its stand-in
+    for index in range(12):
+        action = game.legal_actions(acting_seat(game))[0]
+        standin = Standin("greedy", AWAY) if action.player == 0 and index % 2 else None
+        game.apply(action, standin)
+        if standin is not None:
+            marks[index] = standin
+    assert marks
+    record = json.loads(record_line(game_record(game, SEATS)))
+    moves = record["rounds"][0]["moves"]
+    assert {i: move["standin"] for i, move in enumerate(moves) if "standin" in move} == {
+        i: {"bot": "greedy", "reason": "away"} for i in marks
+    }
+    steps = list(replay_steps(record))  # checked field for field, marks included
+    assert {step.move - 1: step.standin for step in steps if step.standin} == marks
+    # The server's snapshot keeps them too (a game restored after a restart).
+    restored = Game.from_dict(json.loads(json.dumps(game.to_dict())))
+    assert game_record(restored, SEATS) == game_record(game, SEATS)
+    # A record stripped of them is the record of the same game as an older server wrote it.
+    plain = without_standins(record)
+    assert "standin" not in json.dumps(plain) and replay(plain).totals == game.totals
+
+
+def test_a_mark_the_engine_did_not_make_is_a_divergence_and_a_bad_one_is_refused() -> None:
+    record = finished_record()
+    record["rounds"][0]["moves"][7]["standin"] = "greedy"  # not a bot level and a reason
+    with pytest.raises(ReplayDivergence, match="not a valid record"):
+        replay(record)
+    # Snapshots and records from before the marks: a bare action, no mark anywhere.
+    game = Game(3, Settings(), seed=5)
+    game.apply(game.legal_actions(acting_seat(game))[0])
+    snapshot = game.to_dict()
+    assert snapshot["rounds"][0]["actions"] == [game.history[0].moves[0].action.to_dict()]
+    assert Game.from_dict(snapshot).history[0].moves[0].standin is None

@@ -140,11 +140,13 @@ class Client:
         stop: Callable[[], bool] | None = None,
         ready: bool = True,
         choose: Chooser | None = None,
+        acked: list[int] | None = None,
     ) -> int:
         """Play legal moves whenever the latest view allows, until ``stop()``.
 
         ``choose(view, rng)`` picks the move (default: any legal one). Says
-        ready between rounds when ``ready``. Returns how many moves it made.
+        ready between rounds when ``ready``. Returns how many moves it made;
+        ``acked`` gets the ``seq`` of each, as the server's replies give it.
         """
         stop = stop or self.game_over
         choose = choose or (lambda view, rng: rng.choice(view["legal_actions"]))
@@ -154,7 +156,9 @@ class Client:
                 self._changed.clear()
                 view = None if self.game is None else self.game["view"]
                 if view is not None and view["legal_actions"]:
-                    await self.conn.act(choose(view, rng), timeout=WAIT)
+                    reply = await self.conn.act(choose(view, rng), timeout=WAIT)
+                    if acked is not None:
+                        acked.append(reply["seq"])
                     moves += 1
                     continue
                 if (

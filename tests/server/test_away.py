@@ -128,6 +128,9 @@ async def test_someone_kicked_mid_game_is_replaced_by_a_bot_to_the_end(connect) 
     await asyncio.gather(alice.play(random.Random(12)), carol.play(random.Random(13)))
     over = await alice.push("game_over")
     assert over["names"] == ["Alice", "Bob", "Carol"]  # the record names who began the game
+    record = (await alice.request("game_record", game_id=over["game_id"], standins=True))["record"]
+    bobs = [move for r in record["rounds"] for move in r["moves"] if move["action"]["player"] == 1]
+    assert bobs and all(move["standin"]["reason"] == "left" for move in bobs)  # none his own
     assert alice.table["seats"][1] is None  # the seat is free for the rematch
     assert (await bob.request("stats"))["stats"]["games"] == 0  # a forfeit is not counted
     assert (await carol.request("stats"))["stats"]["games"] == 1
