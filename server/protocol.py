@@ -239,6 +239,7 @@ _CATALOGUE: Final = (
         view=Field(MAP),
         timer=Field(MAP, nullable=True),
         earlier_scores=opt(LIST, nullable=False),  # catch-up only: the earlier rounds' scores
+        standin=opt(MAP, nullable=False),  # a bot chose this move for the seat's person
     ),
     _push(
         "game_over",

@@ -108,11 +108,12 @@ def review_summary(
     return summary
 
 
-def standin_words(standin: Standin, name: str, tr: Translator) -> str:
+def standin_words(standin: Standin, name: str, tr: Translator, *, yours: bool = False) -> str:
     """Who chose a move for ``name``, and why: "The expert bot played for Ann while they
-    were away" (a reason from a newer server: just who played)."""
+    were away" (a reason from a newer server: just who played); ``yours``: the move was
+    the reader's ("Your time ran out, so the expert bot played for you")."""
     reason = standin.reason if standin.reason in REASONS else "other"
-    return tr(f"review.standin.{reason}", bot=level_name(standin.bot, tr), name=name)
+    return tr.about(f"review.standin.{reason}", yours, bot=level_name(standin.bot, tr), name=name)
 
 
 def review_line(move: ReviewedMove, name: str, tr: Translator) -> str:

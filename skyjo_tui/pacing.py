@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from server.engine import Event, PlayerView
+from server.engine.movelog import Standin
 
 from .narrate import Touched, touched
 
@@ -37,12 +38,18 @@ class Step:
     view: PlayerView
     changed: Touched
     seq: int | None = None
+    #: The seat whose move this was, and the bot that chose it for that seat's person.
+    standin: tuple[int, Standin] | None = None
 
     @classmethod
     def of(
-        cls, events: list[Event] | tuple[Event, ...], view: PlayerView, seq: int | None = None
+        cls,
+        events: list[Event] | tuple[Event, ...],
+        view: PlayerView,
+        seq: int | None = None,
+        standin: tuple[int, Standin] | None = None,
     ) -> Step:
-        return cls(tuple(events), view, touched(events), seq)
+        return cls(tuple(events), view, touched(events), seq, standin)
 
 
 class StepQueue:

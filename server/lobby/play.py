@@ -197,36 +197,40 @@ class TablePlay:
         entry = action_entry(action, standin)
         await self.store.append_action(self.table.id, seq, entry, time.time())
         events = game.apply(action, standin)
-        self._after_update(events)
+        self._after_update(events, None if standin is None else (action.player, standin))
         self.host.moved(time.perf_counter() - arrived)
         if game.is_over:
             await self.finish()
         return seq
 
-    def _after_update(self, events: list[Event]) -> None:
-        """Bots learn the events, clocks restart, everyone gets their view."""
+    def _after_update(
+        self, events: list[Event], standin: tuple[int, Standin] | None = None
+    ) -> None:
+        """Bots learn the events, clocks restart, everyone gets their view; ``standin``:
+        the seat whose move it was and the bot that chose it for its person."""
         assert self.game is not None
         now = time.monotonic()
         self.last_progress = now
         if starts_a_turn(events):
             self.turn_started = now
         self.bots.tell(events)
-        self._push_game(events)
+        self._push_game(events, standin)
         if self.game.phase is GamePhase.BETWEEN_ROUNDS and self.table.status == PLAYING:
             self._between_rounds()
         self.wake()
 
-    def _push_game(self, events: list[Event]) -> None:
+    def _push_game(self, events: list[Event], standin: tuple[int, Standin] | None) -> None:
         assert self.game is not None
         table, seq, timer = self.table, self.seq(), self.timer()
         wire_events = [public_event(e).to_dict() for e in events]
+        extra = {} if standin is None else {"standin": {"seat": standin[0], **standin[1].to_dict()}}
         for index, _ in table.filled():
             session = table.session_at(index)
             if session is not None:
-                session.send(self._game_message(wire_events, index, seq, timer))
+                session.send(self._game_message(wire_events, index, seq, timer) | extra)
         watchers = table.spectators()
         if watchers:
-            data = encode_frame(self._game_message(wire_events, None, seq, timer))
+            data = encode_frame(self._game_message(wire_events, None, seq, timer) | extra)
             for watcher in watchers:
                 watcher.send_frame(data)
 

@@ -19,11 +19,12 @@ from textual.binding import Binding, BindingType
 from textual.timer import Timer
 from textual.widgets import Input
 
-from server.engine import Action, Event, PlayerView, Settings, event_from_dict
+from server.engine import Action, Event, InvalidSetup, PlayerView, Settings, event_from_dict
+from server.engine.movelog import Standin
 from server.protocol import FINISHED
 
 from ..choices import Choices, Mode
-from ..coaching import Hint, hint_marks, hint_text
+from ..coaching import Hint, hint_marks, hint_text, standin_words
 from ..cursor import Target, move
 from ..kept_keys import MoveInFlight
 from ..keymap import keys_now, keys_of
@@ -99,6 +100,8 @@ class TableScreen(SkyjoScreen[None]):
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         self._ready = False  # the board is composed
         self._chat_told = False  # the table's chat so far is in the log (see _tell_chat)
+        # The stand-in whose moves the log last introduced (``_log_standin``): the seat and bot.
+        self._standin_told: tuple[int, Standin] | None = None
         self._footer_state: tuple[bool | None, ...] = ()
         self._summary_due = False  # a summary to open as soon as this screen is on top
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
@@ -181,7 +184,7 @@ class TableScreen(SkyjoScreen[None]):
             return
         if not self._chat_told:
             self._tell_chat()
-        self._queue.push(Step.of(events_, view, seq))
+        self._queue.push(Step.of(events_, view, seq, standin_of(message, len(view.tableaux))))
         if self._hold is None or view.legal_actions:
             # Your move beats the pace: an update that asks for it cuts the hold short.
             self._cancel_hold()
@@ -276,6 +279,7 @@ class TableScreen(SkyjoScreen[None]):
         self.view, self._shown_seq = step.view, step.seq
         if previous is None or bool(previous.legal_actions) != bool(step.view.legal_actions):
             self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
+        self._log_standin(step.standin, step.view)
         self._log_events(step.events, step.view)
         self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
         if self._flight.active:
@@ -287,6 +291,17 @@ class TableScreen(SkyjoScreen[None]):
         self.skyjo.turn_is_mine(bool(step.view.legal_actions))  # the title, the bell
         self._after_phase(previous, step.view)
         self._play_pending()
+
+    def _log_standin(self, standin: tuple[int, Standin] | None, view: PlayerView) -> None:
+        """Before the first of a run of moves a bot chose for a person, the log says whose
+        and why ("Your time ran out, so the expert bot played for you:"), so nobody takes
+        them for the person's own."""
+        if standin is not None and standin != self._standin_told:
+            seat = standin[0]
+            name = seat_names(self.seats, len(view.tableaux), self.tr)[seat]
+            who = standin_words(standin[1], name, self.tr, yours=seat == view.seat)
+            self.board.write_log(Text(self.tr("log.standin", standin=who), style="italic"))
+        self._standin_told = standin
 
     def _log_events(self, events: Sequence[Event], view: PlayerView) -> None:
         """The round's tracker and the score sheet learn ``events``, and the log tells them."""
@@ -772,3 +787,17 @@ def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:
         if key in keys_of(binding, keymap):
             return binding.action
     return None
+
+
+def standin_of(message: Mapping[str, Any], seats: int) -> tuple[int, Standin] | None:
+    """The seat and the bot that chose a ``game`` push's move for that seat's person, from
+    its ``standin`` (docs/protocol.md); None when a person chose it, or the field is not
+    one a seat of this table can have (the move is then shown as any other)."""
+    data = message.get("standin")
+    seat = data.get("seat") if isinstance(data, Mapping) else None
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
+        return None
+    try:
+        return seat, Standin.from_dict(data)
+    except InvalidSetup:
+        return None

@@ -51,6 +51,16 @@ async def test_when_the_turn_timer_runs_out_a_bot_plays_that_seat(connect) -> No
     assert bob.table["seats"][1]["autoplay"] is False  # Bob is here: only his turns timed out
     timed = [p["timer"] for p in alice.pushes if p["type"] == "game" and p["timer"]]
     assert all(t["total"] == 1 and 0 <= t["remaining"] <= 1 for t in timed)
+    # Each push of a move the timer made says so (the log tells it); Alice's own do not.
+    marked = {0: 0, 1: 0}
+    for push in (p for p in alice.pushes if p["type"] == "game" and not p["catch_up"]):
+        for mover in {e["player"] for e in push["events"] if e["type"] in (*MOVES, "card_flipped")}:
+            marked[mover] += 1
+            if mover == 1:
+                assert push["standin"]["seat"] == 1 and push["standin"]["reason"] == "timer"
+            else:
+                assert "standin" not in push, push
+    assert marked[0] and marked[1] >= 3  # two flips and a turn of Bob's at least
 
 
 async def test_a_dropped_player_keeps_the_seat_and_comes_back_to_the_full_view(
