@@ -108,6 +108,15 @@ def review_summary(
     return summary
 
 
+def points_given_away(points: float, tr: Translator) -> str:
+    """What a reviewed move gave away, to a tenth: "1.3", "0.0" for the best move itself, but
+    "<0.1" for a move a little worse than the best, which "0.0" beside another best move
+    would say is no worse at all."""
+    if 0 < points < 0.05:
+        return "<" + tr.decimal(0.1)
+    return tr.decimal(points)
+
+
 def standin_words(standin: Standin, name: str, tr: Translator, *, yours: bool = False) -> str:
     """Who chose a move for ``name``, and why: "The expert bot played for Ann while they
     were away" (a reason from a newer server: just who played); ``yours``: the move was

@@ -24,7 +24,7 @@ from textual.containers import Vertical
 from server.bots.review import Review, ReviewedMove, review_game
 from server.engine.movelog import Standin
 
-from ..coaching import move_words, review_summary, standin_words
+from ..coaching import move_words, points_given_away, review_summary, standin_words
 from ..replay import record_seats
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
@@ -163,15 +163,20 @@ class ReviewScreen(SkyjoScreen[int | None]):
             return self._standin_cells(move, move.standin, name)
         tr, style = self.tr, COSTLY_STYLE if move.costly else ""
         # "the same" for the best move itself, or one said in the same words (another hidden
-        # card of the same column: alike to the model); a close call still names the better one.
+        # card of the same column: alike to the model); "as good" for another move the model
+        # prices the same (a tie: naming it beside 0.0 read as a contradiction); a close call
+        # still names the better one.
         played, best = (move_words(action, move.view, tr) for action in (move.played, move.best))
         same = move.played == move.best or played == best
+        shown_best = (
+            tr("review.same") if same else tr("review.as_good") if not move.given_away else best
+        )
         return [
             str(move.round),
             str(move.turn),
-            Text(tr.decimal(move.given_away), style=style, end=""),
+            Text(points_given_away(move.given_away, tr), style=style, end=""),
             Text(played, style=style, end=""),
-            tr("review.same") if same else best,
+            shown_best,
         ]
 
     def _standin_cells(self, move: ReviewedMove, standin: Standin, name: str) -> list[str | Text]:
