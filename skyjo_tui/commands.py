@@ -30,7 +30,7 @@ COMMANDS: Final[tuple[tuple[str, frozenset[str]], ...]] = (
     ("new_game", frozenset({"home.local", "lobby.create"})),
     ("join", frozenset({"home.join", "lobby.code", "list.choose"})),
     ("leave", frozenset({"table.leave", "room.leave", "over.leave"})),
-    ("settings", frozenset({"home.settings", "lobby.settings"})),
+    ("settings", frozenset({"home.settings", "lobby.settings", "table.settings"})),
     ("stats", frozenset({"home.stats", "lobby.stats"})),
     ("help", frozenset({"home.help", "lobby.help", "room.help", "table.help", "app.help"})),
 )

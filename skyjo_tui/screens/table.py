@@ -73,6 +73,9 @@ class TableScreen(SkyjoScreen[None]):
         Binding("pageup", "log(1)", "keys.log_back", show=False, id="table.log_back"),
         Binding("pagedown", "log(-1)", "keys.log_newer", show=False, id="table.log_newer"),
         Binding("question_mark", "app.help", "keys.help", id="table.help"),
+        # The pace, highlights, theme or language in the middle of a game, without leaving
+        # the seat: in Help and the palette (the footer has no room for it at 80 columns).
+        Binding("o", "settings", "keys.settings", show=False, id="table.settings"),
         Binding("q", "leave", "keys.leave", id="table.leave"),
     ]
 
@@ -383,7 +386,15 @@ class TableScreen(SkyjoScreen[None]):
 
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.
+        # Back from Settings: its pace, and its keys (the prompt names them), are in use.
+        self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
+        self._redraw()
         self._show_summary_due()
+
+    def action_settings(self) -> None:
+        from .settings import SettingsScreen
+
+        self.app.push_screen(SettingsScreen())
 
     # -- the timer -----------------------------------------------------------------------
 
