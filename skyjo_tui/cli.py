@@ -7,6 +7,7 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TextIO
 
 from server.version import version_text
 
@@ -44,6 +45,19 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
+def not_a_terminal(stdin: TextIO | None, stdout: TextIO | None, stderr: TextIO | None) -> str:
+    """Which standard stream is not a terminal ("" when all three are).
+
+    Textual's Linux driver reads keys from stdin, draws on stderr and takes the
+    window's size from stdout. With stdin at end of file (``< /dev/null``, or a
+    background job started by a POSIX ``sh``) its input thread spins forever.
+    """
+    for stream, name in ((stdin, "stdin"), (stdout, "stdout"), (stderr, "stderr")):
+        if stream is None or not stream.isatty():
+            return name
+    return ""
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     connect, label = None, ""
@@ -56,6 +70,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.replay is not None and not args.replay.is_file():
         what = "not a file" if args.replay.exists() else "no such file"
         parser().error(f"--replay {args.replay}: {what}")
+    stream = not_a_terminal(sys.__stdin__, sys.__stdout__, sys.__stderr__)
+    if stream:
+        print(
+            f"skyjo needs a terminal: its {stream} is not one"
+            " (redirected, piped, or started in the background?)",
+            file=sys.stderr,
+        )
+        return 1
     from server.config import default_data_dir
 
     from .app import build_app

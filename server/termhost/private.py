@@ -209,6 +209,15 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "skyjo_tui.screens.base.SkyjoScreenMixin._on_resize",
         instance=True,
     ),
+    PrivateUse(
+        "textual.app",
+        "App",
+        "_bindings",
+        "a node's bindings as declared: the footer shows a remapped key where it was "
+        "declared (Textual moves it to the end of the copy it applies the keymap to)",
+        "skyjo_tui.widgets.footer._action_ranks",
+        instance=True,
+    ),
     # -- textual: the driver ----------------------------------------------------------
     PrivateUse(
         "textual.driver",

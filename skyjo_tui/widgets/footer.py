@@ -12,7 +12,7 @@ repaints its one line when what it shows changes.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import groupby
 from typing import TYPE_CHECKING, ClassVar, Final
@@ -20,7 +20,8 @@ from typing import TYPE_CHECKING, ClassVar, Final
 from rich.style import Style
 from rich.text import Text
 from textual import events
-from textual.binding import Binding
+from textual.binding import ActiveBinding, Binding
+from textual.dom import DOMNode
 from textual.widget import Widget
 
 if TYPE_CHECKING:
@@ -150,7 +151,7 @@ class KeyFooter(Widget, can_focus=False):
             self.refresh()
 
     def _offered(self) -> Iterator[tuple[Binding, bool, str]]:
-        for _node, binding, enabled, tooltip in self.screen.active_bindings.values():
+        for _node, binding, enabled, tooltip in in_declared_order(self.screen.active_bindings):
             if binding.show:
                 yield binding, enabled, tooltip
 
@@ -293,6 +294,33 @@ def fitted(units: tuple[Unit, ...], room: int) -> Unit:
     if not head and kept > room:  # too narrow even for those: the keys as they come
         return tuple(piece for unit in units for piece in unit)
     return (*(piece for unit in head for piece in unit), LEFT_OUT, *(p for u in tail for p in u))
+
+
+def in_declared_order(active: Mapping[str, ActiveBinding]) -> list[ActiveBinding]:
+    """The screen's active keys, each node's in the order it declares its bindings.
+
+    Textual applies the player's keymap by moving a remapped binding to the end of
+    its node's keys: Draw remapped would follow Leave, away from its group (Take).
+    The nodes keep their order (the focused widget's keys first, the app's last).
+    """
+    nodes: dict[DOMNode, tuple[int, dict[str, int]]] = {}
+    for held in active.values():
+        if held.node not in nodes:
+            nodes[held.node] = (len(nodes), _action_ranks(held.node))
+
+    def rank(held: ActiveBinding) -> tuple[int, int]:
+        place, ranks = nodes[held.node]
+        return place, ranks.get(held.binding.action, len(ranks))
+
+    return sorted(active.values(), key=rank)
+
+
+def _action_ranks(node: DOMNode) -> dict[str, int]:
+    """Where each action of ``node`` comes among its bindings as declared, no keymap applied."""
+    ranks: dict[str, int] = {}
+    for _key, binding in node._bindings:  # noqa: SLF001 - the keymap applies to a copy
+        ranks.setdefault(binding.action, len(ranks))
+    return ranks
 
 
 def _length(pieces: Unit) -> int:

@@ -9,6 +9,8 @@ from ..sheet import SheetShown
 from .sheet_table import marker
 
 Y_AXIS_CELLS = 6  # the scale's numbers and frame, left of the plot
+X_AXIS_ROWS = 3  # the frame above and below the plot, and the rounds' numbers
+MOST_STEPS = 3  # the y-axis labels a step at most this many times (0, 50, 100)
 
 
 class ScoreChart(PlotextPlot):
@@ -55,6 +57,38 @@ class ScoreChart(PlotextPlot):
         end = shown.end_score
         plt.hline(end, color="red")  # drawn "─" across: it reads without colour too
         every = [end, 0, *(total for line in totals for total in line)]
-        plt.ylim(min(every), max(every))
-        plt.yticks(sorted({min(every), 0, end // 2, end}))
+        low, high = min(every), max(every)
+        plt.ylim(low, high)
+        labels = y_labels(low, high, end, self.size.height - X_AXIS_ROWS)
+        plt.yticks([float(value) for value in labels])
         plt.xticks([float(number) for number in rounds])
+
+
+def y_labels(low: int, high: int, end: int, rows: int) -> list[int]:
+    """The values the y-axis from ``low`` to ``high`` labels on ``rows`` rows.
+
+    First the end score (its line is drawn across), the top (the highest total: a
+    doubled 35 passes an end of 10 by far), 0 and the lowest total below 0; then steps
+    of 1, 2, 2.5 or 5 times a power of ten. A value is labelled on a row of its own,
+    or not at all: in a 100-point game that ends at 105, 100 is the top row's.
+    """
+    step = axis_step(high - low)
+    scale = max(0, rows - 1) / max(1, high - low)  # rows per point
+    row_of: dict[int, int] = {}
+    for value in (end, high, 0, low, *range(step, high, step), *range(-step, low, -step)):
+        row = round((value - low) * scale)
+        if row not in row_of.values():
+            row_of[value] = row
+    return sorted(row_of)
+
+
+def axis_step(span: int) -> int:
+    """The least step of 1, 2, 2.5 or 5 times a power of ten that covers ``span`` in
+    ``MOST_STEPS`` steps or fewer (100 points: 50)."""
+    power = 1
+    while True:
+        for tenths in (10, 20, 25, 50):
+            step, part = divmod(tenths * power, 10)
+            if not part and span <= MOST_STEPS * step:
+                return step
+        power *= 10

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
+
+from textual.pilot import Pilot
 
 from server.engine import Game, Seat, Settings, game_record, record_line
 from skyjo_tui.app import SkyjoApp
@@ -24,6 +28,16 @@ def write_record(path: Path, *, tamper: bool = False) -> dict:
         record["rounds"][0]["moves"][5]["events"][0]["value"] = 99
     path.write_text(record_line(record) + "\n", encoding="utf-8")
     return record
+
+
+@contextlib.asynccontextmanager
+async def replaying(make_app: Callable[..., SkyjoApp], folder: Path) -> AsyncIterator[Pilot[Any]]:
+    """``skyjo --replay FILE`` of ``write_record``'s game at 80x24, on its first move."""
+    write_record(folder / "games.jsonl")
+    app = make_app(replay=folder / "games.jsonl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, ReplayScreen)
+        yield pilot
 
 
 def status(app: SkyjoApp) -> str:

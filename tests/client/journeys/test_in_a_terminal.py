@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import shlex
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -152,3 +153,22 @@ async def test_esc_then_a_letter_in_one_read_are_the_two_keys(tmp_path: Path) ->
         )
         assert "Your name" not in screen, "the n was typed into the name box"
         assert "Start" in screen
+
+
+@pytest.mark.parametrize(
+    ("redirect", "stream"), [("< /dev/null", "stdin"), ("> /dev/null", "stdout")]
+)
+async def test_started_from_a_script_without_a_terminal_it_says_so(
+    redirect: str, stream: str, tmp_path: Path
+) -> None:
+    # A background job of a POSIX sh reads /dev/null: the app drew its screen, read
+    # no key and spun forever. The rest of the pane is a terminal, which shows why.
+    data = tmp_path / "data"
+    script = (
+        f"exec {shlex.quote(str(SKYJO))} --lang en --data-dir {shlex.quote(str(data))} {redirect}"
+    )
+    async with tmux_pane(["sh", "-c", script], size=(80, 24)) as pane:
+        status, screen = await pane.wait_for_exit(SLOW)
+        assert status != 0
+        assert f"skyjo needs a terminal: its {stream} is not one" in screen
+        assert "n New game" not in screen and not data.exists()

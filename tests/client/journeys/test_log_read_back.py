@@ -12,11 +12,10 @@ from textual import events
 from textual.pilot import Pilot
 
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import MAX_LINES, LineLog
 
-from ..test_replay import write_record
+from ..test_replay import replaying
 from .seen import a_local_game, drawn_in, footer, in_text_box, on_screen, play_the_round, until
 
 NEWER = "newer lines below"
@@ -83,10 +82,8 @@ async def test_the_replays_log_reads_back_too(
     make_app: Callable[..., SkyjoApp], tmp_path: Path
 ) -> None:
     """PgUp and PgDn in a replay, as at the table: back through the log and down again."""
-    write_record(tmp_path / "games.jsonl")
-    app = make_app(replay=tmp_path / "games.jsonl")
-    async with app.run_test(size=(80, 24)) as pilot:
-        await on_screen(pilot, ReplayScreen)
+    async with replaying(make_app, tmp_path) as pilot:
+        app = pilot.app
         log = app.screen.query_one("#log", LineLog)
         for _ in range(60):  # far into the first round: more lines than the log shows
             await pilot.press("right")
