@@ -21,6 +21,8 @@ from server.bots.match import play_game
 from server.bots.review import Review, review_game
 from server.engine import record_line
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.coaching import points_given_away
+from skyjo_tui.i18n import Translator
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.screens.review import ReviewScreen
@@ -108,10 +110,9 @@ def shows_review_of(app: SkyjoApp, name: str, review: Review, lang: str = "en") 
     ):
         return False
     seen = points_seen(app)
-    comma = lang == "fr"  # French writes "2,5"
-    expected = [
-        f"{move.given_away:.1f}".replace(".", "," if comma else ".") for move in review.moves
-    ]
+    # French writes "2,5"; a hair over nothing reads "<0.1" (coaching.points_given_away).
+    tr = Translator(lang)
+    expected = [points_given_away(move.given_away, tr) for move in review.moves]
     return len(seen) >= min(3, len(expected)) and seen == expected[: len(seen)]
 
 
