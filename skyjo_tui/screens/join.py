@@ -7,12 +7,12 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal
+from textual.containers import Horizontal
 from textual.widgets import Input
 
 from ..address import DEFAULT_PORT, parse_address, tcp_connector
 from ..widgets.footer import KeyFooter
-from ..widgets.form import Form
+from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Label
 from .base import SkyjoScreen
 
@@ -26,20 +26,20 @@ class JoinScreen(SkyjoScreen[None]):
         tr, prefs = self.tr, self.skyjo.prefs
         with Form(classes="form"):
             yield Label(tr("join.title"), classes="title")
-            with Grid(classes="form-grid"):
-                yield Label(tr("join.address"))
+            with FormGrid(classes="form-grid"):
+                yield FieldLabel(tr("join.address"))
                 yield Input(
                     prefs.last_server or "",
                     placeholder=f"host:{DEFAULT_PORT}",
                     compact=True,
                     id="address",
                 )
-                yield Label(tr("join.name"))
+                yield FieldLabel(tr("join.name"))
                 yield Input(prefs.name, max_length=20, compact=True, id="name")
             yield Label("", id="join-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button(tr("join.connect"), variant="primary", id="connect", compact=True)
-                yield Button(tr("join.back"), id="back", compact=True)
+                yield FormButton(tr("join.connect"), variant="primary", id="connect", compact=True)
+                yield FormButton(tr("join.back"), id="back", compact=True)
         yield KeyFooter()
 
     @on(Input.Submitted)
