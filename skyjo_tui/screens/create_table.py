@@ -8,11 +8,11 @@ from typing import Any, ClassVar
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal
+from textual.containers import Horizontal
 from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
-from ..widgets.form import Form
+from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoModal
@@ -35,10 +35,10 @@ class CreateTableScreen(SkyjoModal[None]):
         last = _LastTable.of(self.skyjo.prefs.new_table)  # as the last table opened
         with Form(classes="dialog wide form"):
             yield Label(tr("create.title"), classes="title")
-            with Grid(classes="form-grid"):
-                yield Label(tr("create.name"))
+            with FormGrid(classes="form-grid"):
+                yield FieldLabel(tr("create.name"))
                 yield Input(default_name[:40], max_length=40, compact=True, id="table-name")
-                yield Label(tr("create.seats"))
+                yield FieldLabel(tr("create.seats"))
                 yield Select(
                     [(str(n), n) for n in SEATS],
                     value=last.seats,
@@ -46,7 +46,7 @@ class CreateTableScreen(SkyjoModal[None]):
                     compact=True,
                     id="seats",
                 )
-                yield Label(tr("create.visibility"))
+                yield FieldLabel(tr("create.visibility"))
                 yield Select(
                     [(tr("create.public"), False), (tr("create.private"), True)],
                     value=last.private,
@@ -54,7 +54,7 @@ class CreateTableScreen(SkyjoModal[None]):
                     compact=True,
                     id="private",
                 )
-                yield Label(tr("create.hints"))
+                yield FieldLabel(tr("create.hints"))
                 yield Select(
                     [(tr("create.hints_on"), True), (tr("create.hints_off"), False)],
                     value=last.hints,
@@ -62,7 +62,7 @@ class CreateTableScreen(SkyjoModal[None]):
                     compact=True,
                     id="hints",
                 )
-                yield Label(tr("create.timer"))
+                yield FieldLabel(tr("create.timer"))
                 yield Input(
                     "" if last.turn_timer is None else str(last.turn_timer),
                     type="integer",
@@ -73,8 +73,8 @@ class CreateTableScreen(SkyjoModal[None]):
             yield VariantsForm(tr, self.skyjo.prefs.variants)  # the last game's, local or here
             yield Label("", id="create-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button(tr("create.create"), variant="primary", id="create", compact=True)
-                yield Button(tr("create.cancel"), id="cancel", compact=True)
+                yield FormButton(tr("create.create"), variant="primary", id="create", compact=True)
+                yield FormButton(tr("create.cancel"), id="cancel", compact=True)
         yield KeyFooter()  # this dialog's keys, not the lobby's below
 
     def request(self) -> dict[str, Any]:

@@ -7,14 +7,14 @@ from typing import ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal
+from textual.containers import Horizontal
 from textual.widgets import Input
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
 from ..address import DEFAULT_PORT, parse_address, tcp_connector
 from ..widgets.footer import KeyFooter
-from ..widgets.form import Form
+from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Label
 from .base import SkyjoScreen
 
@@ -28,22 +28,22 @@ class JoinScreen(SkyjoScreen[None]):
         tr, prefs = self.tr, self.skyjo.prefs
         with Form(classes="form"):
             yield Label(tr("join.title"), classes="title")
-            with Grid(classes="form-grid"):
-                yield Label(tr("join.address"))
+            with FormGrid(classes="form-grid"):
+                yield FieldLabel(tr("join.address"))
                 yield Input(
                     prefs.last_server or "",
                     placeholder=f"host:{DEFAULT_PORT}",
                     compact=True,
                     id="address",
                 )
-                yield Label(tr("join.name"))
+                yield FieldLabel(tr("join.name"))
                 # The server's own limit is not known before it answers: a server that takes
                 # fewer says so, and the name screen then takes no more than it does.
                 yield Input(prefs.name, max_length=DEFAULT_NAME_MAX_LENGTH, compact=True, id="name")
             yield Label("", id="join-error", classes="error")
             with Horizontal(classes="buttons"):
-                yield Button(tr("join.connect"), variant="primary", id="connect", compact=True)
-                yield Button(tr("join.back"), id="back", compact=True)
+                yield FormButton(tr("join.connect"), variant="primary", id="connect", compact=True)
+                yield FormButton(tr("join.back"), id="back", compact=True)
         yield KeyFooter()
 
     @on(Input.Submitted)

@@ -15,8 +15,9 @@ from ..presence import presence_news, watchers_line
 from ..presenter import rating_text, seat_info
 from ..rules_text import hints_brief, rules_brief, timer_brief
 from ..widgets.chat import ChatInput, ChatPanel
+from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
-from ..widgets.text import Label, Select, TextTable
+from ..widgets.text import Label, Select
 from .base import SkyjoScreen
 
 #: One "b x Bots +/-" in the footer, so that the host's keys fit 80 columns in French too.
@@ -48,7 +49,7 @@ class RoomScreen(SkyjoScreen[None]):
         yield Label(id="room-rules", classes="hint")
         with Horizontal(id="room"):
             with Vertical(id="room-seats"):
-                yield TextTable(id="seats", cursor_type="row", zebra_stripes=True)
+                yield FittedTable(id="seats", cursor_type="row", zebra_stripes=True)
                 with Horizontal(id="bot-level-row"):
                     yield Label(tr("room.bot_level"))
                     yield Select(
@@ -70,13 +71,10 @@ class RoomScreen(SkyjoScreen[None]):
 
     def on_mount(self) -> None:
         tr = self.tr
-        self.query_one("#seats", TextTable).add_columns(
-            "#",
-            tr("room.col.name"),
-            tr("room.col.who"),
-            tr("room.col.ready"),
-            tr("room.col.here"),
-            tr("room.col.rating"),
+        labels = ("name", "who", "ready", "here", "rating")
+        # A long name gives way ("…"): the table fits its pane, its last column whole.
+        self.query_one("#seats", FittedTable).set_columns(
+            ["#", *(tr(f"room.col.{label}") for label in labels)], flexible=(), shortened=(1,)
         )
         self.update_table(self.table)
         for line in self.skyjo.chat_lines:
@@ -122,46 +120,34 @@ class RoomScreen(SkyjoScreen[None]):
         self.refresh_bindings()
 
     def _fill_seats(self, seats: list[dict[str, Any] | None]) -> None:
+        rows = [(str(index), self._seat_cells(index, seat)) for index, seat in enumerate(seats)]
+        self.query_one("#seats", FittedTable).show(rows)  # the cursor stays on its row
+
+    def _seat_cells(self, index: int, seat: dict[str, Any] | None) -> list[Any]:
         tr = self.tr
-        table = self.query_one("#seats", TextTable)
-        row = table.cursor_row
-        table.clear()
-        for index, seat in enumerate(seats):
-            if seat is None:
-                table.add_row(
-                    str(index + 1),
-                    Text(tr("room.empty"), style="dim"),
-                    "",
-                    "",
-                    "",
-                    "",
-                    key=str(index),
-                )
-                continue
-            info = seat_info(seat)
-            who = level_name(info.bot, tr) if info.bot else tr("room.person")
-            name = Text(info.shown(tr), style="bold" if index == self.my_seat else "")
-            if seat.get("host"):
-                name.append(" ★", style="yellow")
-            table.add_row(
-                str(index + 1),
-                name,
-                who,
-                tr("room.host")
-                if seat.get("host")
-                else "✓"
-                if seat.get("ready") or seat.get("kind") == "bot"
-                else "·",
-                tr("room.left")
-                if seat.get("left")
-                else tr("room.here")
-                if seat.get("connected", True)
-                else tr("room.away"),
-                rating_text(seat.get("rating")),
-                key=str(index),
-            )
-        if table.row_count:
-            table.move_cursor(row=min(row, table.row_count - 1))
+        if seat is None:
+            return [str(index + 1), Text(tr("room.empty"), style="dim"), "", "", "", ""]
+        info = seat_info(seat)
+        who = level_name(info.bot, tr) if info.bot else tr("room.person")
+        name = Text(info.shown(tr), style="bold" if index == self.my_seat else "")
+        if seat.get("host"):
+            name.append(" ★", style="yellow")
+        return [
+            str(index + 1),
+            name,
+            who,
+            tr("room.host")
+            if seat.get("host")
+            else "✓"
+            if seat.get("ready") or seat.get("kind") == "bot"
+            else "·",
+            tr("room.left")
+            if seat.get("left")
+            else tr("room.here")
+            if seat.get("connected", True)
+            else tr("room.away"),
+            rating_text(seat.get("rating")),
+        ]
 
     def _state_line(self) -> str:
         tr, table = self.tr, self.table
@@ -190,7 +176,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     def _selected_seat(self) -> dict[str, Any] | None:
         seats = self.table.get("seats") or []
-        row = self.query_one("#seats", TextTable).cursor_row
+        row = self.query_one("#seats", FittedTable).cursor_row
         return seats[row] if 0 <= row < len(seats) else None
 
     # -- actions -------------------------------------------------------------------
@@ -215,7 +201,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     def action_sit(self) -> None:
         """Sit down in the empty seat selected (the server says if it was just taken)."""
-        row = self.query_one("#seats", TextTable).cursor_row
+        row = self.query_one("#seats", FittedTable).cursor_row
         seats = self.table.get("seats") or []
         if not 0 <= row < len(seats) or seats[row] is not None:
             self._choose_first("room.choose_empty")
@@ -251,7 +237,7 @@ class RoomScreen(SkyjoScreen[None]):
         """The action needs another seat selected: say so, and put the keys on the seats,
         where the arrows say it (the chat's box may have had them)."""
         self.notify(self.tr(words), severity="warning")
-        self.query_one("#seats", TextTable).focus()
+        self.query_one("#seats", FittedTable).focus()
 
     def action_rematch(self) -> None:
         self._send({"type": "rematch"})
@@ -261,7 +247,7 @@ class RoomScreen(SkyjoScreen[None]):
 
     @on(ChatInput.Closed)
     def _chat_closed(self) -> None:
-        self.query_one("#seats", TextTable).focus()  # the room's keys work again
+        self.query_one("#seats", FittedTable).focus()  # the room's keys work again
 
     @on(ChatPanel.Send)
     async def _chat(self, event: ChatPanel.Send) -> None:

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal
+from textual.containers import Horizontal
 from textual.widgets import Input
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
@@ -19,7 +19,7 @@ from ..local_game import default_name
 from ..pacing import PACES
 from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
-from ..widgets.form import Form
+from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Label, Select
 from .base import SkyjoScreen
 
@@ -41,8 +41,8 @@ class SettingsScreen(SkyjoScreen[None]):
         tr, prefs = self.tr, self.skyjo.prefs
         with Form(classes="form"):
             yield Label(tr("settings.title"), classes="title")
-            with Grid(classes="form-grid"):
-                yield Label(tr("settings.name"))
+            with FormGrid(classes="form-grid"):
+                yield FieldLabel(tr("settings.name"))
                 # Left empty, the name games here go by (the login's, or "Player"): shown.
                 # As long as a server takes by default (the local game's takes that much).
                 placeholder = default_name(self.skyjo.options.environ, tr)
@@ -53,7 +53,7 @@ class SettingsScreen(SkyjoScreen[None]):
                     compact=True,
                     id="name",
                 )
-                yield Label(tr("settings.language"))
+                yield FieldLabel(tr("settings.language"))
                 yield Select(
                     [(tr(f"language.{lang}"), lang) for lang in LANGUAGES],
                     value=tr.lang,
@@ -61,7 +61,7 @@ class SettingsScreen(SkyjoScreen[None]):
                     compact=True,
                     id="language",
                 )
-                yield Label(tr("settings.pace"))
+                yield FieldLabel(tr("settings.pace"))
                 yield Select(
                     [(tr(f"pace.{pace}"), pace) for pace in PACES],
                     value=prefs.pace,
@@ -69,9 +69,9 @@ class SettingsScreen(SkyjoScreen[None]):
                     compact=True,
                     id="pace",
                 )
-                yield Label(tr("settings.highlight"))
+                yield FieldLabel(tr("settings.highlight"))
                 yield self._on_off(prefs.highlight, "highlight")
-                yield Label(tr("settings.theme"))
+                yield FieldLabel(tr("settings.theme"))
                 yield Select(
                     [(tr(f"theme.{theme}"), theme) for theme in THEMES],
                     value=chosen_theme(prefs.theme),
@@ -79,14 +79,14 @@ class SettingsScreen(SkyjoScreen[None]):
                     compact=True,
                     id="theme",
                 )
-                yield Label(tr("settings.turn_title"))
+                yield FieldLabel(tr("settings.turn_title"))
                 yield self._on_off(prefs.turn_title, "turn-title")
-                yield Label(tr("settings.turn_bell"))
+                yield FieldLabel(tr("settings.turn_bell"))
                 yield self._on_off(prefs.turn_bell, "turn-bell")
             with Horizontal(classes="buttons"):
-                yield Button(tr("settings.save"), variant="primary", id="save", compact=True)
-                yield Button(tr("settings.keys"), id="open-keys", compact=True)
-                yield Button(tr("settings.back"), id="back", compact=True)
+                yield FormButton(tr("settings.save"), variant="primary", id="save", compact=True)
+                yield FormButton(tr("settings.keys"), id="open-keys", compact=True)
+                yield FormButton(tr("settings.back"), id="back", compact=True)
         yield KeyFooter()
 
     def _on_off(self, value: bool, id: str) -> Select[bool]:

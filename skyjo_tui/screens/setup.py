@@ -8,7 +8,7 @@ from typing import ClassVar
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Grid, Horizontal
+from textual.containers import Horizontal
 from textual.worker import Worker
 
 from server.bots import BOT_LEVELS
@@ -16,7 +16,7 @@ from server.bots import BOT_LEVELS
 from ..local_game import DEFAULT_BOTS, MAX_BOTS, MIN_BOTS, LocalSetup
 from ..names import default_level, level_name
 from ..widgets.footer import KeyFooter
-from ..widgets.form import Form
+from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
@@ -43,8 +43,8 @@ class SetupScreen(SkyjoScreen[None]):
         row_levels = last + [last[-1] if last else fallback] * (MAX_BOTS - len(last))
         with Form(id="setup", classes="form"):
             yield Label(tr("setup.title"), classes="title")
-            with Grid(id="bots", classes="form-grid"):
-                yield Label(tr("setup.bots"))
+            with FormGrid(id="bots", classes="form-grid"):
+                yield FieldLabel(tr("setup.bots"))
                 yield Select(
                     [(str(n), n) for n in range(MIN_BOTS, MAX_BOTS + 1)],
                     value=bots,
@@ -53,7 +53,9 @@ class SetupScreen(SkyjoScreen[None]):
                     id="bot-count",
                 )
                 for index in range(MAX_BOTS):
-                    yield Label(tr("setup.bot_level", number=index + 1), classes=f"bot-{index}")
+                    yield FieldLabel(
+                        tr("setup.bot_level", number=index + 1), classes=f"bot-{index}"
+                    )
                     yield Select(
                         [(level_name(name, tr), name) for name in levels],
                         value=row_levels[index],
@@ -64,8 +66,8 @@ class SetupScreen(SkyjoScreen[None]):
                     )
             yield VariantsForm(tr, prefs.variants, id="variants")
             with Horizontal(classes="buttons"):
-                yield Button(tr("setup.start"), variant="primary", id="start", compact=True)
-                yield Button(tr("setup.back"), id="back", compact=True)
+                yield FormButton(tr("setup.start"), variant="primary", id="start", compact=True)
+                yield FormButton(tr("setup.back"), id="back", compact=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:

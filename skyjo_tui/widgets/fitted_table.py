@@ -45,6 +45,13 @@ def plain(cell: Any) -> str:
     return cell.plain if isinstance(cell, Text) else str(cell)
 
 
+def shortened_cell(cell: Any, room: int) -> Any:
+    """``cell`` cut to ``room`` (``names.shorten``); a ``Text`` keeps its own style (bold:
+    your seat), not its spans'."""
+    short = shorten(plain(cell), room)
+    return Text(short, style=cell.style, end="") if isinstance(cell, Text) else short
+
+
 def cell_width(cell: Any) -> int:
     """The cells ``cell`` takes on one line."""
     return max((cell_len(line) for line in plain(cell).splitlines()), default=0)
@@ -71,7 +78,7 @@ class FittedTable(TextTable[Any]):
         """The columns' labels; those at the ``flexible`` indexes share the width left, and
         wrap; those at the ``shortened`` indexes (one-line names) have what those leave (an
         even share with them when they wrap anyway), ``LEAST_WIDTH`` at least, and a longer
-        cell there is cut with "…", as plain text. ``is_cut`` says which rows were cut."""
+        cell there is cut with "…" (``shortened_cell``). ``is_cut`` says which rows were cut."""
         self._labels, self._flexible = list(labels), frozenset(flexible)
         self._shortened = frozenset(shortened)
         self._lay_out()
@@ -122,7 +129,7 @@ class FittedTable(TextTable[Any]):
             shown = list(cells)
             for index in shortened:
                 if cell_width(shown[index]) > widths[index]:
-                    shown[index] = shorten(plain(shown[index]), widths[index])
+                    shown[index] = shortened_cell(shown[index], widths[index])
                     cut.add(key)
             self.add_row(*shown, key=key, height=None)
         self._cut = frozenset(cut)

@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from textual.app import ComposeResult
-from textual.containers import Grid
 from textual.validation import Integer
 from textual.widgets import Input
 
@@ -14,7 +13,8 @@ from server.engine import Settings
 from server.engine.settings import MAX_END_SCORE, MIN_END_SCORE
 
 from ..i18n import Translator
-from .text import Label, Select
+from .form import FieldLabel, FormGrid
+from .text import Select
 
 #: The engine's own bounds and default: the rules live there.
 END_SCORE_RANGE: Final = (MIN_END_SCORE, MAX_END_SCORE)
@@ -27,14 +27,8 @@ CHOICES: Final[dict[str, tuple[str, ...]]] = {
 }
 
 
-class VariantsForm(Grid):
+class VariantsForm(FormGrid):
     """A label and a one-line control per variant; ``settings()`` reads them."""
-
-    DEFAULT_CSS = """
-    VariantsForm { grid-size: 2; grid-columns: 24 1fr; grid-rows: 1; height: auto; grid-gutter: 0 1; }
-    VariantsForm Label { height: 1; }
-    VariantsForm Select, VariantsForm Input { width: 30; }
-    """
 
     def __init__(
         self, tr: Translator, chosen: Mapping[str, Any] | None = None, *, id: str | None = None
@@ -47,7 +41,7 @@ class VariantsForm(Grid):
 
     def compose(self) -> ComposeResult:
         for name, values in CHOICES.items():
-            yield Label(self.tr(f"variant.{name}"))
+            yield FieldLabel(self.tr(f"variant.{name}"))
             chosen = self.chosen.get(name)
             yield Select(
                 [(self.tr(f"variant.{name}.{value}"), value) for value in values],
@@ -56,7 +50,7 @@ class VariantsForm(Grid):
                 compact=True,
                 id=f"variant-{name}",
             )
-        yield Label(self.tr("variant.end-score"))
+        yield FieldLabel(self.tr("variant.end-score"))
         low, high = END_SCORE_RANGE
         end_score = self.chosen.get("end-score")
         if type(end_score) is not int or not low <= end_score <= high:

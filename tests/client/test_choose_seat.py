@@ -39,7 +39,7 @@ async def test_a_watcher_sits_down_in_the_empty_seat_they_select(
             await pilot.press("j")
             said = "Select an empty seat first: ↑ and ↓ go through the seats."
             await until(pilot, lambda: said in notes(app), "the note, saying how")
-            assert focused(app) == "TextTable#seats"  # the arrows it names work at once
+            assert focused(app) == "FittedTable#seats"  # the arrows it names work at once
             assert seat_names(room) == ["Alice", None, None] and room.my_seat is None
             await pilot.press("down", "down", "j")  # the third seat
             await until(pilot, lambda: room.my_seat == 2, "seated in the third seat")

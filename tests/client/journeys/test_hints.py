@@ -162,8 +162,12 @@ async def test_a_hint_longer_than_the_prompt_line_is_read_whole_at_80x24(
 
 def hints_choice(app: SkyjoApp) -> str:
     """The word the New table form shows after "Hints"."""
-    line = next(line for line in screen_text(app).splitlines() if "│ Hints " in line)
-    return line.split("Hints")[1].split()[0]
+    for line in screen_text(app).splitlines():
+        # The row's label, after the dialog's frame (and the "▶" while the row is focused).
+        words = line.partition("│")[2].replace("▶", "").split()
+        if words[:1] == ["Hints"]:
+            return words[1]
+    raise AssertionError("no Hints row on screen:\n" + screen_text(app))
 
 
 async def test_a_table_without_hints_says_so_and_offers_no_key(

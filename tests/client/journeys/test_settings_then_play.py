@@ -50,7 +50,7 @@ async def walk_settings_then_play(pilot: Pilot[Any]) -> None:
     # A first game, left at once.
     await pilot.press("n")
     await on_screen(pilot, SetupScreen)
-    assert focused(app) == "Button#start"
+    assert focused(app) == "FormButton#start"
     await pilot.press("enter")
     await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")

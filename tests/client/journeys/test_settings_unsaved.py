@@ -100,10 +100,10 @@ async def walk_settings_esc_asks(pilot: Pilot[Any], data_dir: Any) -> None:
     # The Back button asks the same, and Enter on the focused answer (Save) saves.
     await settings_with_a_new_name(pilot, "Ana")
     for _ in range(12):  # Tab through the form to the Back button
-        if focused(app) == "Button#back":
+        if focused(app) == "FormButton#back":
             break
         await pilot.press("tab")
-    assert focused(app) == "Button#back"
+    assert focused(app) == "FormButton#back"
     await pilot.press("enter")
     await asked(pilot)
     await pilot.press("enter")

@@ -48,7 +48,7 @@ def chosen_on(setup: SetupScreen) -> dict[str, Any]:
 
 async def a_game_from(pilot: Pilot[Any]) -> TableScreen:
     """Enter on the set-up's Start: the table, once it asks for the first cards."""
-    assert focused(pilot.app) == "Button#start"
+    assert focused(pilot.app) == "FormButton#start"
     await pilot.press("enter")
     table = await on_screen(pilot, TableScreen)
     await until(pilot, lambda: "Turn up" in prompt_line(pilot.app), "the first prompt")
@@ -92,7 +92,7 @@ async def test_the_new_game_screen_opens_with_the_last_games_choices_after_a_rel
         end_score.focus()
         await pilot.press("ctrl+a", "ctrl+k", "5", "0")
         setup.query_one("#start").focus()
-        await until(pilot, lambda: focused(first) == "Button#start", "the Start button focused")
+        await until(pilot, lambda: focused(first) == "FormButton#start", "the Start button focused")
         table = await a_game_from(pilot)
         bots, rules = played_with(table)
         assert sorted(bots) == ["master", "random"]

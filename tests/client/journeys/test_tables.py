@@ -67,7 +67,7 @@ async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], po
         await until(
             pilot, lambda: "Alice: hi Bob" in chat.text and not in_text_box(app), "our answer sent"
         )
-        assert app.screen is room and focused(app) == "TextTable#seats"
+        assert app.screen is room and focused(app) == "FittedTable#seats"
 
         # Start once Bob is ready, and play the whole round.
         await until(

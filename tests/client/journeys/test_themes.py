@@ -65,7 +65,11 @@ async def test_every_text_is_readable(
         await pilot.press("escape")
         await pilot.press("o")
         await on_screen(pilot, SettingsScreen)
-        await readable(pilot, "settings")
+        await readable(pilot, "settings")  # the name focused: a field in the theme's accent
+        await pilot.press("tab")
+        await readable(pilot, "settings, a list focused")
+        await pilot.press("shift+tab", "shift+tab")  # round to the last button
+        await readable(pilot, "settings, a button focused")
         await pilot.press("ctrl+b")
         await on_screen(pilot, KeysScreen)
         await readable(pilot, "keys")
@@ -73,6 +77,7 @@ async def test_every_text_is_readable(
         await back_home(pilot)
         await pilot.press("n")
         await on_screen(pilot, SetupScreen)
+        await readable(pilot, "new game")  # Start focused, in the accent
         await pilot.press("enter")
         await on_screen(pilot, TableScreen)
         await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")

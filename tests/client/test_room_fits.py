@@ -1,0 +1,94 @@
+"""The room at 80 columns, as its host opens it from the New table dialog: the rules line says
+every rule (on a second line when they don't fit one), and the seats' table fits beside the
+chat, a long name cut with "…", its last column whole and apart from the chat's frame."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from server.app import SkyjoServer
+from server.netclient import ServerConnection
+from skyjo_tui.address import tcp_connector
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.create_table import CreateTableScreen
+from skyjo_tui.screens.lobby import LobbyScreen
+from skyjo_tui.screens.room import RoomScreen
+from skyjo_tui.widgets.chat import ChatPanel
+from skyjo_tui.widgets.text import Select
+
+from .journeys.seen import drawn_words, on_screen, screen_lines, screen_text, until
+
+#: Every variant away from its default, a turn timer and no hints: the longest rules line.
+CHOSEN = {
+    "variant-starter": "closer-starts",
+    "variant-clear-columns": "off",
+    "variant-closer-penalty": "off",
+    "hints": False,
+}
+RULES = {
+    "en": "Game to 100 points · closer starts · columns stay · no penalty · 15 s per turn"
+    " · no hints",
+    "fr": "Partie en 100 points · le fermeur commence · colonnes gardées · sans pénalité"
+    " · 15 s par tour · sans conseils",
+}
+LAST_HEADER = {"en": "Rating", "fr": "Cote"}
+HOST, GUEST = "Alexandrine-Marie123", "Bartholomew-Jones-X"  # 20 and 19 of the 20 allowed
+
+
+@asynccontextmanager
+async def a_full_room_at_80_columns(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, lang: str
+) -> AsyncIterator[tuple[SkyjoApp, RoomScreen]]:
+    """The host's app at 80x24 in ``lang``, in the room it opened from the New table dialog
+    (``CHOSEN`` and a 15 s timer), where a guest of a long name sits down."""
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=HOST, lang=lang)
+    guest = await ServerConnection.open("127.0.0.1", server.port)
+    try:
+        await guest.hello(name=GUEST)
+        async with app.run_test(size=(80, 24)) as pilot:
+            yield app, await in_a_full_room(pilot, guest)
+    finally:
+        await guest.close()
+
+
+async def in_a_full_room(pilot: Pilot[Any], guest: ServerConnection) -> RoomScreen:
+    await on_screen(pilot, LobbyScreen)
+    await pilot.press("n")
+    dialog = await on_screen(pilot, CreateTableScreen)
+    for name, value in CHOSEN.items():
+        dialog.query_one(f"#{name}", Select).value = value
+    dialog.query_one("#timer", Input).value = "15"
+    await pilot.press("ctrl+s")
+    room = await on_screen(pilot, RoomScreen)
+    await guest.request({"type": "join_table", "code": room.table["code"]})
+    await until(pilot, lambda: GUEST[:10] in screen_text(pilot.app), "the guest seated")
+    await pilot.pause()
+    return room
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_rooms_rules_are_read_whole_at_80_columns(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, lang: str
+) -> None:
+    async with a_full_room_at_80_columns(make_app, server, lang) as (app, room):
+        rules = room.query_one("#room-rules")
+        assert drawn_words(app, rules) == RULES[lang], screen_text(app)
+
+
+@pytest.mark.parametrize("lang", ["en", "fr"])
+async def test_the_seats_fit_beside_the_chat_at_80_columns(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, lang: str
+) -> None:
+    async with a_full_room_at_80_columns(make_app, server, lang) as (app, room):
+        seats, chat = room.query_one("#seats"), room.query_one(ChatPanel)
+        header = screen_lines(app)[seats.region.y][: chat.region.x]
+        assert header.rstrip().endswith(LAST_HEADER[lang]), screen_text(app)
+        assert header.endswith(" "), f"the header runs into the chat's frame: {header!r}"
+        names = drawn_words(app, seats)
+        assert f"{HOST[:8]}" in names and "…" in names, screen_text(app)
