@@ -11,6 +11,7 @@ session).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -156,6 +157,7 @@ class SkyjoApp(InputInTurnApp[None]):
         self.held_pushes: list[dict[str, Any]] = []
         self.terminal_title = TerminalTitle(self.write_to_terminal)
         self._my_turn = False
+        self._language_lock = asyncio.Lock()  # one change of language at a time
 
     def _respect_no_color(self, environ: Mapping[str, str]) -> None:
         """NO_COLOR from the environment we were given (Textual reads only the process's)."""
@@ -221,13 +223,16 @@ class SkyjoApp(InputInTurnApp[None]):
         """Switch language and draw every open screen again in it."""
         from .screens.base import SkyjoScreenMixin, localize_bindings
 
-        if lang == self.tr.lang:
-            return  # nothing to redraw
-        self.tr = Translator(lang)
-        localize_bindings(self, self.tr)
-        for screen in list(self.screen_stack):
-            if isinstance(screen, SkyjoScreenMixin):
-                await screen.retranslate()
+        # One change at a time: a second one while screens are being composed again found
+        # them half built.
+        async with self._language_lock:
+            if lang == self.tr.lang:
+                return  # nothing to redraw
+            self.tr = Translator(lang)
+            localize_bindings(self, self.tr)
+            for screen in list(self.screen_stack):
+                if isinstance(screen, SkyjoScreenMixin):
+                    await screen.retranslate()
 
     # -- the terminal: its title, its bell -----------------------------------------------
 

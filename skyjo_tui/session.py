@@ -34,7 +34,8 @@ FINAL_BYE_CODES: Final = frozenset(
 #: Login errors that mean "ask the player for a (different) name".
 NAME_ERRORS: Final = frozenset({"name_required", "bad_name", "name_taken", "name_reserved"})
 #: Pushes that hold no words to show, only numbers and the protocol's own names (a move's
-#: events and views, which the engine parses): the one push of every move, passed as it is.
+#: events and views, which the engine parses): the one push of every move, passed as it is
+#: (but its ``standin``, a bot's level, which ``screens.table.standin_of`` makes printable).
 #: Every other push and reply is shown through ``printable``: a server, or the player
 #: behind a name it let through, may send what a terminal would obey.
 NUMBERS_ONLY: Final = frozenset({"game"})

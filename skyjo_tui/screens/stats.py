@@ -175,9 +175,14 @@ class StatsScreen(SkyjoScreen[None]):
 
     def _recent_cells(self, game: dict[str, Any]) -> list[str | Text]:
         """When, the table, who won, who played: long names wrap in their columns."""
-        bots = list(game.get("bots") or [])
+        sent = game.get("bots")  # a server before it sends none; a strange one, anything
+        bots = (
+            [b if isinstance(b, str) and b else None for b in sent]
+            if isinstance(sent, list)
+            else []
+        )
         seats = [
-            SeatInfo(str(name), str(bots[s]) if s < len(bots) and bots[s] else None)
+            SeatInfo(str(name), bots[s] if s < len(bots) else None)
             for s, name in enumerate(game.get("names") or [])
         ]
         names = [seat.shown(self.tr) for seat in seats]  # bots in the player's language

@@ -21,6 +21,7 @@ from textual.widgets import Input
 
 from server.engine import Action, Event, InvalidSetup, PlayerView, Settings, event_from_dict
 from server.engine.movelog import Standin
+from server.printable import printable
 from server.protocol import FINISHED
 
 from ..choices import Choices, Mode
@@ -42,9 +43,10 @@ from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
 from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter
+from ..widgets.line_log import LineLog
 from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
-from .base import SkyjoScreen
+from .base import SkyjoScreen, localize_bindings
 
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel", "hint")
 #: The move keys that explain themselves when they can do nothing.
@@ -127,6 +129,19 @@ class TableScreen(SkyjoScreen[None]):
     def after_recompose(self) -> None:
         self.on_mount()
         self._redraw()
+
+    async def retranslate(self) -> None:
+        """Say the table in the new language where it stands, without composing it again: a
+        language chosen in Settings mid-game keeps the log (the game's story so far) and the
+        updates on their way (a rebuild dropped both, and a paced update landing in it found
+        the board half built)."""
+        localize_bindings(self, self.tr)
+        self._localize_widgets()
+        board = self.board
+        board.chat_input.placeholder = self.tr("chat.placeholder")
+        board.query_one("#log", LineLog).newer_below = self.tr("log.newer_below")
+        self._redraw()
+        self.refresh_bindings()
 
     def on_unmount(self) -> None:
         self.skyjo.turn_is_mine(False)  # no longer at this table: the title goes back
@@ -803,12 +818,17 @@ def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:
 def standin_of(message: Mapping[str, Any], seats: int) -> tuple[int, Standin] | None:
     """The seat and the bot that chose a ``game`` push's move for that seat's person, from
     its ``standin`` (docs/protocol.md); None when a person chose it, or the field is not
-    one a seat of this table can have (the move is then shown as any other)."""
+    one a seat of this table can have (the move is then shown as any other).
+
+    Its words are the one text of a ``game`` push (``session.NUMBERS_ONLY``), so they are
+    made printable here: someone else's server may name its bot with a terminal's controls.
+    """
     data = message.get("standin")
     seat = data.get("seat") if isinstance(data, Mapping) else None
     if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
         return None
     try:
-        return seat, Standin.from_dict(data)
+        standin = Standin.from_dict(data)
     except InvalidSetup:
         return None
+    return seat, Standin(printable(standin.bot), printable(standin.reason))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from server.store import Store
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.widgets.text import TextTable
@@ -46,5 +47,33 @@ async def test_recent_games_with_long_names_fit_80_columns(
             # The bot is named in the player's language, as at the table and in the replay.
             bot = {"en": "Greedy bot 1", "fr": "Robot glouton 1"}[lang]
             assert bot in players and (lang == "en" or "Greedy bot" not in players), players
+    finally:
+        await ben.close()
+
+
+async def test_recent_games_from_a_server_that_sends_strange_bots(
+    make_app: Callable[..., SkyjoApp],
+    make_server: Callable[..., Any],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A server's ``bots`` that is not a list of levels (someone else's server): the names
+    are shown as sent, nothing breaks."""
+    real = Store.recent_games
+
+    async def strange(self: Store, limit: int, viewer: int) -> list[dict[str, Any]]:
+        return [game | {"bots": 5} for game in await real(self, limit, viewer)]
+
+    monkeypatch.setattr(Store, "recent_games", strange)
+    server = await make_server()
+    ann, ben = await Client.connect(server, LONG), await Client.connect(server, LONGER)
+    await play_game(ann, ben, private=True)
+    await leave(ann, ben)
+    await ann.close()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=LONG)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await to_recent_games(pilot, 1)
+            recent = app.screen.query_one("#recent-games", TextTable)
+            await wait_for(pilot, lambda: "Greedy bot 1" in str(recent.get_row_at(0)[-1]))
     finally:
         await ben.close()

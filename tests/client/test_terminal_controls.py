@@ -12,19 +12,24 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from server.engine import Seat, Settings, game_record, record_line
 from server.lobby import accounts, chat
+from server.lobby.thinking import TableBots
+from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.replay import ReplayScreen
 
 from ..support_server import StartServer
+from .conftest import TEST_LIMITS
 from .hostile import Mischief, screen_text
+from .journeys.test_time_ran_out import at_a_timed_table, log_lines
 from .players import wait_for
 from .scenes import finished_game
 
@@ -82,3 +87,26 @@ async def test_a_server_that_lets_escape_sequences_through_in_names_and_chat(
             assert "Eve" in screen_text(app)
     finally:
         await eve.conn.close()
+
+
+async def test_a_server_that_names_a_stand_in_bot_with_escape_sequences(
+    make_server: StartServer,
+    make_app: Callable[..., SkyjoApp],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The log's line before a move a bot made for a person names the bot's level as the
+    server sends it (``standin`` in a ``game`` push, the one push not passed through
+    ``printable`` whole): someone else's server may put a terminal's controls there."""
+    monkeypatch.setattr(TableBots, "level_of", lambda self, seat: f"{TITLE}greedy{BLINK}")
+    server = await make_server(limits=replace(TEST_LIMITS, turn_timer_min=1))
+    bob = await ServerConnection.open("127.0.0.1", server.port)
+    try:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(100, 30)) as pilot:
+            await at_a_timed_table(pilot, bob)
+            await wait_for(pilot, lambda: any("played for you" in line for line in log_lines(app)))
+            said = [line for line in log_lines(app) if "played for" in line]
+            assert said and controls("\n".join(said)) == [], said
+            assert controls(screen_text(app)) == [], screen_text(app)
+    finally:
+        await bob.close()

@@ -33,8 +33,9 @@ async def test_when_the_turn_timer_runs_out_a_bot_plays_that_seat(connect) -> No
     assert first["timer"] == {"seats": [0, 1], "remaining": 1.0, "total": 1}
 
     # Bob never moves; Alice plays. Bob's seat still flips and plays its turns.
+    acked: list[int] = []  # the seq of every move Alice made herself
     playing = asyncio.create_task(
-        alice.play(random.Random(7), stop=lambda: len(moves_by(alice, 1)) >= 2)
+        alice.play(random.Random(7), stop=lambda: len(moves_by(alice, 1)) >= 2, acked=acked)
     )
     try:
         await playing
@@ -52,15 +53,16 @@ async def test_when_the_turn_timer_runs_out_a_bot_plays_that_seat(connect) -> No
     timed = [p["timer"] for p in alice.pushes if p["type"] == "game" and p["timer"]]
     assert all(t["total"] == 1 and 0 <= t["remaining"] <= 1 for t in timed)
     # Each push of a move the timer made says so (the log tells it); Alice's own do not.
-    marked = {0: 0, 1: 0}
+    # (A move of Alice's that the timer made, on a machine too busy for her, is marked too.)
+    bobs = 0
     for push in (p for p in alice.pushes if p["type"] == "game" and not p["catch_up"]):
-        for mover in {e["player"] for e in push["events"] if e["type"] in (*MOVES, "card_flipped")}:
-            marked[mover] += 1
-            if mover == 1:
-                assert push["standin"]["seat"] == 1 and push["standin"]["reason"] == "timer"
-            else:
-                assert "standin" not in push, push
-    assert marked[0] and marked[1] >= 3  # two flips and a turn of Bob's at least
+        movers = {e["player"] for e in push["events"] if e["type"] in (*MOVES, "card_flipped")}
+        if push["seq"] in acked:
+            assert "standin" not in push, push
+        elif movers == {1}:
+            bobs += 1
+            assert push["standin"]["seat"] == 1 and push["standin"]["reason"] == "timer"
+    assert acked and bobs >= 3  # two flips and a turn of Bob's at least
 
 
 async def test_a_dropped_player_keeps_the_seat_and_comes_back_to_the_full_view(

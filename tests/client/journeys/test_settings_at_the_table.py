@@ -8,6 +8,7 @@ keys, the keyboard on the table, the game going on, the new pace and language in
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 from textual.command import CommandPalette
@@ -19,7 +20,9 @@ from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.keys import KeysScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.line_log import LineLog
 
+from ..players import KeyboardPlayer, my_move
 from .seen import (
     a_local_game,
     focused,
@@ -30,6 +33,10 @@ from .seen import (
     screen_text,
     until,
 )
+
+
+def log_lines(table: TableScreen) -> list[str]:
+    return list(table.query_one(LineLog).lines)
 
 
 async def test_settings_from_the_table_and_back_to_the_game(
@@ -61,6 +68,7 @@ async def test_settings_from_the_table_and_back_to_the_game(
         assert keys.has("Choose") and keys.has("Leave"), keys
 
         # A slower pace and French, saved: back at the same table, both in use.
+        told = log_lines(table)
         await pilot.press("o")
         settings = await on_screen(pilot, SettingsScreen)
         settings.query_one("#pace", Select).value = "slow"
@@ -72,6 +80,7 @@ async def test_settings_from_the_table_and_back_to_the_game(
             "the table's prompt in French",
         )
         assert table._queue.pace == PACES["slow"]
+        assert log_lines(table)[: len(told)] == told  # the log keeps what it told
         assert (await footer(pilot)).has("Partir"), await footer(pilot)
         assert focused(app) == keyboard
 
@@ -101,3 +110,30 @@ async def test_settings_from_the_table_and_back_to_the_game(
 
         # The game goes on with the keyboard: the round is played to its end.
         await play_the_round(pilot)
+
+
+async def test_the_language_changed_mid_game_keeps_the_log_and_the_game_going(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """At the default pace, others' moves are held on screen by timers: the language switched
+    again and again meanwhile (as Settings at the table does) keeps the same table, every
+    line of its log, and the game going (a rebuild of the table dropped the log, and a held
+    move landing in it crashed the app)."""
+    app = make_app(pace="normal")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table: TableScreen = await a_local_game(pilot)
+        player = KeyboardPlayer(pilot)
+        lang, switches, told = "fr", 0, log_lines(table)
+        deadline = time.monotonic() + 30
+        while switches < 16 and time.monotonic() < deadline:
+            mine = my_move(app)
+            if mine is not None and app.screen is table:
+                await player.play(mine)
+            await app.set_language(lang).wait()
+            switches += 1
+            lang = "en" if lang == "fr" else "fr"
+            now = log_lines(table)
+            assert now[: len(told)] == told, (told, now)  # nothing the log told is lost
+            told = now
+            await pilot.pause(0.05)
+        assert switches == 16 and app.screen is table and len(told) > 2

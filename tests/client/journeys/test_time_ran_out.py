@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
+from textual.pilot import Pilot
 
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
@@ -50,6 +51,26 @@ def log_lines(app: SkyjoApp) -> list[str]:
     return list(tables[-1].query_one(LineLog).lines) if tables else []
 
 
+async def at_a_timed_table(pilot: Pilot[Any], bob: ServerConnection) -> None:
+    """Bob opens a table for two with a one-second turn timer; Alice (the app) sits down
+    from the lobby and is ready; Bob starts the game. Neither moves: the timer does."""
+    app = pilot.app
+    await bob.hello(name="Bob")
+    await bob.request({"type": "create_table", "name": "Bob's", "seats": 2, "turn_timer": 1})
+    await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
+    await pilot.press("r")
+    await wait_for(
+        pilot,
+        lambda: (
+            isinstance(app.screen, RoomScreen)
+            and any(s and s["name"] == "Alice" and s["ready"] for s in app.screen.table["seats"])
+        ),
+    )
+    await bob.request({"type": "start_game"})
+
+
 @pytest.mark.parametrize("lang", ["en", "fr"])
 async def test_a_move_the_timer_made_is_said_to_be_the_bots(
     make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any], lang: str
@@ -57,24 +78,9 @@ async def test_a_move_the_timer_made_is_said_to_be_the_bots(
     server = await make_server(limits=replace(TEST_LIMITS, turn_timer_min=1))
     bob = await ServerConnection.open("127.0.0.1", server.port)
     try:
-        await bob.hello(name="Bob")
-        await bob.request({"type": "create_table", "name": "Bob's", "seats": 2, "turn_timer": 1})
         app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", lang=lang)
         async with app.run_test(size=(100, 30)) as pilot:
-            await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
-            await pilot.press("enter")
-            await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
-            await pilot.press("r")
-            await wait_for(
-                pilot,
-                lambda: (
-                    isinstance(app.screen, RoomScreen)
-                    and any(
-                        s and s["name"] == "Alice" and s["ready"] for s in app.screen.table["seats"]
-                    )
-                ),
-            )
-            await bob.request({"type": "start_game"})
+            await at_a_timed_table(pilot, bob)
             yours, your_flip, bobs, bob_flip = WORDS[lang]
 
             def told(said: tuple[str, str], flip: str) -> bool:
