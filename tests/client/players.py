@@ -228,3 +228,22 @@ def current_screen(app: App[Any], screen_type: type[S]) -> S:
         f"on {type(screen).__name__}, not {screen_type.__name__}"
     )
     return screen
+
+
+async def ready_at_the_listed_table(pilot: Pilot[Any], name: str) -> None:
+    """From the lobby, the one table listed: join it (Enter), then be ready (``r``), as
+    ``name``; until the room says so."""
+    from skyjo_tui.screens.room import RoomScreen
+
+    app = pilot.app
+    await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
+    await pilot.press("r")
+
+    def ready() -> bool:
+        room = app.screen
+        seats = room.table["seats"] if isinstance(room, RoomScreen) else []
+        return any(s and s["name"] == name and s["ready"] for s in seats)
+
+    await wait_for(pilot, ready)

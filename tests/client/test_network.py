@@ -23,7 +23,14 @@ from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
 from .journeys.seen import screen_text
-from .players import KeyboardPlayer, current_screen, my_move, rows, wait_for
+from .players import (
+    KeyboardPlayer,
+    current_screen,
+    my_move,
+    ready_at_the_listed_table,
+    rows,
+    wait_for,
+)
 from .relay import Relay
 
 
@@ -257,10 +264,8 @@ async def test_come_back_to_the_seat_after_quitting(
 async def ready_at_bobs_table(pilot: Any, app: SkyjoApp, bob: Opponent) -> None:
     """Bob opens a table for two; Alice (``app``) joins it from the lobby and is ready."""
     await bob.conn.request({"type": "create_table", "name": "Bob's table", "seats": 2})
-    await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
-    await pilot.press("r")
+    await ready_at_the_listed_table(pilot, "Alice")
+    # Bob has heard it too: his next move may be to start.
     await wait_for(
         pilot,
         lambda: any(s and s["name"] == "Alice" and s["ready"] for s in bob.table.get("seats", [])),

@@ -19,13 +19,11 @@ from textual.pilot import Pilot
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.screens.lobby import LobbyScreen
-from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.line_log import LineLog
 
 from ..conftest import TEST_LIMITS
-from ..players import rows, wait_for
+from ..players import ready_at_the_listed_table, wait_for
 
 #: Per language: how the log introduces the bot's moves for Alice, her flip, the same
 #: for Bob (the bot's level, the server's stand-in level, stands between each pair's halves).
@@ -54,20 +52,9 @@ def log_lines(app: SkyjoApp) -> list[str]:
 async def at_a_timed_table(pilot: Pilot[Any], bob: ServerConnection) -> None:
     """Bob opens a table for two with a one-second turn timer; Alice (the app) sits down
     from the lobby and is ready; Bob starts the game. Neither moves: the timer does."""
-    app = pilot.app
     await bob.hello(name="Bob")
     await bob.request({"type": "create_table", "name": "Bob's", "seats": 2, "turn_timer": 1})
-    await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
-    await pilot.press("enter")
-    await wait_for(pilot, lambda: isinstance(app.screen, RoomScreen))
-    await pilot.press("r")
-    await wait_for(
-        pilot,
-        lambda: (
-            isinstance(app.screen, RoomScreen)
-            and any(s and s["name"] == "Alice" and s["ready"] for s in app.screen.table["seats"])
-        ),
-    )
+    await ready_at_the_listed_table(pilot, "Alice")
     await bob.request({"type": "start_game"})
 
 
