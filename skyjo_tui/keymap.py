@@ -73,9 +73,38 @@ def places() -> tuple[Place, ...]:
 
 
 def keys_of(binding: Binding, keymap: Mapping[str, str]) -> tuple[str, ...]:
-    """The keys that run ``binding`` now: the player's, else the declared ones."""
-    declared = keymap.get(binding.id or "") or binding.key
-    return tuple(key.strip() for key in declared.split(",") if key.strip())
+    """The keys that run ``binding`` now: the player's, else the declared ones but those the
+    player gave another binding active beside it (a key a new version declares, that the
+    player had already chosen for something else: their choice is what runs)."""
+    own = keymap.get(binding.id or "")
+    if own:
+        return _split(own)
+    taken = {
+        key
+        for other in _beside().get(binding.id or "", ())
+        for key in _split(keymap.get(other, ""))
+    }
+    return tuple(key for key in _split(binding.key) if key not in taken)
+
+
+def _split(keys: str) -> tuple[str, ...]:
+    return tuple(key.strip() for key in keys.split(",") if key.strip())
+
+
+@cache
+def _beside() -> dict[str, tuple[str, ...]]:
+    """Per binding id, the ids of the bindings active where it is (its place's, and the
+    app's everywhere; an app key, every place's), as ``clash`` checks them."""
+    every = places()
+    everywhere = every[0]
+    beside: dict[str, tuple[str, ...]] = {}
+    for place in every:
+        neighbours = every if place == everywhere else (everywhere, place)
+        ids = tuple(b.id for p in neighbours for b in p.bindings if b.id)
+        for binding in place.bindings:
+            if binding.id:
+                beside[binding.id] = tuple(i for i in ids if i != binding.id)
+    return beside
 
 
 def keys_now(binding_id: str, keymap: Mapping[str, str]) -> tuple[str, ...]:

@@ -42,6 +42,19 @@ def test_the_players_keys_are_the_ones_checked() -> None:
     assert found is not None and found.binding.id == "table.draw"
 
 
+def test_a_key_the_player_chose_before_a_new_version_declared_it_stays_theirs() -> None:
+    """A player put Choose on o before the table's Settings key was o: o still chooses, and
+    Settings is not said to be on o (Help, the Keys screen), until the player gives it a key."""
+    chosen = {"table.choose": "o"}
+    assert keymap.keys_now("table.choose", chosen) == ("o",)
+    assert keymap.keys_now("table.settings", chosen) == ()
+    assert keymap.keys_now("table.settings", {}) == ("o",)
+    assert keymap.keys_now("lobby.settings", chosen) == ("o",)  # another place: untouched
+    found = keymap.clash("table.settings", "o", chosen)
+    assert found is not None and found.binding.id == "table.choose"
+    assert keymap.keys_now("table.settings", {**chosen, "table.settings": "f2"}) == ("f2",)
+
+
 def test_a_key_back_to_its_default_leaves_the_keymap() -> None:
     assert keymap.remapped({"table.draw": "p"}, "table.draw", "d") == {}
 

@@ -137,3 +137,22 @@ async def test_the_language_changed_mid_game_keeps_the_log_and_the_game_going(
             told = now
             await pilot.pause(0.05)
         assert switches == 16 and app.screen is table and len(told) > 2
+
+
+async def test_a_player_who_had_put_choose_on_o_keeps_it(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """Chosen before o opened Settings at the table: o still turns a card up there, and Help
+    does not say o opens Settings."""
+    app = make_app(pace="off")
+    async with app.run_test(size=(80, 24)) as pilot:
+        table: TableScreen = await a_local_game(pilot)
+        app.set_keys({"table.choose": "o"})
+        await pilot.press("o")
+        await until(pilot, lambda: "You turned up" in "\n".join(log_lines(table)), "a card up")
+        assert app.screen is table
+        await pilot.press("question_mark")
+        help_ = await on_screen(pilot, HelpScreen)
+        text = str(help_.query_one(Markdown).source)
+        table_keys = text.split("## Keys at the table")[1].split("\n## ")[0]
+        assert "| o | Settings |" not in table_keys and "| o | Choose |" in table_keys, table_keys
