@@ -12,6 +12,7 @@ from textual.screen import ModalScreen, Screen
 from ..i18n import Translator
 from ..keymap import keys_now
 from ..layout import MENU_MIN_SIZE
+from ..widgets.form import show_focus_marks
 
 if TYPE_CHECKING:
     from ..app import SkyjoApp
@@ -121,10 +122,15 @@ class SkyjoScreenMixin:
         if not self._has_resumed:
             event.refresh_styles = False
             self._has_resumed = True
+        show_focus_marks(cast("Screen[Any]", self), True)
         self.skyjo.check_size()
         # The footer listens from its own on_mount, which may come after ours:
         # tell it once this screen has been drawn.
         self.call_after_refresh(self.refresh_bindings)  # type: ignore[attr-defined]
+
+    def _on_screen_suspend(self) -> None:
+        # Textual runs this beside its own handler (one a class, as for resume).
+        show_focus_marks(cast("Screen[Any]", self), False)  # the keyboard is in what covers it
 
     async def _on_resize(self, event: events.Resize) -> None:
         # A screen's first layout sends the screen itself a Resize to the size it

@@ -10,6 +10,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ..widgets.footer import KeyFooter
+from ..widgets.form import FormButton
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
@@ -28,8 +29,8 @@ class ConfirmScreen(SkyjoModal[bool]):
         with Vertical(classes="dialog"):
             yield Label(self.question)
             with Horizontal(classes="buttons"):
-                yield Button(self.tr("confirm.yes"), variant="error", id="yes", compact=True)
-                yield Button(self.tr("confirm.no"), id="no", compact=True)
+                yield FormButton(self.tr("confirm.yes"), variant="error", id="yes", compact=True)
+                yield FormButton(self.tr("confirm.no"), id="no", compact=True)
         yield KeyFooter()  # this dialog's keys, not the screen's below
 
     def on_mount(self) -> None:

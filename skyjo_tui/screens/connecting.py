@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Center, Horizontal, Middle
 from textual.widgets import LoadingIndicator
 
+from ..widgets.form import FormButton
 from ..widgets.text import Button, Static
 from .base import SkyjoScreen
 
@@ -34,14 +35,14 @@ class ConnectingScreen(SkyjoScreen[None]):
             yield LoadingIndicator(id="connecting-spinner")
             with Center():
                 with Horizontal(classes="buttons", id="connecting-buttons"):
-                    retry = Button(
+                    retry = FormButton(
                         self.tr("connect.retry"), variant="primary", id="retry", compact=True
                     )
                     # Hidden from the start, not on mount: an app told to stop while this
                     # screen mounts has no children left to query by then.
                     retry.display = False
                     yield retry
-                    yield Button(self.tr("connect.back"), id="back", compact=True)
+                    yield FormButton(self.tr("connect.back"), id="back", compact=True)
 
     def _connecting_text(self) -> str:
         if self.label:

@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from ..narrate import winners_sentence
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
+from ..widgets.form import FormButton
 from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
@@ -59,8 +60,10 @@ class GameOverScreen(SkyjoModal[None]):
             yield state_label("", id="over-state")
             with Horizontal(classes="buttons"):
                 if self.summary.own_seat is not None:
-                    yield Button(tr("over.rematch"), variant="primary", id="rematch", compact=True)
-                yield Button(tr("over.leave"), id="leave", compact=True)
+                    yield FormButton(
+                        tr("over.rematch"), variant="primary", id="rematch", compact=True
+                    )
+                yield FormButton(tr("over.leave"), id="leave", compact=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:

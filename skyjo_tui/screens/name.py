@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
+from ..widgets.form import FormButton
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
@@ -65,8 +66,8 @@ class PromptScreen(SkyjoModal[str | None]):
                 self._value, max_length=self._max_length, placeholder=self._placeholder, id="answer"
             )
             with Horizontal(classes="buttons"):
-                yield Button(self.tr("prompt.ok"), variant="primary", id="ok", compact=True)
-                yield Button(self.tr("prompt.cancel"), id="cancel", compact=True)
+                yield FormButton(self.tr("prompt.ok"), variant="primary", id="ok", compact=True)
+                yield FormButton(self.tr("prompt.cancel"), id="cancel", compact=True)
         yield KeyFooter()  # this dialog's keys, not the screen's below
 
     @on(Input.Submitted, "#answer")

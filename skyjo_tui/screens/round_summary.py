@@ -19,6 +19,7 @@ from ..i18n import Translator
 from ..names import SeatInfo, seat_names
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
+from ..widgets.form import FormButton
 from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
@@ -110,7 +111,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
                         yield Label(f"{name:<{DEFAULT_NAME_MAX_LENGTH}} {total:>5}")
                 yield SheetPanel(id="sheet")
                 with Horizontal(classes="buttons"):
-                    yield Button(tr("summary.see_table"), id="close", compact=True)
+                    yield FormButton(tr("summary.see_table"), id="close", compact=True)
             else:
                 yield Label(tr("summary.title", round=summary.round), classes="title")
                 with Vertical(id="round-pane"):
@@ -120,14 +121,14 @@ class RoundSummaryScreen(SkyjoModal[None]):
                 yield state_label(self._next_round_note(), id="summary-state")
                 with Horizontal(classes="buttons"):
                     if self._can_ready():
-                        yield Button(
+                        yield FormButton(
                             tr("summary.next"),
                             variant="primary",
                             id="ready",
                             compact=True,
                             disabled=self._ready_for_next,
                         )
-                    yield Button(tr("summary.see_table"), id="close", compact=True)
+                    yield FormButton(tr("summary.see_table"), id="close", compact=True)
         yield KeyFooter()
 
     def on_mount(self) -> None:

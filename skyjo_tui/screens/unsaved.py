@@ -11,6 +11,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
 from ..widgets.footer import KeyFooter
+from ..widgets.form import FormButton
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
 
@@ -40,9 +41,9 @@ class UnsavedChangesScreen(SkyjoModal[Unsaved]):
         with Vertical(classes="dialog"):
             yield Label(self.question)
             with Horizontal(classes="buttons"):
-                yield Button(tr("unsaved.save"), variant="primary", id="save", compact=True)
-                yield Button(tr("unsaved.discard"), variant="error", id="discard", compact=True)
-                yield Button(tr("unsaved.keep_editing"), id="keep-editing", compact=True)
+                yield FormButton(tr("unsaved.save"), variant="primary", id="save", compact=True)
+                yield FormButton(tr("unsaved.discard"), variant="error", id="discard", compact=True)
+                yield FormButton(tr("unsaved.keep_editing"), id="keep-editing", compact=True)
         yield KeyFooter()  # this dialog's keys, not the form's below
 
     def on_mount(self) -> None:

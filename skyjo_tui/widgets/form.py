@@ -12,7 +12,9 @@ from typing import Any, Final
 from textual import events
 from textual.containers import Grid, VerticalScroll
 from textual.content import Content, ContentText
+from textual.geometry import Size
 from textual.reactive import reactive
+from textual.widget import Widget
 
 from .text import Button, Label, literal
 
@@ -49,19 +51,30 @@ class FieldLabel(Label):
 
 
 class FormButton(Button):
-    """A form's button, marked while it is focused: Enter presses it. Only the focused one
-    is filled: a primary button filled blue read as focused (Enter on a field was thought to
-    press it), so the primary one differs by the colour of its words."""
+    """A form's or a dialog's button, marked while it is focused: Enter presses it. Only the
+    focused one is filled: a primary button filled blue read as focused (Enter on a field
+    was thought to press it), so the primary one (and a dangerous one, red) differs by the
+    colour of its words."""
 
     DEFAULT_CSS = """
     FormButton.-style-default {
         &.-primary { background: $surface; color: $text-primary; }
+        &.-error { background: $surface; color: $text-error; }
         &:focus { background: $accent; color: $background; text-style: bold; }
     }
     """
 
+    #: False while a dialog covers the button's screen (``show_focus_marks``): the mark is
+    #: where the keyboard is, and it is then in the dialog.
+    screen_active: reactive[bool] = reactive(True)
+
     def render(self) -> Content:
-        return marked(literal(self.label), self.has_focus)  # Textual redraws it on focus and blur
+        # Textual redraws it on focus and blur.
+        return marked(literal(self.label), self.has_focus and self.screen_active)
+
+    def get_content_width(self, container: Size, viewport: Size) -> int:
+        # Room for the mark: a button as wide as its words wrapped them once marked.
+        return super().get_content_width(container, viewport) + len(FOCUS_MARK)
 
 
 class FormGrid(Grid):
@@ -93,10 +106,20 @@ class FormGrid(Grid):
     def on_descendant_blur(self, event: events.DescendantBlur) -> None:
         self._mark_rows()
 
-    def _mark_rows(self) -> None:
-        focused = self.screen.focused
+    def _mark_rows(self, active: bool = True) -> None:
+        focused = self.screen.focused if active else None
         path = set(focused.ancestors_with_self) if focused is not None else set()
         rows = list(self.children)
         for label, field in pairwise(rows):
             if isinstance(label, FieldLabel):
                 label.marked = field in path
+
+
+def show_focus_marks(screen: Widget, active: bool) -> None:
+    """Mark where the keyboard is on ``screen``'s forms and buttons, or, while a dialog
+    covers it (``active`` False), nowhere: a screen keeps its focused widget under a dialog,
+    and two "▶" on the screen did not say which one Enter would press."""
+    for grid in screen.query(FormGrid):
+        grid._mark_rows(active)  # noqa: SLF001 (the module's own)
+    for button in screen.query(FormButton):
+        button.screen_active = active

@@ -18,16 +18,18 @@ from textual.widgets import Button, Input, Select
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.confirm import ConfirmScreen
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.join import JoinScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.setup import SetupScreen
+from skyjo_tui.screens.unsaved import UnsavedChangesScreen
 from skyjo_tui.widgets.form import Form
 
 from ..contrast import background_at, contrast
-from .seen import focused, on_screen, screen_lines, screen_name, until
+from .seen import a_local_game, focused, on_screen, screen_lines, screen_name, until
 
 FIELDS = (Input, Select, Button)
 MARK = "▶"
@@ -101,3 +103,52 @@ def fields_shown(app: App[Any]) -> list[Widget]:
     return [
         field for field in app.screen.query_one(Form).query("Select, Input, Button") if field.region
     ]
+
+
+async def test_a_dialogs_focused_button_is_marked_too(make_app: Callable[..., SkyjoApp]) -> None:
+    """Leaving a table asks first, leaving Settings with changes too: the button Enter would
+    press is the one marked "▶" and filled, as in the forms (a primary button filled blue,
+    or a dangerous one red, looked focused when it was not)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        table = await a_local_game(pilot)
+        await pilot.press("q")
+        await on_screen(pilot, ConfirmScreen)
+        await tab_around_the_buttons(pilot, ("no", "yes"))
+        await pilot.press("escape")
+        assert await on_screen(pilot, type(table)) is table
+
+        await pilot.press("o")
+        settings = await on_screen(pilot, SettingsScreen)
+        settings.query_one("#pace", Select).value = "slow"
+        await pilot.press("escape")
+        await on_screen(pilot, UnsavedChangesScreen)
+        await tab_around_the_buttons(pilot, ("save", "discard", "keep-editing"))
+
+
+def focus_on(app: App[Any], widget_id: str) -> Callable[[], bool]:
+    return lambda: app.focused is not None and app.focused.id == widget_id
+
+
+async def tab_around_the_buttons(pilot: Pilot[Any], ids: tuple[str, ...]) -> None:
+    """From the dialog's first focused button, Tab goes through ``ids`` in turn: each is the
+    one marked, and looks unlike itself unfocused."""
+    app = pilot.app
+    looks: dict[str, dict[bool, Color]] = defaultdict(dict)
+    for step in range(len(ids) + 1):
+        want = ids[step % len(ids)]
+        await until(pilot, focus_on(app, want), want)
+        focused_button = app.focused
+        assert focused_button is not None
+        await until(pilot, marks_only(app, focused_button.region.y), f"{want} marked")
+        for button in app.screen.query(Button):
+            looks[str(button.id)][button is focused_button] = background_at(
+                app, button.region.x, button.region.y
+            )
+        await pilot.press("tab")
+    faint = {
+        name: round(contrast(seen[True], seen[False]), 2)
+        for name, seen in looks.items()
+        if contrast(seen[True], seen[False]) < FOCUS_CONTRAST
+    }
+    assert not faint and set(looks) == set(ids), (faint, looks)

@@ -46,7 +46,7 @@ async def asked(pilot: Pilot[Any]) -> None:
     assert QUESTION in screen_text(pilot.app)
     keys = await footer(pilot)
     assert keys.has("Save") and keys.has("Discard") and keys.has("Keep editing"), keys
-    assert focused(pilot.app) == "Button#save"
+    assert focused(pilot.app) == "FormButton#save"
 
 
 def name_box(settings: SettingsScreen) -> str:
