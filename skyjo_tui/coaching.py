@@ -108,7 +108,7 @@ def review_summary(
     return summary
 
 
-def points_given_away(points: float, tr: Translator) -> str:
+def given_away_text(points: float, tr: Translator) -> str:
     """What a reviewed move gave away, to a tenth: "1.3", "0.0" for the best move itself, but
     "<0.1" for a move a little worse than the best, which "0.0" beside another best move
     would say is no worse at all."""

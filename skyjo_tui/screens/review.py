@@ -24,7 +24,7 @@ from textual.containers import Vertical
 from server.bots.review import Review, ReviewedMove, review_game
 from server.engine.movelog import Standin
 
-from ..coaching import move_words, points_given_away, review_summary, standin_words
+from ..coaching import given_away_text, move_words, review_summary, standin_words
 from ..replay import record_seats
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
@@ -167,14 +167,16 @@ class ReviewScreen(SkyjoScreen[int | None]):
         # prices the same (a tie: naming it beside 0.0 read as a contradiction); a close call
         # still names the better one.
         played, best = (move_words(action, move.view, tr) for action in (move.played, move.best))
-        same = move.played == move.best or played == best
-        shown_best = (
-            tr("review.same") if same else tr("review.as_good") if not move.given_away else best
-        )
+        if move.played == move.best or played == best:
+            shown_best = tr("review.same")
+        elif not move.given_away:
+            shown_best = tr("review.as_good")
+        else:
+            shown_best = best
         return [
             str(move.round),
             str(move.turn),
-            Text(points_given_away(move.given_away, tr), style=style, end=""),
+            Text(given_away_text(move.given_away, tr), style=style, end=""),
             Text(played, style=style, end=""),
             shown_best,
         ]

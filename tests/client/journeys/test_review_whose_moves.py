@@ -21,7 +21,7 @@ from server.bots.match import play_game
 from server.bots.review import Review, review_game
 from server.engine import record_line
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.coaching import points_given_away
+from skyjo_tui.coaching import given_away_text
 from skyjo_tui.i18n import Translator
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.replay import ReplayScreen
@@ -110,9 +110,9 @@ def shows_review_of(app: SkyjoApp, name: str, review: Review, lang: str = "en") 
     ):
         return False
     seen = points_seen(app)
-    # French writes "2,5"; a hair over nothing reads "<0.1" (coaching.points_given_away).
+    # French writes "2,5"; a hair over nothing reads "<0.1" (coaching.given_away_text).
     tr = Translator(lang)
-    expected = [points_given_away(move.given_away, tr) for move in review.moves]
+    expected = [given_away_text(move.given_away, tr) for move in review.moves]
     return len(seen) >= min(3, len(expected)) and seen == expected[: len(seen)]
 
 
