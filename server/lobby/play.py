@@ -26,7 +26,7 @@ from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .driver import TableDriver
 from .records import make_record
-from .table import HUMAN, IN_GAME, Table
+from .table import HUMAN, IN_GAME, GameSeat, Table
 from .thinking import BotThinker, TableBots
 
 if TYPE_CHECKING:
@@ -150,6 +150,7 @@ class TablePlay:
             chosen = table.game_seed(table.games_played)
             seed = secrets.randbits(48) if chosen is None else chosen
             self.game = Game(players, table.settings, seed=seed)
+            table.game_seats = [GameSeat.of(seat) for _, seat in table.filled()]
             self._deal_bots()
             for _, seat in table.filled():
                 seat.ready = seat.rematch = False
@@ -159,8 +160,9 @@ class TablePlay:
             await self.store.save_snapshot(
                 table.id, table.to_meta(), self.game.to_dict(), time.time()
             )
+            # The table first: its ``game_seats`` name the players of the views that follow.
+            table.push_table()
             self._after_update([self.game.round.start_event()])
-        table.push_table()
         self.host.table_changed(table)
 
     def _deal_bots(self) -> None:
@@ -286,12 +288,16 @@ class TablePlay:
         it arrives, and no move reaches this person before it.
         """
         assert self.lock.locked()
-        if self.game is not None:
-            seat = self.table.places.seat_of(session)
-            message = self._game_message(
-                self.round_so_far(), seat, self.seq(), self.timer(), catch_up=True
-            )
-            session.send(message)
+        table, place = self.table, self.table.places.place_of(session)
+        if self.game is None or place is None:
+            return
+        seat = None if place.watching else table.seat_in_game(place.player_id)
+        if seat is None and not place.watching and table.status == FINISHED:
+            return  # seated for the rematch: the game over is someone else's result
+        message = self._game_message(
+            self.round_so_far(), seat, self.seq(), self.timer(), catch_up=True
+        )
+        session.send(message)
 
     # -- between rounds and the end ------------------------------------------------------
 
@@ -329,8 +335,8 @@ class TablePlay:
         """Store the finished game and its statistics; the table waits for a rematch."""
         table, game = self.table, self.game
         assert game is not None and game.is_over
-        names = [s.name for _, s in table.filled()]
-        results, record = self._results(), make_record(game, table)
+        names = [s.name for s in table.game_seats]
+        results, record = self._results(), make_record(game, table.game_seats)
         subjects = [seat.rating_subject for _, seat in table.filled()]
         for index, seat in table.filled():
             place = table.place_at(index)

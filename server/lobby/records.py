@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..engine import Game
@@ -9,14 +10,10 @@ from ..engine.records import Seat as RecordSeat
 from ..engine.records import game_record
 
 if TYPE_CHECKING:
-    from .table import Table
+    from .table import GameSeat
 
 
-def make_record(game: Game, table: Table) -> dict[str, Any]:
-    """The engine's record of ``game``: a replay that ``engine.records.replay`` checks.
-
-    Call it before seats of people who left are cleared: the record names who
-    sat where when the game began.
-    """
-    seats = [RecordSeat(seat.name, seat.level) for _, seat in table.filled()]
-    return game_record(game, seats)
+def make_record(game: Game, seats: Sequence[GameSeat]) -> dict[str, Any]:
+    """The engine's record of ``game``, whose players sat in ``seats`` (the game's roster,
+    ``Table.game_seats``): a replay that ``engine.records.replay`` checks."""
+    return game_record(game, [RecordSeat(seat.name, seat.level) for seat in seats])

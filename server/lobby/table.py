@@ -82,6 +82,38 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
+class GameSeat:
+    """Who sat in one seat of a game, fixed when it was dealt: the game's own roster.
+
+    A game's player number is the index of its ``GameSeat`` in ``Table.game_seats``,
+    whoever sits in the table's seat of that number now: the table's seats change
+    once a game is over (someone leaves, someone new sits down for the rematch), the
+    game's do not. Every name shown for a game, and its stored record, come from here.
+    """
+
+    kind: str  # HUMAN or BOT
+    name: str
+    player_id: int | None = None  # people only
+    level: str | None = None  # bots only
+
+    @classmethod
+    def of(cls, seat: Seat) -> GameSeat:
+        return cls(seat.kind, seat.name, seat.player_id, seat.level)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "name": self.name,
+            "player_id": self.player_id,
+            "level": self.level,
+        }
+
+    @classmethod
+    def from_meta(cls, data: dict[str, Any]) -> GameSeat:
+        return cls(data["kind"], data["name"], data.get("player_id"), data.get("level"))
+
+
+@dataclass(frozen=True, slots=True)
 class Removal:
     """The host (``by``) removed the person ``name`` (``player_id``) from their seat: the
     table is told so in the ``table`` push of that change, and only there."""
@@ -123,6 +155,8 @@ class Table:
         self.host_id: int | None = None
         self.status = WAITING
         self.game_id: int | None = None  # the last finished game, once stored
+        # Who sat where in the game in play or last played (``GameSeat``); empty before one.
+        self.game_seats: list[GameSeat] = []
         # Everyone who sat or watched here during the current (or last) game: of a
         # private table, the only ones who see it once it is stored.
         self.audience: set[int] = set()
@@ -152,6 +186,14 @@ class Table:
 
     def people(self) -> list[Seat]:
         return [s for _, s in self.filled() if s.is_person]
+
+    def seat_in_game(self, player_id: int) -> int | None:
+        """The player number ``player_id`` has in the game in play or last played (None: they
+        did not play it). The same as their seat number while a game is on; once it is over,
+        only the game's roster knows it (see ``GameSeat``)."""
+        return next(
+            (i for i, seat in enumerate(self.game_seats) if seat.player_id == player_id), None
+        )
 
     # -- who is here (all derived from the lobby's places) ---------------------------
 
@@ -289,6 +331,7 @@ class Table:
             if self.status == FINISHED
             else [],
             "game_id": self.game_id,
+            "game_seats": [s.to_wire() for s in self.game_seats] if play.game is not None else None,
         }
 
     def wire_for(self, session: Session) -> dict[str, Any]:
@@ -336,6 +379,7 @@ class Table:
             "watchers": sorted(p.player_id for p in self.watchers()),
             "audience": sorted(self.audience),
             "game_id": self.game_id,
+            "game_seats": [s.to_wire() for s in self.game_seats],
             "games_played": self.games_played,
             "created": self.created,
         }
@@ -357,10 +401,26 @@ class Table:
         table.host_id = meta["host_id"]
         table.status = meta["status"]
         table.game_id = meta.get("game_id")
+        if "game_seats" in meta:
+            table.game_seats = [GameSeat.from_meta(s) for s in meta["game_seats"]]
+        elif table.status != WAITING:
+            # Stored before tables kept their game's roster: the seats, as they are (right
+            # unless someone left the finished game, which such a server did not keep).
+            table.game_seats = [GameSeat.of(s) for _, s in table.filled()]
         table.audience = set(meta.get("audience", []))
         table.games_played = meta.get("games_played", 0)
         table.created = meta.get("created", table.created)
         return table
 
 
-__all__ = ["BOT", "CHAT_HISTORY", "HUMAN", "IN_GAME", "Removal", "Seat", "Table", "new_code"]
+__all__ = [
+    "BOT",
+    "CHAT_HISTORY",
+    "HUMAN",
+    "IN_GAME",
+    "GameSeat",
+    "Removal",
+    "Seat",
+    "Table",
+    "new_code",
+]

@@ -86,3 +86,46 @@ async def test_a_person_who_drops_after_the_seats_closed_up_comes_back_to_their_
     assert carol.table["your_seat"] == 1 and carol.view["seat"] == 1
     await asyncio.gather(*(c.play(random.Random(i)) for i, c in enumerate((alice, carol, dan))))
     assert (await carol.push("game_over"))["names"] == ["Alice", "Carol", "Dan"]
+
+
+def game_seat_names(client: Client) -> list[str]:
+    assert client.table is not None
+    return [seat["name"] for seat in client.table["game_seats"]]
+
+
+async def test_a_finished_game_keeps_its_seats_whoever_leaves_or_sits_down(
+    tmp_path, make_server
+) -> None:
+    """Who played a finished game is the game's (``game_seats``), not the table's seats now:
+    Alice leaves it, Carol sits down in the seat Alice emptied and is not handed Alice's
+    result; Bob, back with his token, and after a restart, still has his own; the rematch
+    deals Carol in."""
+    data = tmp_path / "kept"
+    server = await make_server(data)
+    alice, bob, carol = [await Client.connect(server, n) for n in ("Alice", "Bob", "Carol")]
+    table = await table_with(alice, seats=2, settings=SHORT_GAME)
+    await bob.request("join_table", table_id=table["table_id"])
+    await bob.request("ready")
+    await alice.request("start_game")
+    await asyncio.gather(alice.play(random.Random(1)), bob.play(random.Random(2)))
+    over = await bob.push("game_over")
+    assert over["names"] == game_seat_names(bob) == ["Alice", "Bob"]
+
+    await alice.request("leave_table")
+    await bob.until(lambda: seat_names(bob) == [None, "Bob"])
+    assert game_seat_names(bob) == ["Alice", "Bob"]
+    await carol.request("join_table", table_id=table["table_id"])  # the lowest free seat: 0
+    await bob.until(lambda: seat_names(bob) == ["Carol", "Bob"])
+    assert carol.last_table["your_seat"] == 0 and game_seat_names(carol) == ["Alice", "Bob"]
+    assert not any(p["type"] == "game" for p in carol.pushes), "Carol was given Alice's game"
+
+    token = bob.welcome.token
+    for client in (alice, bob, carol):
+        await client.close()
+    await server.stop()
+    server = await make_server(data)
+    bob = await Client.connect(server, token=token)
+    await bob.until(lambda: bob.game is not None and bob.table is not None)
+    assert bob.view["seat"] == 1 and bob.view["totals"] == over["totals"]
+    assert game_seat_names(bob) == ["Alice", "Bob"] and seat_names(bob) == ["Carol", "Bob"]
+    await bob.close()
