@@ -133,6 +133,7 @@ async def test_a_leaver_at_the_game_over_keeps_their_name_for_the_one_who_stays(
         try:
             await carol_conn.hello(name="Carol")
             carol.start()
+            assert again.table is not None
             await carol_conn.request({"type": "join_table", "table_id": again.table["table_id"]})
             await until(pilot, lambda: seat_is(again, 0, "Carol"), "Carol in Bob's seat")
             await pilot.press("escape")
