@@ -7,6 +7,7 @@ import contextlib
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import asyncssh
 import pytest
@@ -43,6 +44,26 @@ async def people(port: int, *names: str) -> AsyncIterator[list[Opponent]]:
             await player.stop()
 
 
+async def dan_leaves_a_finished_game(bob: Opponent, dan: Opponent) -> dict[str, Any]:
+    """bob, dan and a greedy bot play bob's table to its end; dan leaves it (the lobby lists
+    it "2/3 finished"). The stored game, as ``recent_games`` gives it."""
+    created = await bob.conn.request(
+        {"type": "create_table", "name": "bob's table", "seats": 3, "settings": {"end-score": 10}}
+    )
+    await dan.conn.request({"type": "join_table", "table_id": created["table"]["table_id"]})
+    await dan.conn.request({"type": "ready"})
+    await bob.conn.request({"type": "add_bot", "level": "greedy"})
+    bob.start()
+    dan.start()
+    await bob.conn.request({"type": "start_game"})
+    await poll_until(lambda: bob.table.get("status") == "finished", "the game over", 30)
+    await dan.conn.request({"type": "leave_table"})
+    await poll_until(lambda: bob.table["seats"][1] is None, "dan's seat empty")
+    game: dict[str, Any] = (await bob.conn.request({"type": "recent_games"}))["games"][0]
+    assert game["names"] == ["bob", "dan", "Greedy bot 1"]
+    return game
+
+
 async def test_a_watcher_over_ssh_reads_who_played_a_finished_game_one_of_them_left(
     tmp_path: Path, key_file: Path
 ) -> None:
@@ -51,27 +72,12 @@ async def test_a_watcher_over_ssh_reads_who_played_a_finished_game_one_of_them_l
     number or someone else in dan's place."""
     async with (
         real_door(tmp_path / "server") as door,
-        people(door.server.port, "bob", "dan") as (bob, dan),
+        people(door.server.port, "bob", "dan") as (
+            bob,
+            dan,
+        ),
     ):
-        created = await bob.conn.request(
-            {
-                "type": "create_table",
-                "name": "bob's table",
-                "seats": 3,
-                "settings": {"end-score": 10},
-            }
-        )
-        await dan.conn.request({"type": "join_table", "table_id": created["table"]["table_id"]})
-        await dan.conn.request({"type": "ready"})
-        await bob.conn.request({"type": "add_bot", "level": "greedy"})
-        bob.start()
-        dan.start()
-        await bob.conn.request({"type": "start_game"})
-        await poll_until(lambda: bob.table.get("status") == "finished", "the game over", 30)
-        await dan.conn.request({"type": "leave_table"})
-        await poll_until(lambda: bob.table["seats"][1] is None, "dan's seat empty")
-        game = (await bob.conn.request({"type": "recent_games"}))["games"][0]
-        assert game["names"] == ["bob", "dan", "Greedy bot 1"]
+        game = await dan_leaves_a_finished_game(bob, dan)
         winners = [game["names"][seat] for seat in game["winners"]]
 
         async with tmux_pane(openssh_command(door.port, "carol", key_file)) as carol:

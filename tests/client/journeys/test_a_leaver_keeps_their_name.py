@@ -311,12 +311,14 @@ async def test_a_newcomer_at_a_finished_table_sits_for_the_rematch_not_in_the_le
             await pilot.press("enter")
             room = await on_screen(pilot, RoomScreen)
             await until(pilot, lambda: "The game is over" in screen_text(app), "the room's line")
+            await pilot.press("m")  # the room's rematch key: the server hears it from the room
+            await until(pilot, lambda: bob.table["rematch"] == [1], "Erin's rematch, as Bob sees")
+            # Every push of her arrival came before the answer to her rematch.
             assert isinstance(app.screen, RoomScreen) and room.my_seat == 1
             assert (
                 find_screen(app, TableScreen) is None and find_screen(app, GameOverScreen) is None
             )
             assert bob.table["game_seats"][1]["name"] == "Dan"
-            await pilot.press("m")
             await bob.conn.request({"type": "rematch"})
             await on_screen(pilot, TableScreen)
             await until(pilot, lambda: "Turn up" in prompt_line(app), "the rematch's first prompt")
