@@ -68,6 +68,11 @@ class ServerError(Exception):
         self.message = message
         self.details: Mapping[str, Any] = details or {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args`` (one string): unpickling, in the process that
+        # ran a client in a pool, failed on the missing ``message``.
+        return type(self), (self.code, self.message, dict(self.details))
+
 
 #: An ``error``'s fields that every error has (the others are ``ServerError.details``).
 _ERROR_FIELDS = frozenset({"type", "re", "code", "message"})

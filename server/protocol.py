@@ -118,6 +118,11 @@ class ProtocolError(Exception):
         self.message = message
         self.details = details
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args``: a pickled copy (a worker process's error)
+        # is made again as it was made (``details`` with the rest of its fields).
+        return type(self), (self.code, self.message), self.__dict__
+
 
 # -- the message catalogue -----------------------------------------------------
 

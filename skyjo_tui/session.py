@@ -70,6 +70,10 @@ class NameNeeded(Exception):
         self.message, self.code = message, code
         self.details: Mapping[str, Any] = details or {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args`` (the message alone): a pickled copy is made again.
+        return type(self), (self.message, self.code, dict(self.details))
+
 
 class Session:
     def __init__(self, connect: Connector, notify: Callable[[object], None]) -> None:
