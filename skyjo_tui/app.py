@@ -328,7 +328,7 @@ class SkyjoApp(InputInTurnApp[None]):
             if chosen is None:
                 return None
             try:
-                welcome = await session.choose_name(chosen)
+                welcome = await session.choose_name(chosen, asked.return_code)
             except NameNeeded as again:
                 reason, name = self.describe_error(again), chosen
                 limit = self._name_limit(session, again, limit)
@@ -474,6 +474,16 @@ class SkyjoApp(InputInTurnApp[None]):
     def player_id(self) -> int | None:
         """Who we are on the server we are logged in to (None before its welcome)."""
         return self.session.player_id if self.session is not None else None
+
+    def return_words(self, key: str) -> str:
+        """``key``'s words with our ``name`` and the ``code`` that, given with it, brings
+        us back to our seat; "" where nothing is to be said: only a door's guest without
+        a key is told (their app keeps no token once it ends, and the server knows them
+        by nothing else)."""
+        welcome = self.session.welcome if self.session is not None else None
+        if welcome is None or welcome.return_code is None or self.options.data_dir is not None:
+            return ""
+        return self.tr(key, name=welcome.name or "", code=welcome.return_code)
 
     @property
     def quick_game(self) -> bool:
