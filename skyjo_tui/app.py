@@ -571,6 +571,13 @@ class SkyjoApp(InputInTurnApp[None]):
         welcome = self.session.welcome if self.session is not None else None
         return welcome.limits if welcome is not None else {}
 
+    def reconnecting_words(self, change: LinkChanged) -> str:
+        """Why we are reconnecting: the server said it is shutting down (an admin's stop or
+        restart: it will be back), or the connection was lost."""
+        if change.code == "shutting_down":
+            return self.tr("link.reconnecting.shutting_down")
+        return self.tr("link.reconnecting")
+
     def _offline_words(self, change: LinkChanged) -> str:
         """Why we are offline: the server's ``bye`` code in our words, or else the words
         the connection ended with (a newer server's, or the network's)."""
@@ -601,7 +608,7 @@ class SkyjoApp(InputInTurnApp[None]):
         if change.link is Link.RECONNECTING and not self._reconnecting:
             self._reconnecting = True
             # Not for long: the table keeps saying it (status and prompt lines).
-            self.notify(self.tr("link.reconnecting"), severity="warning", timeout=10)
+            self.notify(self.reconnecting_words(change), severity="warning", timeout=10)
         elif change.link is Link.ONLINE and self._reconnecting:
             self._reconnecting = False
             self.clear_notifications()

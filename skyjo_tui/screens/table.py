@@ -230,7 +230,7 @@ class TableScreen(SkyjoScreen[None]):
         if change.link is not Link.ONLINE:
             self._flight.drop_keys()  # keys meant for a game we no longer see live
         note = (
-            self.tr("link.reconnecting")
+            self.skyjo.reconnecting_words(change)
             if change.link is Link.RECONNECTING
             else (self.tr("link.offline") if change.link is Link.OFFLINE else "")
         )
