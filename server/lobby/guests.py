@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 #: The characters of a return code: no 0/O, 1/I/L to misread. Eight of them are about
-#: 40 bits: at ``ReturnTries``' pace an address would need a million years to guess one.
+#: 40 bits: at ``ReturnTries``' pace one address would take some 800,000 years to guess one.
 RETURN_CODE_ALPHABET: Final = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 RETURN_CODE_LENGTH: Final = 8
 #: Return codes tried from one address: this many at once, then one more a minute.
