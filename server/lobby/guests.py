@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import secrets
 import time
@@ -60,13 +61,17 @@ def normal_return_code(typed: str) -> str | None:
 
 
 class ReturnTries:
-    """Return codes tried per address, right or wrong: a few at once, then one a minute."""
+    """Return codes tried per address, right or wrong: a few at once, then one a minute.
+
+    An IPv6 address counts as its /64: one machine is given a whole /64 to pick from.
+    """
 
     def __init__(self) -> None:
         self._by_address: dict[str, TokenBucket] = {}
 
     def take(self, address: str) -> bool:
         """True when ``address`` may try a code now (the try is counted)."""
+        address = _whose(address)
         bucket = self._by_address.get(address)
         if bucket is None:
             if len(self._by_address) >= RETURN_TRIES_KEPT:
@@ -78,6 +83,17 @@ class ReturnTries:
 
 SWEEP_EVERY = 3600.0  # seconds between two sweeps, at most
 SWEEP_AT_LEAST = 60.0  # ... and at least
+
+
+def _whose(address: str) -> str:
+    """Who tries from ``address``, as far as an address says: an IPv6 one's /64."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address  # not an address (the local game's "in-process")
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is None:
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip.ipv4_mapped) if isinstance(ip, ipaddress.IPv6Address) else str(ip)
 
 
 class GuestSweeper:

@@ -74,3 +74,23 @@ async def test_a_player_whose_key_owns_the_name_is_given_no_code(server: SkyjoSe
         assert welcome.return_code is None  # their key brings them back
     finally:
         await conn.close()
+
+
+async def test_an_ipv6_address_counts_as_its_64(server: SkyjoServer, connect: Connect) -> None:
+    """Through a door (which passes its client's address): the tries of one /64 are counted
+    together, as one machine may pick any address of it; another /64 is someone else."""
+    await seated_then_gone(connect, "Dora")
+
+    async def try_from(address: str) -> str:
+        reader, writer = await server.open_in_process(None, "ssh", address)
+        conn = ServerConnection.from_streams(reader, writer)
+        try:
+            with pytest.raises(ServerError) as caught:
+                await conn.hello(name="Dora", return_code="2222-2222")
+        finally:
+            await conn.close()
+        return caught.value.code
+
+    tries = [await try_from(f"2001:db8::{n}") for n in range(1, RETURN_TRIES_BURST + 2)]
+    assert tries == ["bad_return_code"] * RETURN_TRIES_BURST + ["return_code_tries"]
+    assert await try_from("2001:db8:0:1::1") == "bad_return_code"
