@@ -119,7 +119,9 @@ class RoomScreen(SkyjoScreen[None]):
         self._fill_seats(table.get("seats") or [])
         self.query_one("#room-state", Label).update(self._state_line())
         self.query_one("#room-watchers", Label).update(Text(watchers_line(table, tr)))
-        self.query_one("#room-return", Label).update(Text(self._return_line()))
+        words, come_back = self._return_line(), self.query_one("#room-return", Label)
+        come_back.update(Text(words))
+        come_back.display = bool(words)  # no empty line where nothing is said
         chat = self.query_one(ChatPanel)
         for line in news:
             chat.add_note(line)

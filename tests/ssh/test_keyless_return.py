@@ -49,7 +49,8 @@ async def test_a_keyless_guest_comes_back_to_the_seat_with_the_code_a_stranger_l
             await dora.keys("Enter", "Right")
             await press_until_gone(dora, "Enter", "Turn up a card")
             table = await dora.wait_for("Your turn:")
-            # ... and so does the table, on its top line, all the game long.
+            # ... and so do the table's log, as it opens, and its top line, all game long.
+            assert "If your connection drops:" in table, table
             found = SHOWN_CODE.search(table.splitlines()[0])
             assert found, f"no return code on the table's top line:\n{table}"
             code = found.group(1)
