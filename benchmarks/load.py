@@ -214,7 +214,9 @@ def start_server(
     command = [
         shutil.which("skyjo-server") or str(Path(sys.executable).with_name("skyjo-server")),
         "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--no-web", "--data-dir", str(data_dir),
+        # Every client comes from 127.0.0.1: the caps per address are the whole server's.
         "--max-per-address", "5000", "--max-connections", "5000", "--max-tables", "2000",
+        "--tables-per-address", "2000",
         "--between-rounds", "0", *extra,
     ]  # fmt: skip
     process = subprocess.Popen(

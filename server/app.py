@@ -154,7 +154,7 @@ class SkyjoServer:
         self._started = False
 
     async def open_in_process(
-        self, identity: str | None = None, door: str = LOCAL
+        self, identity: str | None = None, door: str = LOCAL, address: str = ""
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         """A connection for a trusted in-process front door, with its identity.
 
@@ -163,20 +163,31 @@ class SkyjoServer:
         the streams with ``ServerConnection.from_streams``, which sends no
         pings over them: the connection is never closed for idling, so an idle
         player wakes nobody. ``door`` names the way in (``DoorPlayer.door``:
-        "ssh", "web"; the local game's is ``LOCAL``), for the metrics.
+        "ssh", "web"; the local game's is ``LOCAL``), for the metrics. ``address``
+        is the client's, as the door knows it (``DoorPlayer.peer``): the admin sees
+        it, and the caps per address count it; "" (the local game): none.
         """
-        sock = await self.open_in_process_socket(identity, door)
+        sock = await self.open_in_process_socket(identity, door, address)
         return await asyncio.open_connection(sock=sock)
 
     async def open_in_process_socket(
-        self, identity: str | None = None, door: str = LOCAL
+        self, identity: str | None = None, door: str = LOCAL, address: str = ""
     ) -> socket.socket:
         """``open_in_process``'s socket itself, e.g. to hand over to a worker
         process of this server (``server.ssh.workers``): still in-process and
         trusted, as it was opened here."""
         ours, theirs = socket.socketpair()
         reader, writer = await asyncio.open_connection(sock=ours)
-        self._spawn(self._serve(reader, writer, identity=identity, address=IN_PROCESS, door=door))
+        self._spawn(
+            self._serve(
+                reader,
+                writer,
+                identity=identity,
+                address=address or IN_PROCESS,
+                door=door,
+                in_process=True,
+            )
+        )
         return theirs
 
     # -- connections -----------------------------------------------------------------
@@ -193,7 +204,9 @@ class SkyjoServer:
             return
         self._track(task)
         try:
-            await self._serve(reader, writer, identity=None, address=address, door=TCP)
+            await self._serve(
+                reader, writer, identity=None, address=address, door=TCP, in_process=False
+            )
         finally:
             self.tcp_connections.release(address, task)
 
@@ -213,13 +226,14 @@ class SkyjoServer:
         identity: str | None,
         address: str,
         door: str,
+        in_process: bool,
     ) -> None:
         limits = self.config.limits
         session = Session(writer, limits, identity=identity, address=address, door=door)
         decoder = FrameDecoder(limits.max_frame)
         # An in-process peer is the app that owns it, never a vanished network
         # peer: its player may stay idle as long as the app runs.
-        clock = Deadlines(limits, idle=address != IN_PROCESS)
+        clock = Deadlines(limits, idle=not in_process)
         self.lobby.connected(session)
         try:
             while not session.closed:

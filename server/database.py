@@ -52,7 +52,11 @@ class DamagedDatabase(CannotStart):
             f"`sqlite3 damaged.sqlite3 .recover | sqlite3 {path.name}` in that directory; "
             "or put a backup in its place. Then start the server again."
         )
-        self.problem = problem
+        self.path, self.problem = path, problem
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args`` (the message alone): a pickled copy is made again.
+        return type(self), (self.path, self.problem)
 
 
 #: SQLite's own answers (``sqlite_errorname``) for a file that is damaged or not a database.

@@ -61,6 +61,11 @@ class TokenBucket:
         self.refused += 1
         return False
 
+    def full(self) -> bool:
+        """Nothing taken that has not come back (it may be forgotten: a new one is the same)."""
+        self._refill()
+        return self._tokens >= self.burst
+
     def spend(self, amount: int) -> float:
         """Take ``amount`` tokens for input already received; return the
         seconds to pause reading (0: none)."""

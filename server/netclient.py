@@ -68,6 +68,11 @@ class ServerError(Exception):
         self.message = message
         self.details: Mapping[str, Any] = details or {}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args`` (one string): unpickling, in the process that
+        # ran a client in a pool, failed on the missing ``message``.
+        return type(self), (self.code, self.message, dict(self.details))
+
 
 #: An ``error``'s fields that every error has (the others are ``ServerError.details``).
 _ERROR_FIELDS = frozenset({"type", "re", "code", "message"})
@@ -96,6 +101,9 @@ class Welcome:
     server: str
     bot_levels: tuple[str, ...] = ()  # the levels add_bot accepts, weakest first
     settings: dict[str, Any] = field(default_factory=dict)  # setting name -> accepted values (text)
+    # A guest's way back to this player (a keyless guest has no token kept anywhere):
+    # the name and this code, given to hello or set_name. None: not given one.
+    return_code: str | None = None
 
     @classmethod
     def from_reply(cls, reply: Mapping[str, Any]) -> Welcome:
@@ -110,6 +118,7 @@ class Welcome:
             server=str(reply.get("server", "")),
             bot_levels=tuple(str(level) for level in reply.get("bot_levels") or ()),
             settings=dict(reply.get("settings") or {}),
+            return_code=reply.get("return_code"),
         )
 
 
@@ -246,6 +255,7 @@ class ServerConnection:
         name: str | None = None,
         token: str | None = None,
         *,
+        return_code: str | None = None,
         client: str = "skyjo",
         keepalive: float | None = None,
         timeout: float = DEFAULT_TIMEOUT,
@@ -253,7 +263,8 @@ class ServerConnection:
         """The handshake: must be the first request.
 
         Give ``token`` to come back as a known player (returned to your seat),
-        or ``name`` to be a player by that name. Neither: a trusted in-process
+        or ``name`` to be a player by that name (with their ``return_code``: the
+        player of that name, back to their seat). Neither: a trusted in-process
         connection whose identity already has a name is logged in with it;
         anyone else gets ``welcome.needs_name`` (then call ``set_name``).
         Afterwards a ping every ``keepalive`` seconds (default: a third of the
@@ -265,13 +276,21 @@ class ServerConnection:
             message["name"] = name
         if token is not None:
             message["token"] = token
+        if return_code is not None:
+            message["return_code"] = return_code
         self.welcome = Welcome.from_reply(await self.request(message, timeout=timeout))
         self._start_keepalive(keepalive, timeout)
         return self.welcome
 
-    async def set_name(self, name: str, *, timeout: float = DEFAULT_TIMEOUT) -> Welcome:
-        """Choose (or change) your name; the new welcome holds your id and token."""
-        reply = await self.request({"type": "set_name", "name": name}, timeout=timeout)
+    async def set_name(
+        self, name: str, *, return_code: str | None = None, timeout: float = DEFAULT_TIMEOUT
+    ) -> Welcome:
+        """Choose (or change) your name, or come back as its player with its
+        ``return_code``; the new welcome holds your id and token."""
+        message: dict[str, Any] = {"type": "set_name", "name": name}
+        if return_code is not None:
+            message["return_code"] = return_code
+        reply = await self.request(message, timeout=timeout)
         self.welcome = Welcome.from_reply(reply)
         return self.welcome
 

@@ -57,6 +57,8 @@ class ErrorCode(str, Enum):
     NAME_TAKEN = "name_taken"
     NAME_RESERVED = "name_reserved"
     BAD_TOKEN = "bad_token"
+    BAD_RETURN_CODE = "bad_return_code"  # not that name's return code
+    RETURN_CODE_TRIES = "return_code_tries"  # too many tried from this address lately
     # The lobby and tables.
     NOT_FOUND = "not_found"
     TABLE_FULL = "table_full"
@@ -118,6 +120,11 @@ class ProtocolError(Exception):
         self.message = message
         self.details = details
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args``: a pickled copy (a worker process's error)
+        # is made again as it was made (``details`` with the rest of its fields).
+        return type(self), (self.code, self.message), self.__dict__
+
 
 # -- the message catalogue -----------------------------------------------------
 
@@ -169,8 +176,15 @@ def _push(type_: str, **fields: Field) -> MessageSpec:
 
 _CATALOGUE: Final = (
     # Client requests. Each may carry an integer "id"; the reply echoes it as "re".
-    _request("hello", version=Field(INT), name=opt(STR), token=opt(STR), client=opt(STR)),
-    _request("set_name", name=Field(STR)),
+    _request(
+        "hello",
+        version=Field(INT),
+        name=opt(STR),
+        token=opt(STR),
+        client=opt(STR),
+        return_code=opt(STR),
+    ),
+    _request("set_name", name=Field(STR), return_code=opt(STR)),
     _request("ping"),
     _request(
         "list_tables",

@@ -9,6 +9,7 @@ returns.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import sqlite3
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS players (
     name TEXT NOT NULL,
     name_key TEXT NOT NULL UNIQUE,      -- the name, case-folded: names are unique ignoring case
     token_hash TEXT UNIQUE,
+    return_code_hash TEXT,              -- a keyless guest's way back to their seat (guests.py)
     reserved_by TEXT,                   -- the SSH identity that reserved this name
     created REAL NOT NULL,
     last_seen REAL                      -- last login (unix time): unused guests are forgotten
@@ -110,6 +112,11 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def _return_code_hash(player_id: int, code: str) -> str:
+    # Salted with the player: one code's hash says nothing of another player's.
+    return hash_token(f"{player_id}:{code}")
+
+
 @dataclass(frozen=True, slots=True)
 class PlayerRow:
     id: int
@@ -125,6 +132,7 @@ ADDED_COLUMNS = (
     ("games", "private", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "seeded", "INTEGER NOT NULL DEFAULT 0"),
     ("games", "subjects", "TEXT"),
+    ("players", "return_code_hash", "TEXT"),
 )
 #: The games that move ratings: neither private (friends' rules, friends' games) nor
 #: seeded (a deal chosen in advance can be learnt: a private table's host may give a
@@ -248,6 +256,23 @@ class Store(Database):
                 "UPDATE players SET token_hash = ? WHERE id = ?", (hash_token(token), player_id)
             )
         )
+
+    async def set_return_code(self, player_id: int, code: str) -> None:
+        """``code`` (``guests.new_return_code``) brings this player back from now on; the
+        one before no longer does."""
+        sql = "UPDATE players SET return_code_hash = ? WHERE id = ?"
+        await self.run(lambda c: c.execute(sql, (_return_code_hash(player_id, code), player_id)))
+
+    async def return_code_matches(self, player_id: int, code: str) -> bool:
+        def read(conn: sqlite3.Connection) -> bool:
+            sql = "SELECT return_code_hash FROM players WHERE id = ?"
+            row = conn.execute(sql, (player_id,)).fetchone()
+            stored = None if row is None else row[0]
+            return stored is not None and hmac.compare_digest(
+                stored, _return_code_hash(player_id, code)
+            )
+
+        return await self.run(read)
 
     async def touch_player(self, player_id: int) -> bool:
         """The player logged in now (a guest is forgotten only once unused long enough).

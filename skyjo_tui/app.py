@@ -328,7 +328,7 @@ class SkyjoApp(InputInTurnApp[None]):
             if chosen is None:
                 return None
             try:
-                welcome = await session.choose_name(chosen)
+                welcome = await session.choose_name(chosen, asked.return_code)
             except NameNeeded as again:
                 reason, name = self.describe_error(again), chosen
                 limit = self._name_limit(session, again, limit)
@@ -475,6 +475,16 @@ class SkyjoApp(InputInTurnApp[None]):
         """Who we are on the server we are logged in to (None before its welcome)."""
         return self.session.player_id if self.session is not None else None
 
+    def return_words(self, key: str) -> str:
+        """``key``'s words with our ``name`` and the ``code`` that, given with it, brings
+        us back to our seat; "" where nothing is to be said: only a door's guest without
+        a key is told (their app keeps no token once it ends, and the server knows them
+        by nothing else)."""
+        welcome = self.session.welcome if self.session is not None else None
+        if welcome is None or welcome.return_code is None or self.options.data_dir is not None:
+            return ""
+        return self.tr(key, name=welcome.name or "", code=welcome.return_code)
+
     @property
     def quick_game(self) -> bool:
         """True while playing on the in-process server (no waiting room)."""
@@ -561,6 +571,13 @@ class SkyjoApp(InputInTurnApp[None]):
         welcome = self.session.welcome if self.session is not None else None
         return welcome.limits if welcome is not None else {}
 
+    def reconnecting_words(self, change: LinkChanged) -> str:
+        """Why we are reconnecting: the server said it is shutting down (an admin's stop or
+        restart: it will be back), or the connection was lost."""
+        if change.code == "shutting_down":
+            return self.tr("link.reconnecting.shutting_down")
+        return self.tr("link.reconnecting")
+
     def _offline_words(self, change: LinkChanged) -> str:
         """Why we are offline: the server's ``bye`` code in our words, or else the words
         the connection ended with (a newer server's, or the network's)."""
@@ -591,7 +608,7 @@ class SkyjoApp(InputInTurnApp[None]):
         if change.link is Link.RECONNECTING and not self._reconnecting:
             self._reconnecting = True
             # Not for long: the table keeps saying it (status and prompt lines).
-            self.notify(self.tr("link.reconnecting"), severity="warning", timeout=10)
+            self.notify(self.reconnecting_words(change), severity="warning", timeout=10)
         elif change.link is Link.ONLINE and self._reconnecting:
             self._reconnecting = False
             self.clear_notifications()

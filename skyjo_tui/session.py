@@ -32,7 +32,16 @@ FINAL_BYE_CODES: Final = frozenset(
     {"replaced", "version_mismatch", "server_full", "too_many_from_address", "kicked", "banned"}
 )
 #: Login errors that mean "ask the player for a (different) name".
-NAME_ERRORS: Final = frozenset({"name_required", "bad_name", "name_taken", "name_reserved"})
+NAME_ERRORS: Final = frozenset(
+    {
+        "name_required",
+        "bad_name",
+        "name_taken",
+        "name_reserved",
+        "bad_return_code",
+        "return_code_tries",
+    }
+)
 #: Pushes that hold no words to show, only numbers and the protocol's own names (a move's
 #: events and views, which the engine parses): the one push of every move, passed as it is
 #: (but its ``standin``, a bot's level, which ``screens.table.standin_of`` makes printable).
@@ -69,6 +78,10 @@ class NameNeeded(Exception):
         super().__init__(message or code)
         self.message, self.code = message, code
         self.details: Mapping[str, Any] = details or {}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args`` (the message alone): a pickled copy is made again.
+        return type(self), (self.message, self.code, dict(self.details))
 
 
 class Session:
@@ -115,16 +128,17 @@ class Session:
                     raise
         return await self._open(name=name)
 
-    async def choose_name(self, name: str) -> Welcome:
-        """Answer ``NameNeeded``: on the same connection when the server waits for it."""
+    async def choose_name(self, name: str, return_code: str | None = None) -> Welcome:
+        """Answer ``NameNeeded``: on the same connection when the server waits for it.
+        With the ``return_code`` a table showed: back as that name's player, to their seat."""
         conn = self._conn
         if conn is not None and not conn.closed and self.welcome and self.welcome.needs_name:
             try:
-                welcome = await conn.set_name(name, timeout=TIMEOUT)
+                welcome = await conn.set_name(name, return_code=return_code, timeout=TIMEOUT)
             except ServerError as exc:
                 raise _name_needed(exc) from None
             return self._welcomed(conn, welcome)
-        return await self._open(name=name)
+        return await self._open(name=name, return_code=return_code)
 
     async def rename(self, name: str) -> Welcome:
         """The same player under another name (``set_name``, away from any table): their
@@ -141,7 +155,9 @@ class Session:
         self.welcome = _shown(welcome)
         return self.welcome
 
-    async def _open(self, *, name: str | None = None, token: str | None = None) -> Welcome:
+    async def _open(
+        self, *, name: str | None = None, token: str | None = None, return_code: str | None = None
+    ) -> Welcome:
         await self._drop_connection()
         # Not wait_for: on Python 3.11 it drops a cancellation that comes with the
         # connection, and a cancelled login (the app quitting) would log in anyway.
@@ -149,7 +165,9 @@ class Session:
             conn = await self._connect()
         try:
             # The connection pings the server from now on and notices a dead link.
-            welcome = await conn.hello(name=name, token=token, timeout=TIMEOUT)
+            welcome = await conn.hello(
+                name=name, token=token, return_code=return_code, timeout=TIMEOUT
+            )
         except BaseException as exc:
             await conn.close()
             if isinstance(exc, ServerError) and exc.code in NAME_ERRORS:
@@ -253,4 +271,9 @@ def _name_needed(exc: ServerError) -> NameNeeded:
 
 def _shown(welcome: Welcome) -> Welcome:
     """The welcome with the words it holds made safe to show (see ``NUMBERS_ONLY``)."""
-    return replace(welcome, name=printable(welcome.name), server=printable(welcome.server))
+    return replace(
+        welcome,
+        name=printable(welcome.name),
+        server=printable(welcome.server),
+        return_code=printable(welcome.return_code),
+    )

@@ -13,7 +13,6 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Final
 
 from ..lobby.bans import BanKind
-from ..lobby.session import IN_PROCESS
 from ..lobby.text import TextError, clean_chat, name_key
 from ..protocol import ErrorCode
 from ..ssh.options import IDENTITY_PREFIX
@@ -52,15 +51,6 @@ def _online(server: SkyjoServer) -> list[Session]:
     return sorted(sessions, key=lambda s: s.id)
 
 
-def _door(session: Session) -> str:
-    """How they came in: a trusted identity says which door vouched for them
-    ("ssh-key:..." is "ssh", "web:..." is "web"); a guest of a door (or the
-    local game) is only known to have come in-process."""
-    if session.identity is not None:
-        return session.identity.split(":", 1)[0].removesuffix("-key")
-    return IN_PROCESS if session.address == IN_PROCESS else "tcp"
-
-
 async def players(server: SkyjoServer, request: dict[str, Any]) -> Result:
     places = server.lobby.places
     listed = []
@@ -76,7 +66,7 @@ async def players(server: SkyjoServer, request: dict[str, Any]) -> Result:
                 "name": session.name,
                 "player_id": session.player_id,
                 "where": where,
-                "door": _door(session),
+                "door": session.door,
                 "identity": session.identity,
                 "address": session.address,
             }

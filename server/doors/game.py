@@ -27,11 +27,11 @@ class InProcessServer(Protocol):
     def config(self) -> ServerConfig: ...
 
     async def open_in_process(
-        self, identity: str | None = None, door: str = ...
+        self, identity: str | None = None, door: str = ..., address: str = ...
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]: ...
 
     async def open_in_process_socket(
-        self, identity: str | None = None, door: str = ...
+        self, identity: str | None = None, door: str = ..., address: str = ...
     ) -> socket.socket: ...
 
 
@@ -78,10 +78,10 @@ def in_process_app_factory(
     """The host's app factory when apps run in the server's own process."""
 
     def build(info: SessionInfo) -> App[Any] | Awaitable[App[Any]]:
-        identity, door = info.player.identity, info.player.door
+        player = info.player
 
         async def connect() -> ServerConnection:
-            opening = skyjo_server.open_in_process(identity, door)
+            opening = skyjo_server.open_in_process(player.identity, player.door, player.peer)
             reader, writer = await outside_the_app(opening)
             return ServerConnection.from_streams(reader, writer)
 
@@ -122,7 +122,7 @@ def lobby_for_worker(
     async def connect(info: SessionInfo) -> socket.socket:
         player = info.player
         return await outside_the_app(
-            skyjo_server.open_in_process_socket(player.identity, player.door)
+            skyjo_server.open_in_process_socket(player.identity, player.door, player.peer)
         )
 
     return connect

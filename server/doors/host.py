@@ -118,9 +118,11 @@ class GameHost:
         except BaseException:
             await pool.close()
             raise
+        processes = options.workers.processes
         logger.info(
-            "players' screens run in %d worker processes (recycled after %d sessions)",
-            options.workers.processes,
+            "players' screens run in %d worker %s (recycled after %d sessions)",
+            processes,
+            "process" if processes == 1 else "processes",
             options.workers.recycle_after,
         )
         return pool

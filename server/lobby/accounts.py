@@ -11,6 +11,8 @@ from ..engine.records import without_standins
 from ..protocol import PROTOCOL_VERSION, ErrorCode, NameReason, ProtocolError
 from ..store import PlayerRow
 from ..version import installed_version
+from .guests import new_return_code, normal_return_code
+from .session import LOCAL
 from .text import TextError, TextTooLong, clean_name, name_key
 
 if TYPE_CHECKING:
@@ -44,7 +46,7 @@ async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
             raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")
         welcome = await login(lobby, session, player, token)
     elif name is not None:
-        welcome = await _claim(lobby, session, name)
+        welcome = await _claim(lobby, session, name, message.get("return_code"))
     else:
         welcome = await _nameless_login(lobby, session)
     session.welcomed = True  # no await from here to the reply: it is the first message
@@ -80,11 +82,14 @@ async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> R
         lobby.places.table_of(session) is not None
     ):  # seated or watching: the table knows you by this name
         raise ProtocolError(ErrorCode.WRONG_PHASE, "leave your table to change your name")
-    return await _claim(lobby, session, message["name"])
+    return await _claim(lobby, session, message["name"], message.get("return_code"))
 
 
-async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
-    """Become the player called ``raw_name`` (new, or a free existing one)."""
+async def _claim(
+    lobby: Lobby, session: Session, raw_name: str, return_code: str | None = None
+) -> Reply:
+    """Become the player called ``raw_name`` (new, or a free existing one); with the
+    ``return_code`` their table showed them: that player, wherever they are."""
     try:
         name = clean_name(raw_name, lobby.limits.name_max_length)
     except TextError as exc:
@@ -94,6 +99,8 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
         ) from None
     _check_not_banned(lobby, name)
     key = name_key(name)
+    if return_code is not None:
+        return await _come_back(lobby, session, name, key, return_code)
     async with lobby.names_lock:  # two people may not claim one new name at once
         existing = await lobby.store.player_by_name_key(key)
         if existing is not None and _owns(session, existing) and existing.id != session.player_id:
@@ -109,6 +116,26 @@ async def _claim(lobby: Lobby, session: Session, raw_name: str) -> Reply:
     if session.player_id is not None and session.player_id != player.id:
         lobby.go_offline(session)
     return await login(lobby, session, player, token)
+
+
+async def _come_back(lobby: Lobby, session: Session, name: str, key: str, typed_code: str) -> Reply:
+    """A guest with no key comes back as ``name`` with its return code (``guests``):
+    to their seat as it is, replacing a connection of theirs still open elsewhere."""
+    if not lobby.return_tries.take(session.address):
+        raise ProtocolError(
+            ErrorCode.RETURN_CODE_TRIES,
+            "too many return codes were tried from your address: try again in a minute",
+        )
+    code = normal_return_code(typed_code)
+    player = await lobby.store.player_by_name_key(key)
+    if code is None or player is None or not await lobby.store.return_code_matches(player.id, code):
+        # The same words whether the name exists or not: a code says nothing of a name.
+        raise ProtocolError(ErrorCode.BAD_RETURN_CODE, f"that is not {name!r}'s return code")
+    if session.player_id is not None and session.player_id != player.id:
+        lobby.go_offline(session)
+    token = new_token()
+    await lobby.store.new_token(player.id, token)
+    return await login(lobby, session, player, token, return_code=code)
 
 
 def _owns(session: Session, player: PlayerRow) -> bool:
@@ -137,26 +164,54 @@ def _check_not_banned(lobby: Lobby, name: str) -> None:
         )
 
 
-async def login(lobby: Lobby, session: Session, player: PlayerRow, token: str) -> Reply:
-    """``session`` is now ``player``: replace an older connection, return to the seat."""
+async def login(
+    lobby: Lobby,
+    session: Session,
+    player: PlayerRow,
+    token: str,
+    *,
+    return_code: str | None = None,
+) -> Reply:
+    """``session`` is now ``player``: replace an older connection, return to the seat.
+
+    A guest without a key is given a new return code (``guests``), unless they came
+    back with one (``return_code``): it stays theirs, as they noted it.
+    """
     _check_not_banned(lobby, player.name)  # with its token or its owner's key: banned all the same
     if not await lobby.store.touch_player(player.id):
         # Forgotten (an unused guest, see guests.py) since it was looked up.
         raise ProtocolError(ErrorCode.BAD_TOKEN, "this token is unknown: choose a name")
+    if not _needs_return_code(session, player):
+        return_code = None
+    elif return_code is None:
+        return_code = new_return_code()
+        await lobby.store.set_return_code(player.id, return_code)
     session.muted = await lobby.store.mutes_of(player.id)
     session.player_id, session.name = player.id, player.name
     resumed = await lobby.come_online(session)
-    return welcome_reply(lobby, session, token, resumed=resumed)
+    return welcome_reply(lobby, session, token, resumed=resumed, return_code=return_code)
+
+
+def _needs_return_code(session: Session, player: PlayerRow) -> bool:
+    """Nothing else would bring ``player`` back through this connection's door: no key
+    owns the name, and it is not the local game (whose server keeps its token)."""
+    return session.identity is None and player.reserved_by is None and session.door != LOCAL
 
 
 def welcome_reply(
-    lobby: Lobby, session: Session, token: str | None, *, resumed: bool = False
+    lobby: Lobby,
+    session: Session,
+    token: str | None,
+    *,
+    resumed: bool = False,
+    return_code: str | None = None,
 ) -> Reply:
     table = lobby.places.table_of(session)
     return {
         "player_id": session.player_id,
         "name": session.name,
         "token": token,
+        "return_code": return_code,
         "needs_name": session.player_id is None,
         "resumed": resumed,
         "table_id": None if table is None else table.id,

@@ -23,7 +23,7 @@ from ..protocol import ErrorCode, ProtocolError, error, ok
 from ..store import Store
 from . import accounts, chat, coach, hosting, tables, who
 from .bans import Bans
-from .guests import GuestSweeper
+from .guests import GuestSweeper, ReturnTries
 from .listing import TableListing
 from .places import Places
 from .play import TablePlay
@@ -67,6 +67,7 @@ class Lobby:
         self.places.on_change = self.who.changed
         self.quotas = TableQuotas(config.limits)
         self.guests = GuestSweeper(self, config.limits.forget_guests_after)
+        self.return_tries = ReturnTries()
         self.bans = Bans(store)
         # Told of every move once it is broadcast, with the seconds since it arrived
         # (server.metrics): nothing by default.

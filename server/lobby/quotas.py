@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 @dataclass(frozen=True, slots=True)
 class Creator:
     player_id: int
-    address: str | None  # None: an in-process connection, which has no address of its own
+    address: str | None  # None: an in-process connection with no address of its own
 
 
 class TableQuotas:

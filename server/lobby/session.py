@@ -25,7 +25,8 @@ from ..protocol import ErrorCode, bye, encode_frame
 logger = logging.getLogger(__name__)
 
 _ids = itertools.count(1)
-#: The address of a connection opened in-process (the local game, the SSH front door).
+#: The address of a connection opened in-process with none of its own (the local game;
+#: a door passes its client's).
 IN_PROCESS = "in-process"
 #: The way in of a connection: TCP, the local game; the terminal doors name
 #: theirs (``DoorPlayer.door``: "ssh", "web").

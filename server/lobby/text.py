@@ -8,6 +8,7 @@ invisible format characters: ``server.printable``) gets through.
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from ..printable import bad_character
 from ..protocol import NameReason
@@ -21,11 +22,18 @@ class TextError(ValueError):
         super().__init__(message)
         self.reason = reason
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Its arguments, not its ``args`` (the message alone): a pickled copy is made again.
+        return type(self), (str(self), self.reason), self.__dict__
+
 
 class TextTooLong(TextError):
     def __init__(self, message: str, max_length: int) -> None:
         super().__init__(message, NameReason.TOO_LONG)
         self.max_length = max_length
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (str(self), self.max_length), self.__dict__
 
 
 def _clean(raw: str, max_length: int, what: str) -> str:

@@ -6,3 +6,12 @@ and identity (``auth``, ``identity``, ``hostkey``) and its own connection caps
 (``options.SSHLimits``).  ``frontdoor.SSHFrontDoor`` puts them together;
 ``options`` holds what the command line needs, without importing asyncssh.
 """
+
+import warnings
+
+# asyncssh names cryptography's DSA classes in its type hints, and cryptography warns
+# of DSA's deprecation at each name: about fifteen lines of warnings opened every
+# start and every ``admin`` command, about a library's plans that neither the admin
+# nor a player can act upon (the host key is Ed25519).  Here, before any asyncssh
+# import: every module of the door imports this package first.
+warnings.filterwarnings("ignore", message="DSA is deprecated", module=r"asyncssh(\.|$)")

@@ -30,6 +30,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_TERM: Final = "xterm"
 
 
+CLIENT_CLOSE_GRACE: Final = 2.0
+"""Seconds a stopping server waits for each player's ssh to close its connection."""
+
+
 @dataclass(frozen=True)
 class SSHMessages:
     """Text shown to SSH clients that get no game (CRLF: raw terminal)."""
@@ -252,11 +256,20 @@ class SSHSessions:
         disconnect every connection still open."""
         self._closing = True
         hosted = self.sessions
+        players = {id(s._connection): s._connection for s in self._running.values()}
         for session in hosted:
-            session.request_stop("server shutting down")
+            session.shut_down()
         if hosted:
             waits = [asyncio.ensure_future(s.finished()) for s in hosted]
             _done, pending = await asyncio.wait(waits, timeout=timeout + 1.0)
+            for wait in pending:
+                wait.cancel()
+        if players:
+            # A player's ssh closes the connection itself once its session ended, having
+            # written all it read (the farewell) to the terminal; told to disconnect
+            # before, it exits at once and the last lines may never reach the screen.
+            waits = [asyncio.ensure_future(c.wait_closed()) for c in players.values()]
+            _done, pending = await asyncio.wait(waits, timeout=CLIENT_CLOSE_GRACE)
             for wait in pending:
                 wait.cancel()
         for connection in self.connections:

@@ -52,6 +52,12 @@ class HostMessages:
     full: str = Refusal.FULL.value + "\r\n"
     idle: str = "\r\nClosed after a long time without a key press. See you soon!\r\n"
     crashed: str = "\r\nSorry, something went wrong and this session was closed.\r\n"
+    shutting_down: str = (
+        "\r\nThe server is shutting down: every game is saved."
+        " Come back the same way once it runs again, to play on.\r\n"
+    )
+    """Left on the player's terminal when the server stops, after the app restored it: a
+    connection that only closed ("Connection to ... closed.") said nothing of why."""
 
 
 @dataclass(frozen=True)

@@ -218,6 +218,11 @@ class HostedSession:
             loop = asyncio.get_running_loop()
             self._watchdog = loop.call_later(self._host.limits.stop_timeout, self._cancel_stuck_app)
 
+    def shut_down(self) -> None:
+        """The server stops: end the app, then say so on the player's terminal."""
+        self._farewell = self._host.messages.shutting_down
+        self.request_stop("server shutting down")
+
     def _cancel_stuck_app(self) -> None:
         self._watchdog = None
         if self._task is not None and not self._task.done():
@@ -460,7 +465,7 @@ class SessionHost:
             self.gc_scheduler = None
         sessions = list(self._sessions.values())
         for session in sessions:
-            session.request_stop("server shutting down")
+            session.shut_down()
         tasks = [s.task for s in sessions if s.task is not None]
         if tasks:
             _done, pending = await asyncio.wait(tasks, timeout=timeout)

@@ -61,6 +61,7 @@ class RoomScreen(SkyjoScreen[None]):
                     )
                 yield Label("", id="room-state")
                 yield Label("", id="room-watchers", classes="hint")
+                yield Label("", id="room-return", classes="hint")
             yield ChatPanel(
                 tr("room.chat"),
                 tr("chat.placeholder"),
@@ -94,6 +95,11 @@ class RoomScreen(SkyjoScreen[None]):
         session = self.skyjo.session
         return session is not None and self.table.get("host_id") == session.player_id
 
+    def _return_line(self) -> str:
+        """How a seated guest without a key would come back to this seat, should their
+        connection drop: said while they can read it ("" where their app would)."""
+        return "" if self.my_seat is None else self.skyjo.return_words("room.return_code")
+
     def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
         """The table as the server says it is now; ``removed``: whom the host removed."""
         news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
@@ -113,6 +119,9 @@ class RoomScreen(SkyjoScreen[None]):
         self._fill_seats(table.get("seats") or [])
         self.query_one("#room-state", Label).update(self._state_line())
         self.query_one("#room-watchers", Label).update(Text(watchers_line(table, tr)))
+        words, come_back = self._return_line(), self.query_one("#room-return", Label)
+        come_back.update(Text(words))
+        come_back.display = bool(words)  # no empty line where nothing is said
         chat = self.query_one(ChatPanel)
         for line in news:
             chat.add_note(line)

@@ -120,6 +120,9 @@ class TableScreen(SkyjoScreen[None]):
         self.board.chat_input.placeholder = self.tr("chat.placeholder")
         self._ready = True
         self._tell(presence_news(None, self.table, self.tr))
+        come_back = self.skyjo.return_words("log.return_code")
+        if come_back and self.table.get("your_seat") is not None:  # how, should the link drop
+            self._tell([come_back])
         if self.view is not None:  # recomposed: the log begins anew, the game is on screen
             self._tell_chat()
         early, self._early = self._early, []
@@ -227,7 +230,7 @@ class TableScreen(SkyjoScreen[None]):
         if change.link is not Link.ONLINE:
             self._flight.drop_keys()  # keys meant for a game we no longer see live
         note = (
-            self.tr("link.reconnecting")
+            self.skyjo.reconnecting_words(change)
             if change.link is Link.RECONNECTING
             else (self.tr("link.offline") if change.link is Link.OFFLINE else "")
         )
@@ -432,7 +435,10 @@ class TableScreen(SkyjoScreen[None]):
         view = self.view
         if view is None or not self._ready:
             return
-        extra = " · ".join(part for part in (self._timer_text(), self._link_note) if part)
+        come_back = self.skyjo.return_words("status.return_code") if view.seat is not None else ""
+        extra = " · ".join(
+            part for part in (self._timer_text(), self._link_note, come_back) if part
+        )
         hint = self._current_hint()
         model = present(
             view,

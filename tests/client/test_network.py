@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,6 +23,7 @@ from skyjo_tui.session import Link
 from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
+from .conftest import server_config
 from .journeys.seen import screen_text
 from .players import (
     KeyboardPlayer,
@@ -397,3 +399,29 @@ async def test_someone_who_leaves_the_game_is_said_to_have_left_not_to_be_away(
         await wait_for(pilot, lambda: told in log_lines(app))
         await wait_for(pilot, lambda: "Bob left" in screen_text(app))  # his seat's line
         assert not any("away" in line or "back" in line for line in log_lines(app))
+
+
+def notices(app: SkyjoApp) -> list[str]:
+    return [n.message for n in app._notifications]
+
+
+async def test_a_server_that_stops_is_said_to_be_shutting_down(
+    make_app: Callable[..., SkyjoApp], tmp_path: Path
+) -> None:
+    """The admin stops the server while Alice sits in its lobby over TCP: she reads that the
+    server is shutting down (it said "Connection lost"), and the client waits for it."""
+    server = SkyjoServer(server_config(tmp_path / "data"))
+    await server.start()
+    running = True
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", server_label="test")
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            await server.stop()
+            running = False
+            await wait_for(pilot, lambda: bool(notices(app)))
+            assert notices(app) == ["The server is shutting down: reconnecting once it is back…"]
+            assert app.session is not None and app.session.link is Link.RECONNECTING
+    finally:
+        if running:
+            await server.stop()

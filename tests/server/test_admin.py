@@ -158,9 +158,9 @@ async def test_players_and_tables_say_who_is_where(admin_server, clients) -> Non
     assert players["Bob"]["door"] == "tcp" and players["Bob"]["address"] == "127.0.0.1"
     for identity, name, door in (
         ("ssh-key:" + KEY, "Keyholder", "ssh"),
-        (None, "Guest", "in-process"),
+        (None, "Guest", "local"),
     ):
-        reader, writer = await server.open_in_process(identity)
+        reader, writer = await server.open_in_process(identity, door)
         client = Client(ServerConnection.from_streams(reader, writer))
         clients.append(client)
         await client.conn.hello(name=name)

@@ -37,12 +37,12 @@ class StandInLobby:
         self._peers: list[socket.socket] = []
 
     async def open_in_process(
-        self, identity: str | None = None, door: str = "local"
+        self, identity: str | None = None, door: str = "local", address: str = ""
     ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         return await asyncio.open_connection(sock=await self.open_in_process_socket(identity))
 
     async def open_in_process_socket(
-        self, identity: str | None = None, door: str = "local"
+        self, identity: str | None = None, door: str = "local", address: str = ""
     ) -> socket.socket:
         self.identities.append(identity)
         ours, theirs = socket.socketpair()

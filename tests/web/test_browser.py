@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,8 @@ from .browserkit import IN_BROWSER, TIMEOUT, VIEWPORT, TermPage
 from .webdoor import choose_name, my_card, open_table, prompt_of, web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
+
+SERVER = str(Path(sys.executable).with_name("skyjo-server"))
 
 #: The bot the room adds at its default level (the middle of the ladder).
 BOT = f"{default_level(list(BOT_LEVELS)).capitalize()} bot 1"
@@ -214,6 +217,33 @@ async def another_site() -> AsyncIterator[str]:
         yield f"http://127.0.0.1:{runner.addresses[0][1]}/"
     finally:
         await runner.cleanup()
+
+
+async def test_the_admin_sees_each_browser_and_ssh_player_s_own_address(
+    tmp_path: Path, context: BrowserContext
+) -> None:
+    """``skyjo-server admin players`` says by which door and from which address each
+    player came: a browser's and an SSH guest's (both were listed "in-process")."""
+    async with (
+        web_door(tmp_path / "server", ssh=True, admin=True) as door,
+        TermPage.open(context, door.url) as alice,
+        tmux_pane(openssh_command(door.ssh_port, "skyjo", None)) as bob,
+    ):
+        await choose_name(alice, "alice")
+        await bob.wait_for("Choose your name", TIMEOUT)
+        await bob.keys("bob", "Enter")
+        await bob.wait_for("Lobby · bob", TIMEOUT)
+        command = [SERVER, "admin", "--data-dir", str(door.server.config.data_path), "players"]
+        admin = await asyncio.create_subprocess_exec(
+            *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE
+        )
+        out, err = await asyncio.wait_for(admin.communicate(), TIMEOUT)
+        assert admin.returncode == 0, err.decode()
+        rows = {line.split()[0]: line.split() for line in out.decode().splitlines()[1:]}
+        # NAME WHERE DOOR IDENTITY ADDRESS: alice's identity is her page's cookie.
+        assert rows["alice"][1:3] == ["lobby", "web"], out.decode()
+        assert rows["alice"][-1] == "127.0.0.1", out.decode()
+        assert rows["bob"] == ["bob", "lobby", "ssh", "-", "127.0.0.1"], out.decode()
 
 
 @pytest.mark.parametrize("allowed", [False, True], ids=["foreign", "allowed-by-the-operator"])

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from server.admin.door import AdminDoor
 from server.app import SkyjoServer
 from server.config import ServerConfig
 from server.doors.host import GameHost, HostOptions
@@ -48,8 +49,11 @@ class WebDoor:
 
 
 @contextlib.asynccontextmanager
-async def web_door(data_dir: Path, *, ssh: bool = False, **options: Any) -> AsyncIterator[WebDoor]:
-    """Lobby + browser door (+ SSH door with ``ssh``), stopped at the end.
+async def web_door(
+    data_dir: Path, *, ssh: bool = False, admin: bool = False, **options: Any
+) -> AsyncIterator[WebDoor]:
+    """Lobby + browser door (+ SSH door with ``ssh``, + the admin socket with ``admin``:
+    ``skyjo-server admin --data-dir DATA_DIR``), stopped at the end.
 
     ``options`` override the door's ``WebOptions`` (caps, origins)."""
     config = ServerConfig(
@@ -72,6 +76,8 @@ async def web_door(data_dir: Path, *, ssh: bool = False, **options: Any) -> Asyn
     if ssh:
         ssh_door = SSHFrontDoor(SSHOptions(port=0, gc_policy=None), host=game_host)
         server.add_front_door(ssh_door)
+    if admin:
+        server.add_front_door(AdminDoor())
     await server.start()
     try:
         yield WebDoor(server, web, ssh_door)

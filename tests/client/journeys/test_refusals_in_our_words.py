@@ -33,9 +33,10 @@ TABLE_FULL = {
     "fr": "Cette table est complète : regardez-la, ou choisissez-en une autre.",
 }
 NAME_TAKEN = {
-    "en": "Someone online, or keeping a seat at a table, has that name: choose another.",
+    "en": "Someone online, or keeping a seat at a table, has that name: choose another. "
+    "Your own seat? Give your return code too.",
     "fr": "Quelqu'un en ligne, ou qui garde une place à une table, a ce nom : choisissez-en "
-    "un autre.",
+    "un autre. Votre propre place ? Donnez aussi votre code de retour.",
 }
 
 
