@@ -119,6 +119,8 @@ class WebFrontDoor:
         )
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
+        self._host: str | None = None
+        """The address listened on (None: every interface), once bound."""
         self._closing = False
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()
@@ -133,18 +135,17 @@ class WebFrontDoor:
     def sockets(self) -> list[socket.socket]:
         return list(self._listener.sockets) if self._listener is not None else []
 
-    async def start(self, server: InProcessServer) -> None:
-        """Listen; raises ``OSError`` when the port is unusable."""
+    async def bind(self, server: InProcessServer) -> None:
+        """Bind the port (nobody can connect yet); raises ``OSError`` when it is
+        unusable or the browser terminal's files are missing."""
+        if self._listener is not None:
+            return
         for name in TERMINAL_ASSETS:
             if not (self._assets / name).is_file():
                 raise OSError(
                     f"the browser terminal is missing: {self._assets / name} "
                     "(is textual-serve installed?)"
                 )
-        if self._own_host:
-            await self.game_host.start(server)
-        if self.game_host.host is None:
-            raise RuntimeError("the browser door's GameHost must start before the door")
         app = web.Application(client_max_size=4096)
         app.on_response_prepare.append(_secure_headers)
         app.router.add_get("/", self._page_handler)
@@ -171,22 +172,39 @@ class WebFrontDoor:
         loop = asyncio.get_running_loop()
         protocol_factory = runner.server
         assert protocol_factory is not None  # set by runner.setup()
+        sock = None
         try:
             sock = dual_stack_socket(host, options.port)
             if sock is not None:
-                self._listener = await loop.create_server(protocol_factory, sock=sock)
+                self._listener = await loop.create_server(
+                    protocol_factory, sock=sock, start_serving=False
+                )
             else:
                 self._listener = await loop.create_server(
-                    protocol_factory, host, options.port, reuse_address=True
+                    protocol_factory, host, options.port, reuse_address=True, start_serving=False
                 )
         except BaseException:
+            if sock is not None and self._listener is None:
+                sock.close()  # asyncio never took it
             await runner.cleanup()
             raise
         self._runner = runner
+        self._host = host
+
+    async def start(self, server: InProcessServer) -> None:
+        """Serve (binding first if ``bind`` was not called); raises ``OSError``
+        when the port is unusable."""
+        await self.bind(server)
+        if self._own_host:
+            await self.game_host.start(server)
+        if self.game_host.host is None:
+            raise RuntimeError("the browser door's GameHost must start before the door")
+        assert self._listener is not None
+        await self._listener.start_serving()
         logger.info(
             "Browser door on %s; in a browser, open %s",
             describe_listening(self.sockets),
-            self._url(host),
+            self._url(self._host),
         )
 
     def _url(self, host: str | None) -> str:
