@@ -49,6 +49,7 @@ from .policy import (
     terminal_size,
     valid_cookie,
 )
+from .strangers import HttpErrorLog, RefusalLog
 from .transport import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_TRY_LATER, WebSocketTransport
 
 logger = logging.getLogger(__name__)
@@ -84,6 +85,8 @@ SECURITY_HEADERS: Final = {
 }
 _PLAIN_HOST: Final = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 STOP_TIMEOUT: Final = 5.0
+CLOSE_BAD_DATA: Final = 1007
+"""A message the door cannot read (JSON nested too deep to decode)."""
 
 
 def terminal_assets_dir() -> Path:
@@ -122,6 +125,10 @@ class WebFrontDoor:
         self._host: str | None = None
         """The address listened on (None: every interface), once bound."""
         self._closing = False
+        self.bad_requests = RefusalLog(logger, "bad HTTP requests answered 400")
+        self.bad_messages = RefusalLog(
+            logger, "web connections closed (1007) for a message nested too deep to read"
+        )
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()
 
@@ -160,6 +167,8 @@ class WebFrontDoor:
             app,
             handle_signals=False,
             access_log=None,
+            # A request aiohttp cannot parse is a stranger's: counted, no traceback.
+            logger=HttpErrorLog(logging.getLogger("aiohttp.server"), self.bad_requests),
             # aiohttp arms this when a connection opens and does not push it
             # back for bytes that arrive: a request (a WebSocket upgrade
             # included) must be complete by then, slow headers or not.
@@ -361,7 +370,12 @@ class WebFrontDoor:
                 await transport.readable()
                 message = await ws.receive()
                 if message.type is WSMsgType.TEXT:
-                    handled = self._handle(message.data, session, transport)
+                    try:
+                        handled = self._handle(message.data, session, transport)
+                    except RecursionError:  # JSON nested deeper than Python's stack
+                        self.bad_messages.refused(place.address)
+                        transport.close(CLOSE_BAD_DATA, "message nested too deep")
+                        break
                     if isinstance(handled, str):
                         if session is not None:
                             await _feed(session, transport, handled)
