@@ -36,6 +36,7 @@ from ..listen import describe_listening, dual_stack_socket, peer_host
 from ..termhost.options import INPUT_SLICE
 from ..termhost.session import DoorPlayer, HostedSession, SessionStart
 from .options import WebOptions, web_options_from_args
+from .pending import GuardedProtocol, PendingConnections
 from .policy import (
     COOKIE_MAX_AGE,
     COOKIE_NAME,
@@ -129,6 +130,11 @@ class WebFrontDoor:
         self.bad_messages = RefusalLog(
             logger, "web connections closed (1007) for a message nested too deep to read"
         )
+        self.pending = PendingConnections(
+            options.max_pending,
+            options.max_pending_per_address,
+            RefusalLog(logger, "web connections closed before their request (over a cap)"),
+        )
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()
 
@@ -179,8 +185,13 @@ class WebFrontDoor:
         host = options.host if options.host is not None else server.config.host
         host = host or None
         loop = asyncio.get_running_loop()
-        protocol_factory = runner.server
-        assert protocol_factory is not None  # set by runner.setup()
+        make_handler = runner.server
+        assert make_handler is not None  # set by runner.setup()
+        pending = self.pending
+
+        def protocol_factory() -> GuardedProtocol:
+            return GuardedProtocol(make_handler, pending)
+
         sock = None
         try:
             sock = dual_stack_socket(host, options.port)
@@ -312,6 +323,8 @@ class WebFrontDoor:
             return await self._refuse(request, ws, refusal.value)
         try:
             await ws.prepare(request)
+            if request.transport is not None:
+                self.pending.upgraded(request.transport)  # the WebSocket caps hold it now
             tcp = request.transport
             connection.transport = WebSocketTransport(
                 ws, tcp if isinstance(tcp, asyncio.Transport) else None

@@ -1,0 +1,123 @@
+"""Caps on the browser door's connections before their WebSocket upgrade.
+
+Every TCP connection to the door costs a file descriptor from the moment it
+is accepted, long before it has sent a request: a few thousand that never
+send one would take the whole process to its descriptor limit (no new
+player, browser or health check could be accepted).  The caps on WebSocket
+connections (``server.limits.ConnectionRegistry``) count only upgraded
+ones, so connections still on their way in (a page, its files, a health
+check, a request not complete yet) are held here, by the protocol factory
+itself, before aiohttp sees them:
+
+- from one address, at most ``max_per_address``: one more is closed at
+  once (a reset: no answer, no task, no log line of its own);
+- in all, at most ``max_total``: one more makes room by closing the oldest
+  (an honest request takes milliseconds; a flood's connections are the
+  ones that linger), so a flood from many addresses cannot keep a health
+  check or a new player out.
+
+A connection stops counting here once the door upgrades it to the game's
+WebSocket (``upgraded``) or it closes.  Each refusal is counted in a
+``RefusalLog``: one WARNING line a minute at most.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+from ..listen import peer_host
+from .strangers import RefusalLog
+
+
+class PendingConnections:
+    """The connections not upgraded yet, oldest first, against the two caps."""
+
+    def __init__(self, max_total: int, max_per_address: int, refusals: RefusalLog) -> None:
+        self.max_total = max_total
+        self.max_per_address = max_per_address
+        self.refusals = refusals
+        self._open: dict[asyncio.BaseTransport, str] = {}
+        """Each pending connection's address, in the order they came."""
+        self._per_address: Counter[str] = Counter()
+
+    def __len__(self) -> int:
+        return len(self._open)
+
+    def admit(self, transport: asyncio.BaseTransport, address: str) -> bool:
+        """Count a new connection; False: over its address's cap, close it."""
+        if self._per_address[address] >= self.max_per_address:
+            self.refusals.refused(f"{address}: {self.max_per_address} from one address")
+            return False
+        if len(self._open) >= self.max_total:
+            oldest, its_address = next(iter(self._open.items()))
+            self.forget(oldest)
+            self.refusals.refused(
+                f"{its_address}: the oldest of {self.max_total} closed for a newer one"
+            )
+            oldest.abort()
+        self._open[transport] = address
+        self._per_address[address] += 1
+        return True
+
+    def forget(self, transport: asyncio.BaseTransport) -> None:
+        """It upgraded, or it closed: it no longer counts."""
+        address = self._open.pop(transport, None)
+        if address is None:
+            return
+        self._per_address[address] -= 1
+        if self._per_address[address] <= 0:
+            del self._per_address[address]
+
+    upgraded = forget
+
+
+class GuardedProtocol(asyncio.Protocol):
+    """aiohttp's protocol for one connection, made only once ``pending`` admits it.
+
+    Everything asyncio calls is passed on to aiohttp's ``RequestHandler``
+    (aiohttp reaches its handler through the request, never through the
+    transport's protocol).  A refused connection is reset at once and never
+    reaches aiohttp.
+    """
+
+    def __init__(self, make_handler: Callable[[], Any], pending: PendingConnections) -> None:
+        self._make_handler = make_handler
+        self._pending = pending
+        self._handler: Any = None
+        self._transport: asyncio.BaseTransport | None = None
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self._transport = transport
+        address = peer_host(transport.get_extra_info("peername"))
+        if not self._pending.admit(transport, address):
+            transport.abort()
+            return
+        self._handler = self._make_handler()
+        self._handler.connection_made(transport)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if self._transport is not None:
+            self._pending.forget(self._transport)
+        if self._handler is not None:
+            self._handler.connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self._handler is not None:
+            self._handler.data_received(data)
+
+    def eof_received(self) -> bool | None:
+        return self._handler.eof_received() if self._handler is not None else None
+
+    def pause_writing(self) -> None:
+        if self._handler is not None:
+            self._handler.pause_writing()
+
+    def resume_writing(self) -> None:
+        if self._handler is not None:
+            self._handler.resume_writing()
+
+
+__all__ = ["GuardedProtocol", "PendingConnections"]
