@@ -95,10 +95,16 @@ def terminal_assets_dir() -> Path:
     return Path(str(resources.files("textual_serve") / "static"))
 
 
+OPENED_ELSEWHERE: Final = "This game was opened in another tab or window: it goes on there."
+"""Said to a player's page when the same player opens the game again (close 1008)."""
+
+
 class _Connection:
     """One open game WebSocket: what ``stop`` needs to send it away."""
 
-    def __init__(self) -> None:
+    def __init__(self, identity: str | None) -> None:
+        self.identity = identity
+        """The player (None: a guest), whose newer connection replaces this one."""
         self.transport: WebSocketTransport | None = None
         self.session: HostedSession | None = None
 
@@ -316,7 +322,7 @@ class WebFrontDoor:
         )
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This is the game's WebSocket: open / instead.\n")
-        connection = _Connection()
+        connection = _Connection(identity_of(request.cookies.get(COOKIE_NAME)))
         refusal = self.connections.admit(place.address, connection)
         if refusal is not None:
             logger.warning("web connection from %s refused: %s", place.address, refusal.value)
@@ -329,10 +335,30 @@ class WebFrontDoor:
             connection.transport = WebSocketTransport(
                 ws, tcp if isinstance(tcp, asyncio.Transport) else None
             )
+            self._send_away_older(connection, place)
             await self._serve(ws, connection, request, place)
         finally:
             self.connections.release(place.address, connection)
         return ws
+
+    def _send_away_older(self, newer: _Connection, place: ClientPlace) -> None:
+        """The player opened the game again (another tab, another window): their
+        older page is told so and closed (1008: the page shows why, with Try
+        again, and does not reconnect by itself), as the lobby replaces its
+        connection.  Two pages would otherwise play the same seat."""
+        if newer.identity is None:
+            return
+        for older in self.connections:
+            if older is newer or older.identity != newer.identity or older.transport is None:
+                continue
+            logger.info(
+                "web connection of %s... closed: opened again from %s",
+                newer.identity[:16],
+                place.address,
+            )
+            # On its screen too, for a client that shows no close reason.
+            older.transport.write(b"\x1b[2J\x1b[H" + OPENED_ELSEWHERE.encode() + b"\r\n")
+            older.transport.close(CLOSE_POLICY, OPENED_ELSEWHERE)
 
     @staticmethod
     async def _refuse(
@@ -359,7 +385,7 @@ class WebFrontDoor:
     ) -> None:
         transport = connection.transport
         assert transport is not None
-        identity = identity_of(request.cookies.get(COOKIE_NAME))
+        identity = connection.identity
         start = SessionStart(
             player=DoorPlayer(door="web", identity=identity, peer=place.address),
             term_type=TERM_TYPE,
