@@ -43,6 +43,7 @@ from .policy import (
     TERM_TYPE,
     ClientPlace,
     identity_of,
+    is_trusted_proxy,
     new_cookie_value,
     origin_allowed,
     resolve_client,
@@ -140,6 +141,7 @@ class WebFrontDoor:
             options.max_pending,
             options.max_pending_per_address,
             RefusalLog(logger, "web connections closed before their request (over a cap)"),
+            uncapped=functools.partial(is_trusted_proxy, trusted=options.trusted_proxies),
         )
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()

@@ -41,9 +41,10 @@ class WebOptions:
     max_pending: int = 256
     """Connections not upgraded to the game's WebSocket yet (pages, files,
     health checks, requests on their way), in total: one more closes the oldest."""
-    max_pending_per_address: int = 32
-    """...and from one address: one more is closed at once.  A page load opens
-    up to 6 (a browser's connections to one server), NATs share an address."""
+    max_pending_per_address: int = 64
+    """...and from one address (but a trusted proxy): one more is closed at once.
+    A page load opens up to 6 (a browser's connections to one server), open
+    for ``handshake_timeout`` after; players behind one NAT share an address."""
     max_message: int = 64 * 1024
     """Bytes in one WebSocket message from a browser; a bigger one closes that
     connection (1009)."""

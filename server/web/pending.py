@@ -10,7 +10,10 @@ check, a request not complete yet) are held here, by the protocol factory
 itself, before aiohttp sees them:
 
 - from one address, at most ``max_per_address``: one more is closed at
-  once (a reset: no answer, no task, no log line of its own);
+  once (a reset: no answer, no task, no log line of its own); a trusted
+  reverse proxy (``--web-trust-proxy``) brings everyone's connections, so
+  it has no such cap (which player is behind it is not known before the
+  request's headers);
 - in all, at most ``max_total``: one more makes room by closing the oldest
   (an honest request takes milliseconds; a flood's connections are the
   ones that linger), so a flood from many addresses cannot keep a health
@@ -35,10 +38,19 @@ from .strangers import RefusalLog
 class PendingConnections:
     """The connections not upgraded yet, oldest first, against the two caps."""
 
-    def __init__(self, max_total: int, max_per_address: int, refusals: RefusalLog) -> None:
+    def __init__(
+        self,
+        max_total: int,
+        max_per_address: int,
+        refusals: RefusalLog,
+        *,
+        uncapped: Callable[[str], bool] = lambda address: False,
+    ) -> None:
         self.max_total = max_total
         self.max_per_address = max_per_address
         self.refusals = refusals
+        self._uncapped = uncapped
+        """Addresses without a cap of their own (the trusted proxies)."""
         self._open: dict[asyncio.BaseTransport, str] = {}
         """Each pending connection's address, in the order they came."""
         self._per_address: Counter[str] = Counter()
@@ -48,7 +60,7 @@ class PendingConnections:
 
     def admit(self, transport: asyncio.BaseTransport, address: str) -> bool:
         """Count a new connection; False: over its address's cap, close it."""
-        if self._per_address[address] >= self.max_per_address:
+        if self._per_address[address] >= self.max_per_address and not self._uncapped(address):
             self.refusals.refused(f"{address}: {self.max_per_address} from one address")
             return False
         if len(self._open) >= self.max_total:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import logging
 import re
 import resource
@@ -101,6 +102,23 @@ async def test_idle_connections_are_capped_per_address_and_in_total(
     assert not loud, [r.getMessage() for r in loud]
     said = [r for r in caplog.records if "closed before their request" in r.getMessage()]
     assert len(said) == 1 and said[0].levelno == logging.WARNING  # one line, not one each
+
+
+async def test_a_trusted_proxy_brings_everyone_and_has_no_cap_of_its_own(tmp_path: Path) -> None:
+    proxy = ipaddress.ip_network("127.0.0.6/32")
+    async with (
+        web_door(
+            tmp_path,
+            max_pending=12,
+            max_pending_per_address=4,
+            handshake_timeout=3600,
+            trusted_proxies=(proxy,),
+        ) as door,
+        _holding() as held,
+    ):
+        held += [await _idle_from("127.0.0.6", door.web.port) for _ in range(8)]
+        assert [await _answers(c) for c in held] == [b"HTTP/1.1 200 OK\r\n"] * 8
+        assert door.web.pending.refusals.count == 0
 
 
 @contextlib.contextmanager
