@@ -51,14 +51,14 @@ class PendingConnections:
         self.refusals = refusals
         self._uncapped = uncapped
         """Addresses without a cap of their own (the trusted proxies)."""
-        self._open: dict[asyncio.BaseTransport, str] = {}
+        self._open: dict[asyncio.Transport, str] = {}
         """Each pending connection's address, in the order they came."""
         self._per_address: Counter[str] = Counter()
 
     def __len__(self) -> int:
         return len(self._open)
 
-    def admit(self, transport: asyncio.BaseTransport, address: str) -> bool:
+    def admit(self, transport: asyncio.Transport, address: str) -> bool:
         """Count a new connection; False: over its address's cap, close it."""
         if self._per_address[address] >= self.max_per_address and not self._uncapped(address):
             self.refusals.refused(f"{address}: {self.max_per_address} from one address")
@@ -74,7 +74,7 @@ class PendingConnections:
         self._per_address[address] += 1
         return True
 
-    def forget(self, transport: asyncio.BaseTransport) -> None:
+    def forget(self, transport: asyncio.Transport) -> None:
         """It upgraded, or it closed: it no longer counts."""
         address = self._open.pop(transport, None)
         if address is None:
@@ -99,9 +99,10 @@ class GuardedProtocol(asyncio.Protocol):
         self._make_handler = make_handler
         self._pending = pending
         self._handler: Any = None
-        self._transport: asyncio.BaseTransport | None = None
+        self._transport: asyncio.Transport | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)  # a TCP server's
         self._transport = transport
         address = peer_host(transport.get_extra_info("peername"))
         if not self._pending.admit(transport, address):

@@ -59,7 +59,7 @@ class RefusalLog:
         self._next_report = now + self._interval
 
 
-class HttpErrorLog(logging.LoggerAdapter):  # type: ignore[type-arg]  # generic only in typeshed
+class HttpErrorLog(logging.LoggerAdapter[logging.Logger]):
     """aiohttp's server logger for the door (``AppRunner(logger=...)``).
 
     aiohttp logs every request it cannot parse (a control character in a
