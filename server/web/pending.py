@@ -14,10 +14,14 @@ itself, before aiohttp sees them:
   reverse proxy (``--web-trust-proxy``) brings everyone's connections, so
   it has no such cap (which player is behind it is not known before the
   request's headers);
-- in all, at most ``max_total``: one more makes room by closing the oldest
-  (an honest request takes milliseconds; a flood's connections are the
-  ones that linger), so a flood from many addresses cannot keep a health
-  check or a new player out.
+- in all, at most ``max_total``: then the address with the most of them
+  gives way.  A newcomer from that address (or one that would have as many)
+  is closed at once; one from any other address makes room by closing the
+  heaviest address's oldest connection that has sent nothing yet (else its
+  oldest).  A flood's addresses are the heavy ones, and its connections
+  the silent ones (an honest client sends its request as it connects): a
+  flood from many addresses cannot keep a health check or a new player
+  from another address out.
 
 A connection stops counting here once the door upgrades it to the game's
 WebSocket (``upgraded``) or it closes.  Each refusal is counted in a
@@ -27,7 +31,6 @@ WebSocket (``upgraded``) or it closes.  Each refusal is counted in a
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
@@ -36,7 +39,7 @@ from .strangers import RefusalLog
 
 
 class PendingConnections:
-    """The connections not upgraded yet, oldest first, against the two caps."""
+    """The connections not upgraded yet, by address, against the two caps."""
 
     def __init__(
         self,
@@ -51,37 +54,53 @@ class PendingConnections:
         self.refusals = refusals
         self._uncapped = uncapped
         """Addresses without a cap of their own (the trusted proxies)."""
-        self._open: dict[asyncio.Transport, str] = {}
-        """Each pending connection's address, in the order they came."""
-        self._per_address: Counter[str] = Counter()
+        self._address_of: dict[asyncio.Transport, str] = {}
+        self._by_address: dict[str, dict[asyncio.Transport, None]] = {}
+        """Each address's pending connections, oldest first."""
+        self._silent: set[asyncio.Transport] = set()
+        """Those that have sent nothing yet."""
 
     def __len__(self) -> int:
-        return len(self._open)
+        return len(self._address_of)
 
     def admit(self, transport: asyncio.Transport, address: str) -> bool:
-        """Count a new connection; False: over its address's cap, close it."""
-        if self._per_address[address] >= self.max_per_address and not self._uncapped(address):
+        """Count a new connection; False: over a cap, close it."""
+        mine = len(self._by_address.get(address, ()))
+        if mine >= self.max_per_address and not self._uncapped(address):
             self.refusals.refused(f"{address}: {self.max_per_address} from one address")
             return False
-        if len(self._open) >= self.max_total:
-            oldest, its_address = next(iter(self._open.items()))
-            self.forget(oldest)
+        if len(self._address_of) >= self.max_total:
+            heaviest = max(self._by_address.values(), key=len)
+            if mine >= len(heaviest):  # it would be the heaviest itself
+                self.refusals.refused(f"{address}: {self.max_total} in all, the most from it")
+                return False
+            victim = next((t for t in heaviest if t in self._silent), next(iter(heaviest)))
+            victim_address = self._address_of[victim]
+            self.forget(victim)
             self.refusals.refused(
-                f"{its_address}: the oldest of {self.max_total} closed for a newer one"
+                f"{victim_address}: {self.max_total} in all, the most from it: "
+                "its oldest closed for a newcomer"
             )
-            oldest.abort()
-        self._open[transport] = address
-        self._per_address[address] += 1
+            victim.abort()
+        self._address_of[transport] = address
+        self._by_address.setdefault(address, {})[transport] = None
+        self._silent.add(transport)
         return True
+
+    def heard(self, transport: asyncio.Transport) -> None:
+        """It sent its first bytes: closed for a newcomer after its address's silent ones."""
+        self._silent.discard(transport)
 
     def forget(self, transport: asyncio.Transport) -> None:
         """It upgraded, or it closed: it no longer counts."""
-        address = self._open.pop(transport, None)
+        address = self._address_of.pop(transport, None)
         if address is None:
             return
-        self._per_address[address] -= 1
-        if self._per_address[address] <= 0:
-            del self._per_address[address]
+        self._silent.discard(transport)
+        others = self._by_address[address]
+        del others[transport]
+        if not others:
+            del self._by_address[address]
 
     upgraded = forget
 
@@ -100,6 +119,7 @@ class GuardedProtocol(asyncio.Protocol):
         self._pending = pending
         self._handler: Any = None
         self._transport: asyncio.Transport | None = None
+        self._heard = False
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)  # a TCP server's
@@ -119,6 +139,10 @@ class GuardedProtocol(asyncio.Protocol):
 
     def data_received(self, data: bytes) -> None:
         if self._handler is not None:
+            if not self._heard:
+                self._heard = True
+                assert self._transport is not None
+                self._pending.heard(self._transport)
             self._handler.data_received(data)
 
     def eof_received(self) -> bool | None:

@@ -80,24 +80,29 @@ async def test_idle_connections_are_capped_per_address_and_in_total(
     # A deadline for the request far away: whatever closes a connection here is a cap.
     async with (
         web_door(
-            tmp_path, max_pending=12, max_pending_per_address=4, handshake_timeout=3600
+            tmp_path, max_pending=12, max_pending_per_address=6, handshake_timeout=3600
         ) as door,
         _holding() as held,
     ):
         port = door.web.port
-        # One address: four wait for their request, a fifth and sixth are closed at once.
-        held += [await _idle_from("127.0.0.2", port) for _ in range(6)]
-        assert [await _closed_by_server(c) for c in held[4:]] == [True, True]
-        assert [await _answers(c) for c in held[:4]] == [b"HTTP/1.1 200 OK\r\n"] * 4
-        # Many addresses, 16 in all over a cap of 12: the oldest make room for the newest.
-        flood = [await _idle_from(f"127.0.0.{3 + i % 3}", port) for i in range(12)]
-        held += flood
-        assert [await _closed_by_server(c) for c in held[:4]] == [True] * 4  # 127.0.0.2's
-        # A health check and a new player get in all the same (each closing the oldest).
+        # One address: six wait for their request, a seventh and eighth are closed at once.
+        held += [await _idle_from("127.0.0.2", port) for _ in range(8)]
+        assert [await _closed_by_server(c) for c in held[6:]] == [True, True]
+        # Another address fills the door (12 in all), and may not have more than the first.
+        held += [await _idle_from("127.0.0.3", port) for _ in range(6)]
+        third = await _idle_from("127.0.0.3", port)
+        held.append(third)
+        assert await _closed_by_server(third)
+        # A health check and a new player from elsewhere get in all the same: the
+        # heaviest address's oldest silent connection makes room, each time.
         assert await _healthz(port) == 200
+        assert await _closed_by_server(held[0])
         async with door_client(door.url) as honest:
             await honest.shows(NAME_PROMPT)
-        assert door.web.pending.refusals.count == 2 + 4 + 1  # the health check made room too
+        # Those left are still waiting, and answer when they speak.
+        left = (*held[1:6], *held[8:14])
+        assert [await _answers(c) for c in left] == [b"HTTP/1.1 200 OK\r\n"] * 11
+        assert door.web.pending.refusals.count == 2 + 1 + 1
     loud = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
     assert not loud, [r.getMessage() for r in loud]
     said = [r for r in caplog.records if "closed before their request" in r.getMessage()]
