@@ -52,7 +52,14 @@ STOP_GRACE = 2.0  # seconds connections get to finish when the server stops
 
 
 class FrontDoor(Protocol):
-    """A way in: started after the lobby is loaded, stopped before it is saved."""
+    """A way in: started after the lobby is loaded, stopped before it is saved.
+
+    A door may also have ``bind(server)``: called for every door before the
+    lobby is loaded and before any door starts, it claims what could fail
+    (its sockets, bound but not listening yet; its files), so that a door
+    that cannot start stops the server before anyone is served.
+    ``start`` then only begins serving what ``bind`` claimed.
+    """
 
     async def start(self, server: SkyjoServer) -> None: ...
 
@@ -70,20 +77,31 @@ class TcpFrontDoor:
         self.port = port
         self._server: asyncio.base_events.Server | None = None
 
-    async def start(self, server: SkyjoServer) -> None:
+    async def bind(self, server: SkyjoServer) -> None:
+        """Bind the port (nobody can connect yet); raises ``OSError`` when it is taken."""
+        if self._server is not None:
+            return
         sock = dual_stack_socket(self.host, self.port)
         try:
             if sock is None:
-                self._server = await asyncio.start_server(server.serve_tcp, self.host, self.port)
+                self._server = await asyncio.start_server(
+                    server.serve_tcp, self.host, self.port, start_serving=False
+                )
             else:
-                self._server = await asyncio.start_server(server.serve_tcp, sock=sock)
+                self._server = await asyncio.start_server(
+                    server.serve_tcp, sock=sock, start_serving=False
+                )
         except BaseException:
             if sock is not None:
                 sock.close()  # asyncio never took it
             raise
-        sockets = self._server.sockets
-        self.port = sockets[0].getsockname()[1]
-        logger.info("listening on %s (TCP)", describe_listening(sockets))
+        self.port = self._server.sockets[0].getsockname()[1]
+
+    async def start(self, server: SkyjoServer) -> None:
+        await self.bind(server)
+        assert self._server is not None
+        await self._server.start_serving()
+        logger.info("listening on %s (TCP)", describe_listening(self._server.sockets))
 
     @property
     def addresses(self) -> list[Any]:
@@ -129,8 +147,17 @@ class SkyjoServer:
         self.data_lock.acquire()
         try:
             await self.store.open()
-            await self.lobby.load()
+            # Every door claims its sockets and files first: one that cannot start
+            # (a port in use, an unsafe admin directory) stops the server here,
+            # before a table is restored or anyone is served.
             for door in self.front_doors:
+                bind = getattr(door, "bind", None)
+                if bind is not None:
+                    await bind(self)
+            await self.lobby.load()
+            # TCP serves last: what else may still fail (the worker processes)
+            # fails before anyone is in.
+            for door in sorted(self.front_doors, key=lambda door: door is self.tcp):
                 await door.start(self)
         except BaseException:
             await self.stop()

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from .app import SkyjoServer
 from .config import Limits, Pace, ServerConfig, default_data_dir
 from .configfile import parse_with_config
+from .descriptors import DESCRIPTORS_PER_PLAYER, RESERVED, players_within, raise_open_files_limit
 from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
@@ -252,6 +253,23 @@ async def serve(server: SkyjoServer) -> None:
         logger.info("stopped; everything is saved")
 
 
+def _raise_open_files_limit(args: argparse.Namespace) -> None:
+    """As many open files as the system lets this process have, and what that allows."""
+    limit = raise_open_files_limit()
+    if limit is None:
+        return
+    # Connections on their way in to the browser door are capped apart.
+    reserved = RESERVED + (0 if args.no_web else args.web_max_pending)
+    logger.info(
+        "%d open files allowed: room for about %d browser or SSH players at once "
+        "(%d each; %d kept for connections on their way in, the database and the logs)",
+        limit,
+        players_within(limit, reserved),
+        DESCRIPTORS_PER_PLAYER,
+        reserved,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:1] == ["admin"]:
@@ -275,6 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
             return 1
         attach_metrics(server, args, game_host)
+    _raise_open_files_limit(args)
     try:
         asyncio.run(serve(server))
     except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart

@@ -40,16 +40,62 @@ def dual_stack_socket(host: str | None, port: int) -> socket.socket | None:
     """A bound socket for every interface, or None: let the library bind ``host``.
 
     Only for host None on a system with dual-stack sockets.  Raises
-    ``OSError`` when ``port`` is taken; the caller owns the socket.
+    ``OSError`` when ``port`` is taken; the caller owns the socket.  It is
+    bound but not listening yet: nobody can connect before the server
+    starts serving it (``start_serving``), so a server whose other doors
+    fail to start never takes a connection here.
     """
     if host is not None or not socket.has_dualstack_ipv6():
         return None
     try:
-        return socket.create_server(("::", port), family=socket.AF_INET6, dualstack_ipv6=True)
+        return _bound(socket.AF_INET6, ("::", port), dual_stack=True)
     except OSError as exc:
         if exc.errno in _NO_IPV6_ERRORS:
             return None
         raise
+
+
+def bound_sockets(host: str | None, port: int) -> list[socket.socket]:
+    """Every socket ``host`` listens on, bound to ``port`` but not listening yet.
+
+    As asyncio's ``create_server`` binds them (one a resolved address; host
+    None: the one dual-stack socket where the system has it, else every
+    address family), for a library that takes its sockets one at a time
+    (asyncssh).  Raises ``OSError`` when one cannot be bound (and closes the
+    others); the caller owns the sockets.
+    """
+    sock = dual_stack_socket(host, port)
+    if sock is not None:
+        return [sock]
+    infos = socket.getaddrinfo(
+        host, port, family=socket.AF_UNSPEC, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE
+    )
+    sockets: list[socket.socket] = []
+    try:
+        for family, _type, _proto, _name, address in dict.fromkeys(infos):
+            if family not in (socket.AF_INET, socket.AF_INET6):
+                continue
+            if port == 0 and sockets:  # one port for every family, as the first got it
+                address = (address[0], sockets[0].getsockname()[1], *address[2:])
+            sockets.append(_bound(family, address, dual_stack=False))
+    except BaseException:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
+
+
+def _bound(family: int, address: Any, *, dual_stack: bool) -> socket.socket:
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family == socket.AF_INET6:
+            sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0 if dual_stack else 1)
+        sock.bind(address)
+    except BaseException:
+        sock.close()
+        raise
+    return sock
 
 
 def describe_listening(sockets: Sequence[BoundSocket]) -> str:
@@ -86,4 +132,10 @@ def peer_host(peername: Any) -> str:
     return host
 
 
-__all__ = ["ALL_INTERFACES", "describe_listening", "dual_stack_socket", "peer_host"]
+__all__ = [
+    "ALL_INTERFACES",
+    "bound_sockets",
+    "describe_listening",
+    "dual_stack_socket",
+    "peer_host",
+]

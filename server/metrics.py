@@ -156,13 +156,22 @@ class MetricsEndpoint:
         self.moves.inc()
         self.move_latency.observe(seconds)
 
-    async def start(self, server: SkyjoServer) -> None:
-        """Listen; raises ``OSError`` when the address or port is unusable."""
-        self.registry.register(SkyjoCollector(server, self._screens))
+    async def bind(self, server: SkyjoServer) -> None:
+        """Bind the port (nobody can connect yet); raises ``OSError`` when the
+        address or port is unusable."""
+        if self._listener is not None:
+            return
         self._listener = await asyncio.start_server(
-            self._serve, self.host, self.port, limit=MAX_REQUEST
+            self._serve, self.host, self.port, limit=MAX_REQUEST, start_serving=False
         )
         self.port = self._listener.sockets[0].getsockname()[1]
+
+    async def start(self, server: SkyjoServer) -> None:
+        """Listen; raises ``OSError`` when the address or port is unusable."""
+        await self.bind(server)
+        assert self._listener is not None
+        await self._listener.start_serving()
+        self.registry.register(SkyjoCollector(server, self._screens))
         self._server = server
         server.lobby.move_observers.append(self._moved)
         server.store.write_observers.append(self.database_writes.observe)

@@ -12,6 +12,7 @@ session).
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -21,6 +22,7 @@ from typing import Any, ClassVar
 from textual import events, work
 from textual.binding import Binding, BindingType
 from textual.command import CommandPalette, Provider
+from textual.css.query import NoMatches
 from textual.filter import Monochrome, NoColor
 from textual.geometry import Size
 from textual.message import Message
@@ -43,6 +45,8 @@ from .routing import HeardChat
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
+
+logger = logging.getLogger(__name__)
 
 Connector = Callable[[], Awaitable[ServerConnection]]
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
@@ -561,6 +565,21 @@ class SkyjoApp(InputInTurnApp[None]):
         """Textual's notification, always as literal text: messages carry names and the
         server's words (``markup`` is ignored; see ``widgets.text``)."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's crash, but for a widget that lost what it looked for to the
+        app's own end.
+
+        Once the app is asked to exit (its player's connection ended, its
+        window closed), Textual takes the screens down widget by widget while
+        messages already on their way are still handled: a room screen
+        mounting then finds no ``#seats``, a select no overlay.  Whatever
+        moment the connection ends at, that is the end it asked for, not a
+        crash (which would be logged and shown as one)."""
+        if isinstance(error, NoMatches) and self._exit:  # noqa: SLF001 - set by exit()
+            logger.debug("a widget was gone as the app ended: %s", error)
+            return
+        super()._handle_exception(error)
 
     def describe_error(self, exc: BaseException, request: str | None = None) -> str:
         """``exc`` in the player's words; ``request``: the type of the request it refused."""

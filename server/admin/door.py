@@ -43,14 +43,25 @@ class AdminDoor:
         self._listener: asyncio.base_events.Server | None = None
         self._connections: set[asyncio.Task[Any]] = set()
 
-    async def start(self, server: SkyjoServer) -> None:
+    async def bind(self, server: SkyjoServer) -> None:
+        """Check the socket's directory and bind it (nobody can connect yet);
+        raises ``UnsafeAdminSocket`` or ``OSError`` when it cannot be used."""
+        if self._listener is not None:
+            return
         path = self.socket_path or admin_socket_path(server.config.data_path)
         prepare_socket_path(path)
         self._server = server
-        self._listener = await asyncio.start_unix_server(self._serve, path=path, limit=MAX_REQUEST)
+        self._listener = await asyncio.start_unix_server(
+            self._serve, path=path, limit=MAX_REQUEST, start_serving=False
+        )
         os.chmod(path, 0o600)  # its directory is 0700 already: this is belt and braces
         self.socket_path = path
-        logger.info("admin socket at %s (skyjo-server admin --help)", path)
+
+    async def start(self, server: SkyjoServer) -> None:
+        await self.bind(server)
+        assert self._listener is not None
+        await self._listener.start_serving()
+        logger.info("admin socket at %s (skyjo-server admin --help)", self.socket_path)
 
     async def stop(self) -> None:
         listener, self._listener = self._listener, None

@@ -16,13 +16,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import socket
 from typing import Any
 
 import asyncssh
 
 from ..doors.game import GameAppFactory, InProcessServer, PlayerSession, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
-from ..listen import describe_listening, dual_stack_socket, peer_host
+from ..listen import bound_sockets, describe_listening, peer_host
 from ..termhost import DoorPlayer
 from .auth import SkyjoSSHServer
 from .connection import create_app_server
@@ -100,31 +101,63 @@ class SSHFrontDoor:
         )
         self.manager: SSHSessions | None = None
         """This door's sessions and connections, while started."""
-        self.acceptor: asyncssh.SSHAcceptor | None = None
+        self.acceptors: list[asyncssh.SSHAcceptor] = []
+        """Serving, one a socket (``server.listen.bound_sockets``)."""
+        self._bound: list[socket.socket] = []
+        """Bound by ``bind``, not served yet."""
+        self._host_key: asyncssh.SSHKey | None = None
         self.host_key_fingerprint = ""
         """``SHA256:...``: what players' ssh shows the first time they connect."""
 
     @property
     def port(self) -> int:
         """The port listened on (the real one when configured as 0)."""
-        return self.acceptor.get_port() if self.acceptor is not None else self.options.port
+        if self.acceptors:
+            return self.acceptors[0].get_port()
+        if self._bound:
+            return self._bound[0].getsockname()[1]
+        return self.options.port
+
+    @property
+    def acceptor(self) -> asyncssh.SSHAcceptor | None:
+        """The first of ``acceptors`` (the only one but where a host name has several
+        addresses); None while not serving."""
+        return self.acceptors[0] if self.acceptors else None
+
+    async def bind(self, server: InProcessServer) -> None:
+        """Bind the port (nobody can connect yet) and load the host key; raises
+        ``OSError`` when either is unusable."""
+        if self._bound or self.acceptors:
+            return
+        host_key = load_or_create_host_key(self.options.host_key_path(server.config))
+        address = self.options.host if self.options.host is not None else server.config.host
+        self._bound = bound_sockets(address or None, self.options.port)
+        self._host_key = host_key
+        self.host_key_fingerprint = fingerprint(host_key)
 
     async def start(self, server: InProcessServer) -> None:
-        """Listen; raises ``OSError`` when the port or the host key is unusable, or
-        when the worker processes cannot start."""
+        """Serve (binding first if ``bind`` was not called); raises ``OSError``
+        when the port or the host key is unusable, or when the worker
+        processes cannot start."""
         options = self.options
         quiet_asyncssh()
-        host_key = load_or_create_host_key(options.host_key_path(server.config))
-        self.host_key_fingerprint = fingerprint(host_key)
+        await self.bind(server)
+        host_key = self._host_key
+        assert host_key is not None  # loaded by bind
         if self._own_host:
-            await self.game_host.start(server)
+            try:
+                await self.game_host.start(server)
+            except BaseException:
+                self._close_bound()
+                raise
         host = self.game_host.host
         if host is None:
+            self._close_bound()
             raise RuntimeError("the SSH door's GameHost must start before the door")
         manager = SSHSessions(
             host,
             limits=options.connection_limits,
-            messages=_messages(options.lobby_username, options.port),
+            messages=_messages(options.lobby_username, self.port),
             player_of=_player_of,
         )
         authorized = self._authorized
@@ -139,41 +172,59 @@ class SSHFrontDoor:
                 banned=banned,
             )
 
-        address = options.host if options.host is not None else server.config.host
         try:
-            self.acceptor = await _listen(
-                manager,
-                address or None,
-                options.port,
-                server_factory=server_factory,
-                server_host_keys=[host_key],
-                **dict(options.asyncssh_options),
-            )
+            while self._bound:
+                sock = self._bound[0]
+                self.acceptors.append(
+                    await create_app_server(
+                        manager,
+                        None,
+                        sock.getsockname()[1],
+                        sock=sock,
+                        server_factory=server_factory,
+                        server_host_keys=[host_key],
+                        **dict(options.asyncssh_options),
+                    )
+                )
+                self._bound.pop(0)  # asyncssh's now
         except BaseException:
+            self._close_bound()
+            for acceptor in self.acceptors:
+                acceptor.close()
+            self.acceptors = []
             if self._own_host:
                 await self.game_host.stop()
             raise
         self.manager = manager
-        manager.messages = _messages(options.lobby_username, self.port)  # the real port
         logger.info(
             "SSH front door on %s (%s); host key %s",
-            describe_listening(self.acceptor.sockets),
+            describe_listening([sock for a in self.acceptors for sock in a.sockets]),
             f"keys in {options.authorized_keys} only" if authorized else "open to all",
             self.host_key_fingerprint,
         )
 
+    def _close_bound(self) -> None:
+        """Close the sockets bound and never served (the server did not start)."""
+        for sock in self._bound:
+            sock.close()
+        self._bound = []
+
     async def stop(self, timeout: float = 5.0) -> None:
         """Stop listening, let every app restore its player's terminal, disconnect."""
-        acceptor, self.acceptor = self.acceptor, None
-        if acceptor is None:
+        self._close_bound()
+        acceptors, self.acceptors = self.acceptors, []
+        if not acceptors:
             return
-        acceptor.close()
+        for acceptor in acceptors:
+            acceptor.close()
         if self.manager is not None:
             await self.manager.close(timeout=timeout)
         if self._own_host:
             await self.game_host.stop(timeout=timeout)
         try:
-            await asyncio.wait_for(acceptor.wait_closed(), timeout)
+            await asyncio.wait_for(
+                asyncio.gather(*(acceptor.wait_closed() for acceptor in acceptors)), timeout
+            )
         except TimeoutError:
             logger.warning("ssh front door: connections still open after %.0f s", timeout)
 
@@ -185,21 +236,6 @@ def _player_of(connection: asyncssh.SSHServerConnection, server: Any) -> DoorPla
     if not isinstance(server, SkyjoSSHServer) or server.player is None:
         raise RuntimeError("session without an authenticated Skyjo player")
     return server.player.door_player(peer_host(connection.get_extra_info("peername")))
-
-
-async def _listen(
-    manager: SSHSessions, host: str | None, port: int, **options: Any
-) -> asyncssh.SSHAcceptor:
-    """``create_app_server`` on ``host``; None: every interface, IPv4 and IPv6,
-    on one port (``server.listen``)."""
-    sock = dual_stack_socket(host, port)
-    if sock is None:
-        return await create_app_server(manager, host, port, **options)
-    try:
-        return await create_app_server(manager, host, port, sock=sock, **options)
-    except BaseException:
-        sock.close()  # asyncssh never took it
-        raise
 
 
 def quiet_asyncssh() -> None:

@@ -36,12 +36,14 @@ from ..listen import describe_listening, dual_stack_socket, peer_host
 from ..termhost.options import INPUT_SLICE
 from ..termhost.session import DoorPlayer, HostedSession, SessionStart
 from .options import WebOptions, web_options_from_args
+from .pending import GuardedProtocol, PendingConnections
 from .policy import (
     COOKIE_MAX_AGE,
     COOKIE_NAME,
     TERM_TYPE,
     ClientPlace,
     identity_of,
+    is_trusted_proxy,
     new_cookie_value,
     origin_allowed,
     resolve_client,
@@ -49,6 +51,7 @@ from .policy import (
     terminal_size,
     valid_cookie,
 )
+from .strangers import HttpErrorLog, RefusalLog
 from .transport import CLOSE_GOING_AWAY, CLOSE_POLICY, CLOSE_TRY_LATER, WebSocketTransport
 
 logger = logging.getLogger(__name__)
@@ -84,6 +87,8 @@ SECURITY_HEADERS: Final = {
 }
 _PLAIN_HOST: Final = re.compile(r"(?:[A-Za-z0-9.-]{1,253}|\[[0-9A-Fa-f:.]{2,45}\])(?::[0-9]{1,5})?")
 STOP_TIMEOUT: Final = 5.0
+CLOSE_BAD_DATA: Final = 1007
+"""A message the door cannot read (JSON nested too deep to decode)."""
 
 
 def terminal_assets_dir() -> Path:
@@ -91,10 +96,16 @@ def terminal_assets_dir() -> Path:
     return Path(str(resources.files("textual_serve") / "static"))
 
 
+OPENED_ELSEWHERE: Final = "This game was opened in another tab or window: it goes on there."
+"""Said to a player's page when the same player opens the game again (close 1008)."""
+
+
 class _Connection:
     """One open game WebSocket: what ``stop`` needs to send it away."""
 
-    def __init__(self) -> None:
+    def __init__(self, identity: str | None) -> None:
+        self.identity = identity
+        """The player (None: a guest), whose newer connection replaces this one."""
         self.transport: WebSocketTransport | None = None
         self.session: HostedSession | None = None
 
@@ -119,7 +130,19 @@ class WebFrontDoor:
         )
         self._runner: web.AppRunner | None = None
         self._listener: asyncio.Server | None = None
+        self._host: str | None = None
+        """The address listened on (None: every interface), once bound."""
         self._closing = False
+        self.bad_requests = RefusalLog(logger, "bad HTTP requests answered 400")
+        self.bad_messages = RefusalLog(
+            logger, "web connections closed (1007) for a message nested too deep to read"
+        )
+        self.pending = PendingConnections(
+            options.max_pending,
+            options.max_pending_per_address,
+            RefusalLog(logger, "web connections closed before their request (over a cap)"),
+            uncapped=functools.partial(is_trusted_proxy, trusted=options.trusted_proxies),
+        )
         self._assets = terminal_assets_dir()
         self._page = (OWN_STATIC / "index.html").read_bytes()
 
@@ -133,18 +156,17 @@ class WebFrontDoor:
     def sockets(self) -> list[socket.socket]:
         return list(self._listener.sockets) if self._listener is not None else []
 
-    async def start(self, server: InProcessServer) -> None:
-        """Listen; raises ``OSError`` when the port is unusable."""
+    async def bind(self, server: InProcessServer) -> None:
+        """Bind the port (nobody can connect yet); raises ``OSError`` when it is
+        unusable or the browser terminal's files are missing."""
+        if self._listener is not None:
+            return
         for name in TERMINAL_ASSETS:
             if not (self._assets / name).is_file():
                 raise OSError(
                     f"the browser terminal is missing: {self._assets / name} "
                     "(is textual-serve installed?)"
                 )
-        if self._own_host:
-            await self.game_host.start(server)
-        if self.game_host.host is None:
-            raise RuntimeError("the browser door's GameHost must start before the door")
         app = web.Application(client_max_size=4096)
         app.on_response_prepare.append(_secure_headers)
         app.router.add_get("/", self._page_handler)
@@ -159,6 +181,8 @@ class WebFrontDoor:
             app,
             handle_signals=False,
             access_log=None,
+            # A request aiohttp cannot parse is a stranger's: counted, no traceback.
+            logger=HttpErrorLog(logging.getLogger("aiohttp.server"), self.bad_requests),
             # aiohttp arms this when a connection opens and does not push it
             # back for bytes that arrive: a request (a WebSocket upgrade
             # included) must be complete by then, slow headers or not.
@@ -169,24 +193,46 @@ class WebFrontDoor:
         host = options.host if options.host is not None else server.config.host
         host = host or None
         loop = asyncio.get_running_loop()
-        protocol_factory = runner.server
-        assert protocol_factory is not None  # set by runner.setup()
+        make_handler = runner.server
+        assert make_handler is not None  # set by runner.setup()
+        pending = self.pending
+
+        def protocol_factory() -> GuardedProtocol:
+            return GuardedProtocol(make_handler, pending)
+
+        sock = None
         try:
             sock = dual_stack_socket(host, options.port)
             if sock is not None:
-                self._listener = await loop.create_server(protocol_factory, sock=sock)
+                self._listener = await loop.create_server(
+                    protocol_factory, sock=sock, start_serving=False
+                )
             else:
                 self._listener = await loop.create_server(
-                    protocol_factory, host, options.port, reuse_address=True
+                    protocol_factory, host, options.port, reuse_address=True, start_serving=False
                 )
         except BaseException:
+            if sock is not None and self._listener is None:
+                sock.close()  # asyncio never took it
             await runner.cleanup()
             raise
         self._runner = runner
+        self._host = host
+
+    async def start(self, server: InProcessServer) -> None:
+        """Serve (binding first if ``bind`` was not called); raises ``OSError``
+        when the port is unusable."""
+        await self.bind(server)
+        if self._own_host:
+            await self.game_host.start(server)
+        if self.game_host.host is None:
+            raise RuntimeError("the browser door's GameHost must start before the door")
+        assert self._listener is not None
+        await self._listener.start_serving()
         logger.info(
             "Browser door on %s; in a browser, open %s",
             describe_listening(self.sockets),
-            self._url(host),
+            self._url(self._host),
         )
 
     def _url(self, host: str | None) -> str:
@@ -278,21 +324,43 @@ class WebFrontDoor:
         )
         if not ws.can_prepare(request).ok:
             return web.Response(status=400, text="This is the game's WebSocket: open / instead.\n")
-        connection = _Connection()
+        connection = _Connection(identity_of(request.cookies.get(COOKIE_NAME)))
         refusal = self.connections.admit(place.address, connection)
         if refusal is not None:
             logger.warning("web connection from %s refused: %s", place.address, refusal.value)
             return await self._refuse(request, ws, refusal.value)
         try:
             await ws.prepare(request)
+            if request.transport is not None:
+                self.pending.upgraded(request.transport)  # the WebSocket caps hold it now
             tcp = request.transport
             connection.transport = WebSocketTransport(
                 ws, tcp if isinstance(tcp, asyncio.Transport) else None
             )
+            self._send_away_older(connection, place)
             await self._serve(ws, connection, request, place)
         finally:
             self.connections.release(place.address, connection)
         return ws
+
+    def _send_away_older(self, newer: _Connection, place: ClientPlace) -> None:
+        """The player opened the game again (another tab, another window): their
+        older page is told so and closed (1008: the page shows why, with Try
+        again, and does not reconnect by itself), as the lobby replaces its
+        connection.  Two pages would otherwise play the same seat."""
+        if newer.identity is None:
+            return
+        for older in self.connections:
+            if older is newer or older.identity != newer.identity or older.transport is None:
+                continue
+            logger.info(
+                "web connection of %s... closed: opened again from %s",
+                newer.identity[:16],
+                place.address,
+            )
+            # On its screen too, for a client that shows no close reason.
+            older.transport.write(b"\x1b[2J\x1b[H" + OPENED_ELSEWHERE.encode() + b"\r\n")
+            older.transport.close(CLOSE_POLICY, OPENED_ELSEWHERE)
 
     @staticmethod
     async def _refuse(
@@ -319,7 +387,7 @@ class WebFrontDoor:
     ) -> None:
         transport = connection.transport
         assert transport is not None
-        identity = identity_of(request.cookies.get(COOKIE_NAME))
+        identity = connection.identity
         start = SessionStart(
             player=DoorPlayer(door="web", identity=identity, peer=place.address),
             term_type=TERM_TYPE,
@@ -343,7 +411,12 @@ class WebFrontDoor:
                 await transport.readable()
                 message = await ws.receive()
                 if message.type is WSMsgType.TEXT:
-                    handled = self._handle(message.data, session, transport)
+                    try:
+                        handled = self._handle(message.data, session, transport)
+                    except RecursionError:  # JSON nested deeper than Python's stack
+                        self.bad_messages.refused(place.address)
+                        transport.close(CLOSE_BAD_DATA, "message nested too deep")
+                        break
                     if isinstance(handled, str):
                         if session is not None:
                             await _feed(session, transport, handled)

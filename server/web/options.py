@@ -38,6 +38,13 @@ class WebOptions:
     max_connections: int = 300
     max_connections_per_address: int = 20
     """Several players behind one NAT share an address: keep this generous."""
+    max_pending: int = 256
+    """Connections not upgraded to the game's WebSocket yet (pages, files,
+    health checks, requests on their way), in total: one more closes the oldest."""
+    max_pending_per_address: int = 64
+    """...and from one address (but a trusted proxy): one more is closed at once.
+    A page load opens up to 6 (a browser's connections to one server), open
+    for ``handshake_timeout`` after; players behind one NAT share an address."""
     max_message: int = 64 * 1024
     """Bytes in one WebSocket message from a browser; a bigger one closes that
     connection (1009)."""
@@ -93,6 +100,19 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
         default=defaults.max_connections_per_address,
         help="browser connections from one address",
     )
+    group.add_argument(
+        "--web-max-pending",
+        type=positive,
+        default=defaults.max_pending,
+        help="connections to the web port not yet a game (pages, files, requests on their "
+        "way), in total; one more closes the oldest",
+    )
+    group.add_argument(
+        "--web-max-pending-per-address",
+        type=positive,
+        default=defaults.max_pending_per_address,
+        help="...from one address; one more is closed at once",
+    )
 
 
 def web_options_from_args(args: argparse.Namespace) -> WebOptions:
@@ -103,6 +123,8 @@ def web_options_from_args(args: argparse.Namespace) -> WebOptions:
         trusted_proxies=tuple(args.web_trust_proxy),
         max_connections=args.web_max_connections,
         max_connections_per_address=args.web_max_per_address,
+        max_pending=args.web_max_pending,
+        max_pending_per_address=args.web_max_pending_per_address,
     )
 
 

@@ -70,14 +70,14 @@ def resolve_client(
     is ignored.
     """
     host = headers.get("Host", "")
-    if not _is_trusted(peer, trusted):
+    if not is_trusted_proxy(peer, trusted):
         return ClientPlace(peer, direct_scheme, host)
     address = peer
     for hop in reversed(_header_list(headers.get("X-Forwarded-For", ""))):
         if _parse_ip(hop) is None:
             break  # garbage: keep the last address we could trust
         address = hop
-        if not _is_trusted(hop, trusted):
+        if not is_trusted_proxy(hop, trusted):
             break
     proto = _last(headers.get("X-Forwarded-Proto", "")).lower()
     scheme = proto if proto in _DEFAULT_PORTS else direct_scheme
@@ -202,6 +202,7 @@ def _parse_ip(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None
     return address
 
 
-def _is_trusted(address: str, trusted: Collection[IPNetwork]) -> bool:
+def is_trusted_proxy(address: str, trusted: Collection[IPNetwork]) -> bool:
+    """Whether ``address`` is one of the operator's reverse proxies (``trusted``)."""
     ip = _parse_ip(address)
     return ip is not None and any(ip in network for network in trusted)

@@ -24,6 +24,8 @@ class DoorClient:
         self._stream = pyte.ByteStream(self.screen)
         self.text_frames: list[str] = []
         self.received = 0
+        self.frames = 0
+        """Binary frames (terminal output) received so far."""
         self._changed = asyncio.Event()
         self._reader = asyncio.create_task(self._read())
 
@@ -31,6 +33,7 @@ class DoorClient:
         async for message in self.ws:
             if message.type is aiohttp.WSMsgType.BINARY:
                 self.received += len(message.data)
+                self.frames += 1
                 self._stream.feed(message.data)
             elif message.type is aiohttp.WSMsgType.TEXT:
                 self.text_frames.append(message.data)
@@ -58,6 +61,20 @@ class DoorClient:
         except TimeoutError:
             raise AssertionError(f"{needle!r} not shown in {timeout} s:\n{self.text}") from None
         return self.text
+
+    async def until_frames(self, count: int, timeout: float = TIMEOUT) -> bool:
+        """Until ``count`` frames of output arrived (True), or the connection
+        ended before (False)."""
+
+        async def wait() -> bool:
+            while self.frames < count:
+                if self._reader.done():
+                    return False
+                self._changed.clear()
+                await self._changed.wait()
+            return True
+
+        return await asyncio.wait_for(wait(), timeout)
 
     async def closed(self, timeout: float = TIMEOUT) -> int | None:
         """Until the server closed the connection; its close code."""

@@ -304,3 +304,19 @@ async def test_the_caps_hold(tmp_path: Path, browser: Browser, cap: str, refusal
         )
         await second.page.click("#door-try-again", timeout=TIMEOUT * 1000)
         await second.shows("Choose your name")
+
+
+async def test_a_second_tab_takes_the_game_and_the_first_says_where_it_went(
+    tmp_path: Path, context: BrowserContext
+) -> None:
+    """Two tabs of one browser (one cookie): the newer plays, the older says why it stopped
+    and does not reconnect by itself (which would take the game back, and again)."""
+    async with web_door(tmp_path) as door, TermPage.open(context, door.url) as first:
+        await choose_name(first, "alice")
+        async with TermPage.open(context, door.url) as second:
+            await second.shows("Lobby · alice")
+            notice = first.page.locator("#door-refused-reason")
+            await notice.wait_for(state="visible", timeout=TIMEOUT * 1000)
+            assert "opened in another tab or window" in await notice.inner_text()
+            await open_table(second)  # the second one plays on
+            assert len(first.connections) == 1  # the first stayed closed

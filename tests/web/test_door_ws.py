@@ -244,3 +244,26 @@ async def test_behind_a_trusted_tls_proxy_the_https_page_may_play(tmp_path: Path
     async with web_door(tmp_path, trusted_proxies=LOOPBACK) as door:
         async with door_client(door.url, headers=proxied) as client:
             await client.shows(NAME_PROMPT)
+
+
+async def test_a_second_tab_of_the_same_player_closes_the_first_and_says_why(
+    tmp_path: Path,
+) -> None:
+    async with web_door(tmp_path) as door:
+        secret, _ = await page_cookie(door.url)
+        cookie = {"skyjo_id": secret}
+        async with door_client(door.url, cookies=cookie) as first:
+            await _sign_in(first, "alice")
+            async with door_client(door.url, cookies=cookie) as second:
+                # The first page hears why, and is closed: one page plays a seat.
+                assert await first.closed() == 1008
+                assert "opened in another tab or window" in first.text
+                screen = await second.shows("Lobby · alice")
+                assert NAME_PROMPT not in screen
+                await second.type("n")  # the second one plays on
+                await second.shows("New table")
+            # A guest (no cookie) is nobody's second tab.
+            async with door_client(door.url) as guest, door_client(door.url) as another:
+                await guest.shows(NAME_PROMPT)
+                await another.shows(NAME_PROMPT)
+                assert not guest.ws.closed

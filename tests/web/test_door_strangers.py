@@ -1,0 +1,78 @@
+"""What a stranger on the Internet sends the browser door: each is refused with a
+clear status or close code, the log gets no traceback and at most one WARNING
+line a kind, and honest players still get in.  Real sockets, a real server."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+
+from .doorclient import TIMEOUT, door_client
+from .webdoor import web_door
+
+NAME_PROMPT = "Choose your name"
+
+#: The start of a TLS 1.2 ClientHello, as a browser sends to an https:// URL.
+TLS_HELLO = bytes.fromhex("16030100f4010000f00303") + bytes(range(32)) + b"\x00\x02\x13\x01\x01\x00"
+BAD_REQUESTS = {
+    "a control character in a header": b"GET / HTTP/1.1\r\nHost: a\r\nX-Bad: a\x01b\r\n\r\n",
+    "a 9 KB header": b"GET / HTTP/1.1\r\nHost: a\r\nX-Big: " + b"x" * 9000 + b"\r\n\r\n",
+    "a bad request line": b"GET /\x00 HTTP/1.1\r\nHost: a\r\n\r\n",
+    "a TLS hello on the HTTP port": TLS_HELLO,
+}
+
+
+async def _send_raw(port: int, data: bytes) -> bytes:
+    """``data`` on a new connection to the door; everything it answered before closing."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        writer.write(data)
+        await writer.drain()
+        return await asyncio.wait_for(reader.read(), TIMEOUT)
+    except ConnectionResetError:
+        return b""  # closed at once: a plain close is an answer too
+    finally:
+        writer.close()
+
+
+def _no_traceback(caplog: pytest.LogCaptureFixture) -> None:
+    loud = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert not loud, "\n".join(f"{r.levelname} {r.name}: {r.getMessage()}" for r in loud)
+
+
+async def test_malformed_requests_get_a_400_or_a_close_and_no_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with web_door(tmp_path) as door:
+        for what, data in BAD_REQUESTS.items():
+            answer = await _send_raw(door.web.port, data)
+            status = answer.split(b"\r\n", 1)[0]
+            assert status in (b"", b"HTTP/1.1 400 Bad Request", b"HTTP/1.0 400 Bad Request") or (
+                status.startswith(b"HTTP/1.") and status.split()[1] in (b"400", b"431")
+            ), (what, answer[:200])
+        async with door_client(door.url) as honest:
+            await honest.shows(NAME_PROMPT)
+    _no_traceback(caplog)
+    said = [r for r in caplog.records if "bad HTTP requests" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING  # once, however many
+
+
+async def test_json_nested_too_deep_closes_with_1007_and_no_traceback(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
+    async with web_door(tmp_path) as door:
+        for _ in range(2):
+            async with door_client(door.url) as stranger:
+                await stranger.shows(NAME_PROMPT)
+                await stranger.ws.send_str("[" * 30_000)
+                assert await stranger.closed() == 1007
+        async with door_client(door.url) as honest:
+            await honest.shows(NAME_PROMPT)
+    _no_traceback(caplog)
+    said = [r for r in caplog.records if "nested too deep" in r.getMessage()]
+    assert len(said) == 1 and said[0].levelno == logging.WARNING
