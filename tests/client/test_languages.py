@@ -1,0 +1,130 @@
+"""Each language the client speaks: its catalog says everything English says, with the same
+placeholders; it is chosen from ``LANG`` (a terminal, SSH) and from the browser's
+``Accept-Language`` (the web door); Settings names it in its own words; and the home screen,
+the table and Help read in it, whole, at 80x24.
+
+The footers of every screen in every language: test_footers_fit.py.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+import pytest
+from textual.widgets import Select
+
+from server.web.policy import preferred_language, terminal_environment
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES, Translator, detect_language, load_catalog
+from skyjo_tui.screens.help import HelpScreen
+from skyjo_tui.screens.home import HomeScreen
+from skyjo_tui.screens.settings import SettingsScreen
+from skyjo_tui.screens.setup import SetupScreen
+from skyjo_tui.screens.table import TableScreen
+
+from .journeys.seen import on_screen, prompt_line, prompt_shown, screen_lines, screen_text, until
+
+#: What a player of each language reads first: on the home screen, at the table (the first
+#: cards to turn up), in Help (the rules' second heading); and the language's name in Settings.
+SAID = {
+    "de": ("Gegen Bots spielen", "Deck eine Karte deiner Wahl auf", "Rundenbeginn", "Deutsch"),
+    "en": ("Play against bots", "Turn up a card of your choice", "Start of a round", "English"),
+    "fr": ("Jouer contre des robots", "Retournez une carte", "Début de manche", "Français"),
+}
+#: The locale variables a player of each language has, on Linux and a Mac, in another region.
+LOCALES = {
+    "de": ("de_DE.UTF-8", "de_AT.UTF-8", "de_CH"),
+    "en": ("en_GB.UTF-8", "en_US", "en_AU.UTF-8"),
+    "fr": ("fr_FR.UTF-8", "fr_BE.UTF-8", "fr_CA"),
+}
+#: What such a player's browser sends.
+ACCEPTED = {
+    "de": "de-DE,de;q=0.9,en-US;q=0.8,en;q=0.7",
+    "en": "en-GB,en;q=0.9",
+    "fr": "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5",
+}
+
+
+def _placeholders(text: str) -> set[str]:
+    return set(re.findall(r"{(\w+)}", text))
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_catalog_says_what_english_says_with_its_placeholders(lang: str) -> None:
+    english, words = load_catalog("en"), load_catalog(lang)
+    assert sorted(set(english) - set(words)) == [], "not said"
+    assert sorted(set(words) - set(english)) == [], "said, but by no screen"
+    changed = {
+        key: (english[key], words[key])
+        for key in english
+        if _placeholders(english[key]) != _placeholders(words[key])
+    }
+    assert not changed  # a placeholder lost is a value unsaid; a new one, words unfilled
+    assert all(text.strip() for text in words.values())
+
+
+def test_every_language_is_tested_here() -> None:
+    assert set(SAID) == set(LOCALES) == set(ACCEPTED) == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_is_chosen_from_the_locale(lang: str) -> None:
+    for locale in LOCALES[lang]:
+        assert detect_language(None, {"LANG": locale}) == lang, locale
+        assert detect_language(None, {"LC_ALL": locale, "LANG": "en_US.UTF-8"}) == lang
+    # GNU's LANGUAGE lists preferences: the first one the client speaks wins.
+    assert detect_language(None, {"LANGUAGE": f"pt_BR:{lang}", "LANG": "C.UTF-8"}) == lang
+    assert detect_language(lang.upper(), {"LANG": "pt_BR.UTF-8"}) == lang  # --lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_is_chosen_from_the_browsers_accept_language(lang: str) -> None:
+    assert preferred_language(ACCEPTED[lang]) == lang
+    assert preferred_language(f"pt-BR, {lang};q=0.5, en;q=0.4") == lang
+    # The terminal the web door gives the browser's player says it as LANG, which the app reads.
+    environ = terminal_environment(ACCEPTED[lang])
+    assert detect_language(None, environ) == lang
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_home_the_table_and_help_read_in_the_language_at_80x24(
+    make_app: Callable[..., SkyjoApp], lang: str
+) -> None:
+    home_words, first_prompt, help_title, _ = SAID[lang]
+    tr = Translator(lang)
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)  # its footer whole
+        shown = screen_text(app)
+        assert home_words in shown, shown
+        menu = ("local", "join", "stats", "settings", "help", "quit")
+        for words in (tr("home.tagline"), *(tr(f"home.{item}") for item in menu)):
+            assert words in shown, (words, shown)  # each whole, on one row
+        await pilot.press("n")
+        await on_screen(pilot, SetupScreen)
+        await pilot.press("enter")
+        await on_screen(pilot, TableScreen)
+        await until(pilot, lambda: first_prompt in prompt_line(app), "the first prompt")
+        await until(pilot, lambda: prompt_shown(app) == " ".join(prompt_line(app).split()), "")
+        shown = screen_text(app)
+        assert tr("piles.discard") in shown and tr("status.initial_flips") in shown, shown
+        await pilot.press("question_mark")
+        await on_screen(pilot, HelpScreen)
+        await until(pilot, lambda: help_title in screen_text(app), "the rules")
+        assert all(len(line.rstrip()) <= 80 for line in screen_lines(app))
+
+
+async def test_settings_name_each_language_in_its_own_words(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """A player who does not read the language the app opened in still finds their own."""
+    app = make_app(lang="en")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        await pilot.press("o")
+        settings = await on_screen(pilot, SettingsScreen)
+        choices = settings.query_one("#language", Select)._options  # noqa: SLF001
+        assert [(str(name), lang) for name, lang in choices] == [
+            (SAID[lang][-1], lang) for lang in LANGUAGES
+        ]
