@@ -34,6 +34,7 @@ class Language:
 LANGUAGE_INFO: Final[Mapping[str, Language]] = {
     "de": Language("Deutsch", "de_DE.UTF-8"),
     "en": Language("English", "en_US.UTF-8", decimal_comma=False),
+    "es": Language("Español", "es_ES.UTF-8"),
     "fr": Language("Français", "fr_FR.UTF-8", zero_is_singular=True),
 }
 LANGUAGES: Final[tuple[str, ...]] = tuple(LANGUAGE_INFO)

@@ -103,6 +103,7 @@ def test_a_bad_name_says_which_rule_it_broke_with_the_limit_the_refusal_gives(la
     too_long = {
         "de": "höchstens 12 Zeichen",
         "en": "at most 12 characters",
+        "es": "como mucho 12 caracteres",
         "fr": "au plus 12 caractères",
     }[lang]
     assert too_long in said[NameReason.TOO_LONG]

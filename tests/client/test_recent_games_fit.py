@@ -46,7 +46,12 @@ async def test_recent_games_with_long_names_fit_80_columns(
             players = column_text(app, recent, labels, labels[-1])
             assert LONG in players and LONGER in players, players
             # The bot is named in the player's language, as at the table and in the replay.
-            bot = {"de": "Gieriger Bot 1", "en": "Greedy bot 1", "fr": "Robot glouton 1"}[lang]
+            bot = {
+                "de": "Gieriger Bot 1",
+                "en": "Greedy bot 1",
+                "es": "Bot codicioso 1",
+                "fr": "Robot glouton 1",
+            }[lang]
             assert bot in players and (lang == "en" or "Greedy bot" not in players), players
     finally:
         await ben.close()

@@ -35,12 +35,14 @@ CHOSEN = {
 RULES = {
     "de": "Partie bis 100 Punkte · Beender beginnt · Spalten bleiben · ohne Strafe"
     " · 15 s pro Zug · ohne Tipps",
+    "es": "Partida a 100 puntos · empieza quien cerró · columnas se quedan · sin castigo"
+    " · 15 s por turno · sin pistas",
     "en": "Game to 100 points · closer starts · columns stay · no penalty · 15 s per turn"
     " · no hints",
     "fr": "Partie en 100 points · le fermeur commence · colonnes gardées · sans pénalité"
     " · 15 s par tour · sans conseils",
 }
-LAST_HEADER = {"de": "Wertung", "en": "Rating", "fr": "Cote"}
+LAST_HEADER = {"de": "Wertung", "en": "Rating", "es": "Nivel", "fr": "Cote"}
 HOST, GUEST = "Alexandrine-Marie123", "Bartholomew-Jones-X"  # 20 and 19 of the 20 allowed
 
 
