@@ -105,6 +105,7 @@ def test_a_bad_name_says_which_rule_it_broke_with_the_limit_the_refusal_gives(la
         "en": "at most 12 characters",
         "es": "como mucho 12 caracteres",
         "fr": "au plus 12 caractères",
+        "it": "al massimo 12 caratteri",
     }[lang]
     assert too_long in said[NameReason.TOO_LONG]
     # Its limit, not the welcome's; without one, the words of any bad name.

@@ -31,6 +31,12 @@ SAID = {
     "de": ("Gegen Bots spielen", "Deck eine Karte deiner Wahl auf", "Rundenbeginn", "Deutsch"),
     "en": ("Play against bots", "Turn up a card of your choice", "Start of a round", "English"),
     "es": ("Jugar contra bots", "Descubre la carta que quieras", "Inicio de la ronda", "Español"),
+    "it": (
+        "Gioca contro i bot",
+        "Scopri una carta a tua scelta",
+        "Inizio della manche",
+        "Italiano",
+    ),
     "fr": ("Jouer contre des robots", "Retournez une carte", "Début de manche", "Français"),
 }
 #: The locale variables a player of each language has, on Linux and a Mac, in another region.
@@ -39,6 +45,7 @@ LOCALES = {
     "en": ("en_GB.UTF-8", "en_US", "en_AU.UTF-8"),
     "es": ("es_ES.UTF-8", "es_MX.UTF-8", "es_AR"),
     "fr": ("fr_FR.UTF-8", "fr_BE.UTF-8", "fr_CA"),
+    "it": ("it_IT.UTF-8", "it_CH.UTF-8", "it_IT"),
 }
 #: What such a player's browser sends.
 ACCEPTED = {
@@ -46,6 +53,7 @@ ACCEPTED = {
     "en": "en-GB,en;q=0.9",
     "es": "es-419,es;q=0.9,en;q=0.8",
     "fr": "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5",
+    "it": "it-IT,it;q=0.9,en-US;q=0.8,en;q=0.7",
 }
 
 

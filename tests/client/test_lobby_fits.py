@@ -28,18 +28,21 @@ HEADERS = {
     "en": ("Table", "Seats", "Status", "Rules"),
     "es": ("Mesa", "Asientos", "Estado", "Reglas"),
     "fr": ("Table", "Places", "État", "Règles"),
+    "it": ("Tavolo", "Posti", "Stato", "Regole"),
 }
 SHOWN = {
     "de": ("wartet", "bis 30 · ⏱45s · ohne Tipps"),
     "en": ("waiting", "to 30 · ⏱45s · no hints"),
     "es": ("esperando", "a 30 · ⏱45s · sin pistas"),
     "fr": ("en attente", "en 30 · ⏱45s · sans conseils"),
+    "it": ("in attesa", "a 30 · ⏱45s · senza consigli"),
 }
 ROOM_RULES = {
     "de": "Partie bis 30 Punkte · 45 s pro Zug · ohne Tipps",
     "en": "Game to 30 points · 45 s per turn · no hints",
     "es": "Partida a 30 puntos · 45 s por turno · sin pistas",
     "fr": "Partie en 30 points · 45 s par tour · sans conseils",
+    "it": "Partita a 30 punti · 45 s a turno · senza consigli",
 }
 
 
