@@ -37,6 +37,7 @@ LANGUAGE_INFO: Final[Mapping[str, Language]] = {
     "es": Language("Español", "es_ES.UTF-8"),
     "fr": Language("Français", "fr_FR.UTF-8", zero_is_singular=True),
     "it": Language("Italiano", "it_IT.UTF-8"),
+    "nl": Language("Nederlands", "nl_NL.UTF-8"),
 }
 LANGUAGES: Final[tuple[str, ...]] = tuple(LANGUAGE_INFO)
 DEFAULT_LANGUAGE: Final = "en"

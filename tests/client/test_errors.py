@@ -106,6 +106,7 @@ def test_a_bad_name_says_which_rule_it_broke_with_the_limit_the_refusal_gives(la
         "es": "como mucho 12 caracteres",
         "fr": "au plus 12 caractères",
         "it": "al massimo 12 caratteri",
+        "nl": "hoogstens 12 tekens",
     }[lang]
     assert too_long in said[NameReason.TOO_LONG]
     # Its limit, not the welcome's; without one, the words of any bad name.

@@ -84,6 +84,7 @@ _ONE_LETTER_WORDS = {
     "es": {"a", "e", "o", "u", "y"},
     "fr": {"a", "y"},
     "it": {"a", "e", "i", "o"},
+    "nl": set(),
 }
 
 

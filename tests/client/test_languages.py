@@ -37,6 +37,12 @@ SAID = {
         "Inizio della manche",
         "Italiano",
     ),
+    "nl": (
+        "Spelen tegen bots",
+        "Draai een kaart naar keuze om",
+        "Begin van een ronde",
+        "Nederlands",
+    ),
     "fr": ("Jouer contre des robots", "Retournez une carte", "Début de manche", "Français"),
 }
 #: The locale variables a player of each language has, on Linux and a Mac, in another region.
@@ -46,6 +52,7 @@ LOCALES = {
     "es": ("es_ES.UTF-8", "es_MX.UTF-8", "es_AR"),
     "fr": ("fr_FR.UTF-8", "fr_BE.UTF-8", "fr_CA"),
     "it": ("it_IT.UTF-8", "it_CH.UTF-8", "it_IT"),
+    "nl": ("nl_NL.UTF-8", "nl_BE.UTF-8", "nl_NL"),
 }
 #: What such a player's browser sends.
 ACCEPTED = {
@@ -54,6 +61,7 @@ ACCEPTED = {
     "es": "es-419,es;q=0.9,en;q=0.8",
     "fr": "fr-CH, fr;q=0.9, en;q=0.8, de;q=0.7, *;q=0.5",
     "it": "it-IT,it;q=0.9,en-US;q=0.8,en;q=0.7",
+    "nl": "nl-BE,nl;q=0.9,fr;q=0.8,en;q=0.7",
 }
 
 

@@ -29,6 +29,7 @@ HEADERS = {
     "es": ("Mesa", "Asientos", "Estado", "Reglas"),
     "fr": ("Table", "Places", "État", "Règles"),
     "it": ("Tavolo", "Posti", "Stato", "Regole"),
+    "nl": ("Tafel", "Plaatsen", "Status", "Regels"),
 }
 SHOWN = {
     "de": ("wartet", "bis 30 · ⏱45s · ohne Tipps"),
@@ -36,6 +37,7 @@ SHOWN = {
     "es": ("esperando", "a 30 · ⏱45s · sin pistas"),
     "fr": ("en attente", "en 30 · ⏱45s · sans conseils"),
     "it": ("in attesa", "a 30 · ⏱45s · senza consigli"),
+    "nl": ("wacht", "tot 30 · ⏱45s · geen tips"),
 }
 ROOM_RULES = {
     "de": "Partie bis 30 Punkte · 45 s pro Zug · ohne Tipps",
@@ -43,6 +45,7 @@ ROOM_RULES = {
     "es": "Partida a 30 puntos · 45 s por turno · sin pistas",
     "fr": "Partie en 30 points · 45 s par tour · sans conseils",
     "it": "Partita a 30 punti · 45 s a turno · senza consigli",
+    "nl": "Spel tot 30 punten · 45 s per beurt · geen tips",
 }
 
 

@@ -377,12 +377,20 @@ def test_the_score_sheet_follows_the_rounds_and_starts_again_for_a_rematch() -> 
 def test_each_word_has_one_entry_in_each_language(lang: str) -> None:
     # A second "keys.discard" (leaving a form) once replaced the table's "Défausser".
     words = load_catalog(lang)
-    table = {"de": "Ablegen", "en": "Discard", "es": "Descartar", "fr": "Défausser", "it": "Scarta"}
+    table = {
+        "de": "Ablegen",
+        "en": "Discard",
+        "es": "Descartar",
+        "fr": "Défausser",
+        "it": "Scarta",
+        "nl": "Afleggen",
+    }
     form = {
         "de": "Verwerfen",
         "en": "Discard",
         "es": "Descartar",
         "fr": "Abandonner",
         "it": "Annulla modifiche",
+        "nl": "Weggooien",
     }
     assert (words["keys.discard"], words["keys.discard_changes"]) == (table[lang], form[lang])

@@ -52,6 +52,7 @@ async def test_recent_games_with_long_names_fit_80_columns(
                 "es": "Bot codicioso 1",
                 "fr": "Robot glouton 1",
                 "it": "Bot avido 1",
+                "nl": "Inhalige bot 1",
             }[lang]
             assert bot in players and (lang == "en" or "Greedy bot" not in players), players
     finally:

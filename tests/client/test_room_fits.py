@@ -39,12 +39,21 @@ RULES = {
     " · 15 s por turno · sin pistas",
     "it": "Partita a 100 punti · inizia chi ha chiuso · colonne restano · senza penalità"
     " · 15 s a turno · senza consigli",
+    "nl": "Spel tot 100 punten · afsluiter begint · kolommen blijven · geen straf"
+    " · 15 s per beurt · geen tips",
     "en": "Game to 100 points · closer starts · columns stay · no penalty · 15 s per turn"
     " · no hints",
     "fr": "Partie en 100 points · le fermeur commence · colonnes gardées · sans pénalité"
     " · 15 s par tour · sans conseils",
 }
-LAST_HEADER = {"de": "Wertung", "en": "Rating", "es": "Nivel", "fr": "Cote", "it": "Livello"}
+LAST_HEADER = {
+    "de": "Wertung",
+    "en": "Rating",
+    "es": "Nivel",
+    "fr": "Cote",
+    "it": "Livello",
+    "nl": "Rating",
+}
 HOST, GUEST = "Alexandrine-Marie123", "Bartholomew-Jones-X"  # 20 and 19 of the 20 allowed
 
 
