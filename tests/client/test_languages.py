@@ -9,21 +9,34 @@ The footers of every screen in every language: test_footers_fit.py.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 import pytest
 from textual.widgets import Select
 
+from server.app import SkyjoServer
 from server.web.policy import preferred_language, terminal_environment
+from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.i18n import LANGUAGES, Translator, detect_language, load_catalog
+from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.home import HomeScreen
+from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.form import FieldLabel
 
-from .journeys.seen import on_screen, prompt_line, prompt_shown, screen_lines, screen_text, until
+from .journeys.seen import (
+    drawn_words,
+    on_screen,
+    prompt_line,
+    prompt_shown,
+    screen_lines,
+    screen_text,
+    until,
+)
 
 #: What a player of each language reads first: on the home screen, at the table (the first
 #: cards to turn up), in Help (the rules' second heading); and the language's name in Settings.
@@ -132,6 +145,42 @@ async def test_home_the_table_and_help_read_in_the_language_at_80x24(
         await on_screen(pilot, HelpScreen)
         await until(pilot, lambda: help_title in screen_text(app), "the rules")
         assert all(len(line.rstrip()) <= 80 for line in screen_lines(app))
+
+
+def labels_cut(app: SkyjoApp) -> list[tuple[str, str]]:
+    """The form's labels shown but not drawn whole in their place: (what it says, what
+    is seen)."""
+    shown = [label for label in app.screen.query(FieldLabel) if label.region.area]
+    # The focused field's label is marked "▶ ": what is left is the label as read.
+    said = [(label.words.plain, drawn_words(app, label).removeprefix("▶ ")) for label in shown]
+    assert said, "no form on screen"
+    return [(words, seen) for words, seen in said if seen != " ".join(words.split())]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_every_forms_labels_are_read_whole_at_80_columns(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Awaitable[SkyjoServer]], lang: str
+) -> None:
+    """A label one cell too long for its column loses its last words: "Tiempo por turno"
+    said nothing of "(segundos)". So does the chat's placeholder ("Messaggio (Invio per")."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        for key, form in (("n", SetupScreen), ("o", SettingsScreen)):
+            await pilot.press(key)
+            await on_screen(pilot, form)
+            assert not labels_cut(app), screen_text(app)
+            await pilot.press("escape")
+            await on_screen(pilot, HomeScreen)
+    server = await make_server()
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        chat = app.tr("chat.placeholder")  # in the chat's box, beside the tables
+        assert chat in screen_text(app), screen_text(app)
+        await pilot.press("n")
+        await on_screen(pilot, CreateTableScreen)
+        assert not labels_cut(app), screen_text(app)
 
 
 async def test_settings_name_each_language_in_its_own_words(

@@ -105,6 +105,10 @@ async def test_help_has_the_rules_and_every_table_key(make_app: Callable[..., Sk
     [
         ("en", "»Alice: whose turn it is.", "12 pts: the points"),
         ("fr", "»Alice : c'est son tour.", "12 pts : les points"),
+        ("de", "»Alice: Wer dran ist.", "12 Pkt: die Punkte"),
+        ("es", "»Alice: a quién le toca.", "12 pts: los puntos"),
+        ("it", "»Alice: di chi è il turno.", "12 pt: i punti"),
+        ("nl", "»Alice: wie er aan de beurt is.", "12 pt: de punten"),
     ],
 )
 async def test_help_reads_the_table_legend_as_a_list(
