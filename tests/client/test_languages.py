@@ -96,8 +96,40 @@ def test_each_catalog_says_what_english_says_with_its_placeholders(lang: str) ->
     assert all(text.strip() for text in words.values())
 
 
+#: How each language counts games, none, one and two; and writes a mean of 27.5 points.
+COUNTED = {
+    "de": ("0 Partien", "1 Partie", "2 Partien", "27,5"),
+    "en": ("0 games", "1 game", "2 games", "27.5"),
+    "es": ("0 partidas", "1 partida", "2 partidas", "27,5"),
+    "fr": ("0 partie", "1 partie", "2 parties", "27,5"),
+    "it": ("0 partite", "1 partita", "2 partite", "27,5"),
+    "nl": ("0 spellen", "1 spel", "2 spellen", "27,5"),
+}
+#: A card drawn, as the log says it: "You drew an 8" and each language's own.
+A_CARD = {
+    "de": ("eine 5", "eine 8", "eine 11"),
+    "en": ("a 5", "an 8", "an 11"),
+    "es": ("un 5", "un 8", "un 11"),
+    "fr": ("un 5", "un 8", "un 11"),
+    "it": ("un 5", "un 8", "un 11"),
+    "nl": ("een 5", "een 8", "een 11"),
+}
+
+
 def test_every_language_is_tested_here() -> None:
     assert set(SAID) == set(LOCALES) == set(ACCEPTED) == set(LANGUAGES)
+    assert set(COUNTED) == set(A_CARD) == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_each_language_counts_and_writes_decimals_its_own_way(lang: str) -> None:
+    """French alone says "0 partie"; every language here but English writes "27,5"; a card's
+    article is the language's ("eine 8": die Acht), English's by the number as spoken."""
+    tr = Translator(lang)
+    *counts, mean = COUNTED[lang]
+    assert [tr.plural("stats.count.games", n) for n in (0, 1, 2)] == counts
+    assert tr.decimal(27.5) == mean
+    assert tuple(tr.a(value) for value in (5, 8, 11)) == A_CARD[lang]
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
