@@ -1,7 +1,8 @@
 """Each language the client speaks: its catalog says everything English says, with the same
 placeholders; it is chosen from ``LANG`` (a terminal, SSH) and from the browser's
-``Accept-Language`` (the web door); Settings names it in its own words; and the home screen,
-the table and Help read in it, whole, at 80x24.
+``Accept-Language`` (the web door); it counts, writes decimals and names a card its own way;
+Settings names it in its own words; and the home screen, the table, Help and every form read
+in it, whole, at 80x24.
 
 The footers of every screen in every language: test_footers_fit.py.
 """
@@ -44,6 +45,7 @@ SAID = {
     "de": ("Gegen Bots spielen", "Deck eine Karte deiner Wahl auf", "Rundenbeginn", "Deutsch"),
     "en": ("Play against bots", "Turn up a card of your choice", "Start of a round", "English"),
     "es": ("Jugar contra bots", "Descubre la carta que quieras", "Inicio de la ronda", "Español"),
+    "fr": ("Jouer contre des robots", "Retournez une carte", "Début de manche", "Français"),
     "it": (
         "Gioca contro i bot",
         "Scopri una carta a tua scelta",
@@ -56,7 +58,6 @@ SAID = {
         "Begin van een ronde",
         "Nederlands",
     ),
-    "fr": ("Jouer contre des robots", "Retournez une carte", "Début de manche", "Français"),
 }
 #: The locale variables a player of each language has, on Linux and a Mac, in another region.
 LOCALES = {
