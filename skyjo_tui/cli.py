@@ -12,7 +12,7 @@ from typing import TextIO
 from server.version import version_text
 
 from .address import parse_address, tcp_connector
-from .i18n import LANGUAGES
+from .i18n import LANGUAGE_INFO, LANGUAGES
 from .pacing import PACES
 
 DESCRIPTION = """Skyjo in the terminal.
@@ -20,6 +20,11 @@ DESCRIPTION = """Skyjo in the terminal.
 With no option, opens the home screen: a game against bots is two key
 presses away (Enter, Enter). Keys are shown at the bottom of every screen;
 press F1 or ? for the rules and every key."""
+
+
+def _languages() -> str:
+    """ "de (Deutsch), en (English), ...": each code with the name its speakers know."""
+    return ", ".join(f"{code} ({language.name})" for code, language in LANGUAGE_INFO.items())
 
 
 def parser() -> argparse.ArgumentParser:
@@ -34,7 +39,12 @@ def parser() -> argparse.ArgumentParser:
         "--replay", metavar="FILE", type=Path, help="step through the games recorded in FILE"
     )
     p.add_argument("--name", help="your player name (asked for when needed)")
-    p.add_argument("--lang", choices=LANGUAGES, help="language (default: from the locale)")
+    p.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        metavar="LANG",
+        help=f"the language: {_languages()} (default: from the locale)",
+    )
     p.add_argument(
         "--pace",
         choices=list(PACES),

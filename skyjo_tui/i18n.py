@@ -1,4 +1,4 @@
-"""The client's words in English and French, from ``locales/*.json``.
+"""The client's words in six languages, from ``locales/*.json``.
 
 Every string a player reads goes through a ``Translator``; the language comes
 from ``--lang`` or the locale variables of the environment the app was given
@@ -10,11 +10,36 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any, Final
 
-LANGUAGES: Final[tuple[str, ...]] = ("en", "fr")
+
+@dataclass(frozen=True)
+class Language:
+    """What the code must know of a language beyond its catalog's words."""
+
+    name: str
+    """The language in its own words, as its speakers look for it in a list ("Deutsch")."""
+    locale: str
+    """A ``LANG`` that asks for it (the browser door gives its terminal one)."""
+    zero_is_singular: bool = False
+    """Whether 0 takes the singular, as in French ("0 point"); elsewhere only 1 does."""
+    decimal_comma: bool = True
+    """Whether a decimal is written with a comma ("27,5"), as every language here but English."""
+
+
+#: Every language the client speaks, by code, in the order of their own names.
+LANGUAGE_INFO: Final[Mapping[str, Language]] = {
+    "de": Language("Deutsch", "de_DE.UTF-8"),
+    "en": Language("English", "en_US.UTF-8", decimal_comma=False),
+    "es": Language("Español", "es_ES.UTF-8"),
+    "fr": Language("Français", "fr_FR.UTF-8", zero_is_singular=True),
+    "it": Language("Italiano", "it_IT.UTF-8"),
+    "nl": Language("Nederlands", "nl_NL.UTF-8"),
+}
+LANGUAGES: Final[tuple[str, ...]] = tuple(LANGUAGE_INFO)
 DEFAULT_LANGUAGE: Final = "en"
 #: Locale variables in the order gettext consults them.
 _LOCALE_VARIABLES: Final = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
@@ -48,12 +73,13 @@ def detect_language(explicit: str | None, environ: Mapping[str, str]) -> str:
             )
         return lang
     for variable in _LOCALE_VARIABLES:
-        for part in environ.get(variable, "").split(":"):
-            lang = part.strip().lower()[:2]
+        parts = [part.strip() for part in environ.get(variable, "").split(":")]
+        for part in parts:  # LANGUAGE lists preferences ("pt_BR:de"): the first we speak
+            lang = part.lower()[:2]
             if lang in LANGUAGES:
                 return lang
-            if part.strip():  # a set variable in another language decides: English
-                return DEFAULT_LANGUAGE
+        if any(parts):  # a set variable in other languages decides: English
+            return DEFAULT_LANGUAGE
     return DEFAULT_LANGUAGE
 
 
@@ -62,6 +88,7 @@ class Translator:
 
     def __init__(self, lang: str = DEFAULT_LANGUAGE) -> None:
         self.lang = lang if lang in LANGUAGES else DEFAULT_LANGUAGE
+        self._language = LANGUAGE_INFO[self.lang]
         self._catalog = load_catalog(self.lang)
         self._fallback = load_catalog(DEFAULT_LANGUAGE)
 
@@ -86,8 +113,8 @@ class Translator:
         return self._catalog.get(key) or self._fallback.get(key)
 
     def plural(self, key: str, count: int, /, **values: Any) -> str:
-        """``key.one`` or ``key.other``; French counts 0 and 1 as singular."""
-        one = count in (0, 1) if self.lang == "fr" else count == 1
+        """``key.one`` or ``key.other``: 1 is singular, and 0 too in French."""
+        one = count == 1 or (count == 0 and self._language.zero_is_singular)
         return self(f"{key}.{'one' if one else 'other'}", count=count, **values)
 
     def about(self, key: str, yours: bool, /, **values: Any) -> str:
@@ -100,10 +127,11 @@ class Translator:
     def decimal(self, value: float) -> str:
         """``value`` with one decimal, written as the language writes it ("27.5", "27,5")."""
         text = f"{value:.1f}"
-        return text.replace(".", ",") if self.lang == "fr" else text
+        return text.replace(".", ",") if self._language.decimal_comma else text
 
     def a(self, value: int) -> str:
-        """A card with its article: "a 5", "an 8", "un 8"."""
+        """A card with its article: "a 5", "an 8"; "un 8", "eine 8", "een 8" (each catalog's
+        ``word.a``, and ``word.an`` before a number English says with a vowel)."""
         spoken_with_vowel = value in (8, 11)  # "eight", "eleven"
         return f"{self('word.an' if spoken_with_vowel else 'word.a')} {value}"
 

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from typing import Final
 from urllib.parse import urlsplit
 
+from skyjo_tui.i18n import LANGUAGE_INFO
+
 from .options import IPNetwork
 
 COOKIE_NAME: Final = "skyjo_id"
@@ -29,8 +31,6 @@ _COOKIE_VALUE: Final = re.compile(r"[A-Za-z0-9_-]{43}")
 """``secrets.token_urlsafe(32)``: 43 URL-safe characters."""
 _DEFAULT_PORTS: Final = {"http": 80, "https": 443}
 TERM_TYPE: Final = "xterm-256color"
-#: The client's languages (skyjo_tui.i18n.LANGUAGES) and the locale each becomes.
-_LOCALES: Final = {"en": "en_US.UTF-8", "fr": "fr_FR.UTF-8"}
 
 
 @dataclass(frozen=True)
@@ -147,7 +147,7 @@ def terminal_environment(accept_language: str) -> dict[str, str]:
     env = {"COLORTERM": "truecolor"}
     lang = preferred_language(accept_language)
     if lang is not None:
-        env["LANG"] = _LOCALES[lang]
+        env["LANG"] = LANGUAGE_INFO[lang].locale
     return env
 
 
@@ -167,7 +167,7 @@ def preferred_language(accept_language: str) -> str | None:
         if weight > 0:
             weighted.append((-weight, position, tag.strip().lower()[:2]))
     for _, _, lang in sorted(weighted):
-        if lang in _LOCALES:
+        if lang in LANGUAGE_INFO:
             return lang
     return None
 

@@ -14,7 +14,7 @@ from textual.widgets import Input
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
-from ..i18n import LANGUAGES, Translator
+from ..i18n import LANGUAGE_INFO, Translator
 from ..local_game import default_name
 from ..pacing import PACES
 from ..theme import THEMES, chosen_theme
@@ -55,7 +55,8 @@ class SettingsScreen(SkyjoScreen[None]):
                 )
                 yield FieldLabel(tr("settings.language"))
                 yield Select(
-                    [(tr(f"language.{lang}"), lang) for lang in LANGUAGES],
+                    # Each in its own words: the one a player reads is the one they look for.
+                    [(language.name, lang) for lang, language in LANGUAGE_INFO.items()],
                     value=tr.lang,
                     allow_blank=False,
                     compact=True,

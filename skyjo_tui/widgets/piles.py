@@ -86,7 +86,7 @@ class PilesWidget(Widget):
         draw_face = (
             Face.DOWN if state.pile_size else Face.GONE
         )  # empty: reshuffled on the next draw
-        count_on_pile = not self._draw_label_fits(state, card)
+        count_on_pile = card.boxed and self._draw_label(state, card) != state.draw_label
         caption = str(state.pile_size) if count_on_pile and state.pile_size else ""
         draw = draw_card(CardLook(draw_face, **self._flags("draw")), card, caption=caption)
         discard = draw_card(self._look("discard", state.discard_top), card)
@@ -105,19 +105,23 @@ class PilesWidget(Widget):
         return text
 
     @staticmethod
-    def _draw_label_fits(state: PilesState, card: CardSize) -> bool:
-        return len(state.draw_label) <= card.width + 2 or not card.boxed
-
-    def _labels(self, state: PilesState, card: CardSize) -> Text:
-        """One label over each pile. When "Pile 87" is too long, boxed piles say
+    def _draw_label(state: PilesState, card: CardSize) -> str:
+        """The label over the draw pile. When "Pile 87" is too long, boxed piles say
         "Pile" with the count on the pile itself; one-line piles say just "87"."""
         field = card.width + 2
-        if len(state.draw_label) <= field:
-            draw = state.draw_label
-        elif card.boxed and state.draw_word and len(state.draw_word) <= field:
-            draw = state.draw_word
-        else:
-            draw = str(state.pile_size)
+        # A discard label as wide as its field moves both labels a cell left (``_labels``):
+        # the draw pile's must leave that cell ("Mazo 91" would not, beside "Descarte").
+        room = field - 2 if len(state.discard_label) == field else field
+        if len(state.draw_label) <= room:
+            return state.draw_label
+        if card.boxed and state.draw_word and len(state.draw_word) <= room:
+            return state.draw_word
+        return str(state.pile_size)
+
+    def _labels(self, state: PilesState, card: CardSize) -> Text:
+        """One label over each pile."""
+        field = card.width + 2
+        draw = self._draw_label(state, card)
         discard = state.discard_label if len(state.discard_label) <= field else ""
         line = f"{draw:^{field}} {discard:^{field}}"
         if line.startswith(" ") and not line.endswith(" "):

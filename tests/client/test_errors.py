@@ -100,7 +100,14 @@ def test_a_bad_name_says_which_rule_it_broke_with_the_limit_the_refusal_gives(la
         for reason in NameReason
     }
     assert len(set(said.values()) | {generic}) == len(NameReason) + 1  # each says its own
-    too_long = {"en": "at most 12 characters", "fr": "au plus 12 caractères"}[lang]
+    too_long = {
+        "de": "höchstens 12 Zeichen",
+        "en": "at most 12 characters",
+        "es": "como mucho 12 caracteres",
+        "fr": "au plus 12 caractères",
+        "it": "al massimo 12 caratteri",
+        "nl": "hoogstens 12 tekens",
+    }[lang]
     assert too_long in said[NameReason.TOO_LONG]
     # Its limit, not the welcome's; without one, the words of any bad name.
     error = ServerError(ErrorCode.BAD_NAME.value, SERVER_WORDS, {"reason": "too_long"})

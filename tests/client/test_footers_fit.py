@@ -1,4 +1,4 @@
-"""Every screen's keys fit 80 columns, in English and in French, in each state a player
+"""Every screen's keys fit 80 columns, in every language, in each state a player
 meets: the footer cuts none of them (a key cut off the bottom line is not seen at all).
 
 Each case walks the real app to its screens (a local game against bots, a replay and its
@@ -23,6 +23,7 @@ from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.choices import Mode
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.help import HelpScreen
@@ -44,7 +45,6 @@ from .players import KeyboardPlayer, my_move, play_to_game_over
 from .test_network import hosting
 from .test_replay import write_record
 
-LANGUAGES = ("en", "fr")
 WAIT = TIMEOUT  # seconds, as every journey waits: a step takes a fraction of that
 
 

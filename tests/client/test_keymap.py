@@ -78,7 +78,14 @@ _SPELT = {"right": "→", "left": "←", "enter": "Enter Entrée ⏎", "escape":
 _SPELT |= {"space": "Space Espace", "question_mark": "?"}
 # The languages' one-letter words ("a card", "il y a"), never read as a key (so a literal
 # "a" for Autoplay would go unseen here).
-_ONE_LETTER_WORDS = {"en": {"a"}, "fr": {"a", "y"}}
+_ONE_LETTER_WORDS = {
+    "de": set(),
+    "en": {"a"},
+    "es": {"a", "e", "o", "u", "y"},
+    "fr": {"a", "y"},
+    "it": {"a", "e", "i", "o"},
+    "nl": set(),
+}
 
 
 def _spellings(key: str) -> set[str]:

@@ -13,6 +13,7 @@ from server.lobby.tables import TABLE_NAME_MAX
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.widgets.table_list import TableList
@@ -22,14 +23,29 @@ from .test_network import label_text
 
 #: As long as the server allows, and markup-like: shown literally, never as markup.
 LONG = "[bold red]x[/] [link=http://e.vil]click[/link] me!"[:TABLE_NAME_MAX]
-HEADERS = {"en": ("Table", "Seats", "Status", "Rules"), "fr": ("Table", "Places", "État", "Règles")}
+HEADERS = {
+    "de": ("Tisch", "Plätze", "Stand", "Regeln"),
+    "en": ("Table", "Seats", "Status", "Rules"),
+    "es": ("Mesa", "Asientos", "Estado", "Reglas"),
+    "fr": ("Table", "Places", "État", "Règles"),
+    "it": ("Tavolo", "Posti", "Stato", "Regole"),
+    "nl": ("Tafel", "Plaatsen", "Status", "Regels"),
+}
 SHOWN = {
+    "de": ("wartet", "bis 30 · ⏱45s · ohne Tipps"),
     "en": ("waiting", "to 30 · ⏱45s · no hints"),
+    "es": ("esperando", "a 30 · ⏱45s · sin pistas"),
     "fr": ("en attente", "en 30 · ⏱45s · sans conseils"),
+    "it": ("in attesa", "a 30 · ⏱45s · senza consigli"),
+    "nl": ("wacht", "tot 30 · ⏱45s · geen tips"),
 }
 ROOM_RULES = {
+    "de": "Partie bis 30 Punkte · 45 s pro Zug · ohne Tipps",
     "en": "Game to 30 points · 45 s per turn · no hints",
+    "es": "Partida a 30 puntos · 45 s por turno · sin pistas",
     "fr": "Partie en 30 points · 45 s par tour · sans conseils",
+    "it": "Partita a 30 punti · 45 s a turno · senza consigli",
+    "nl": "Spel tot 30 punten · 45 s per beurt · geen tips",
 }
 
 
@@ -49,7 +65,7 @@ async def a_long_named_table(server: SkyjoServer) -> ServerConnection:
     return host
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_a_long_table_name_leaves_every_column_of_the_lobby_on_screen(
     make_app: Callable[..., SkyjoApp],
     make_server: Callable[..., Awaitable[SkyjoServer]],

@@ -12,6 +12,7 @@ import pytest
 from server.store import Store
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.widgets.text import TextTable
 
 from ..server.support import Client
@@ -23,7 +24,7 @@ LONG = "Annabelle Marguerite"  # the longest name the server takes: 20 character
 LONGER = "Bartholomew Quinzy-X"
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_recent_games_with_long_names_fit_80_columns(
     make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any], lang: str
 ) -> None:
@@ -45,7 +46,14 @@ async def test_recent_games_with_long_names_fit_80_columns(
             players = column_text(app, recent, labels, labels[-1])
             assert LONG in players and LONGER in players, players
             # The bot is named in the player's language, as at the table and in the replay.
-            bot = {"en": "Greedy bot 1", "fr": "Robot glouton 1"}[lang]
+            bot = {
+                "de": "Gieriger Bot 1",
+                "en": "Greedy bot 1",
+                "es": "Bot codicioso 1",
+                "fr": "Robot glouton 1",
+                "it": "Bot avido 1",
+                "nl": "Inhalige bot 1",
+            }[lang]
             assert bot in players and (lang == "en" or "Greedy bot" not in players), players
     finally:
         await ben.close()

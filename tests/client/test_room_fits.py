@@ -16,6 +16,7 @@ from server.app import SkyjoServer
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
@@ -32,12 +33,27 @@ CHOSEN = {
     "hints": False,
 }
 RULES = {
+    "de": "Partie bis 100 Punkte · Beender beginnt · Spalten bleiben · ohne Strafe"
+    " · 15 s pro Zug · ohne Tipps",
+    "es": "Partida a 100 puntos · empieza quien cerró · columnas se quedan · sin castigo"
+    " · 15 s por turno · sin pistas",
+    "it": "Partita a 100 punti · inizia chi ha chiuso · colonne restano · senza penalità"
+    " · 15 s a turno · senza consigli",
+    "nl": "Spel tot 100 punten · afsluiter begint · kolommen blijven · geen straf"
+    " · 15 s per beurt · geen tips",
     "en": "Game to 100 points · closer starts · columns stay · no penalty · 15 s per turn"
     " · no hints",
     "fr": "Partie en 100 points · le fermeur commence · colonnes gardées · sans pénalité"
     " · 15 s par tour · sans conseils",
 }
-LAST_HEADER = {"en": "Rating", "fr": "Cote"}
+LAST_HEADER = {
+    "de": "Wertung",
+    "en": "Rating",
+    "es": "Nivel",
+    "fr": "Cote",
+    "it": "Livello",
+    "nl": "Rating",
+}
 HOST, GUEST = "Alexandrine-Marie123", "Bartholomew-Jones-X"  # 20 and 19 of the 20 allowed
 
 
@@ -72,7 +88,7 @@ async def in_a_full_room(pilot: Pilot[Any], guest: ServerConnection) -> RoomScre
     return room
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_rooms_rules_are_read_whole_at_80_columns(
     make_app: Callable[..., SkyjoApp], server: SkyjoServer, lang: str
 ) -> None:
@@ -81,7 +97,7 @@ async def test_the_rooms_rules_are_read_whole_at_80_columns(
         assert drawn_words(app, rules) == RULES[lang], screen_text(app)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_seats_fit_beside_the_chat_at_80_columns(
     make_app: Callable[..., SkyjoApp], server: SkyjoServer, lang: str
 ) -> None:

@@ -13,6 +13,7 @@ from textual.widgets import Button, Markdown, OptionList, Select
 
 from skyjo_tui import preferences
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.preferences import Preferences
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.help import HelpScreen
@@ -27,7 +28,7 @@ from skyjo_tui.widgets.score_chart import ScoreChart
 from skyjo_tui.widgets.sheet_table import SheetTable
 from skyjo_tui.widgets.tableau import TableauWidget
 
-from .journeys.seen import screen_lines
+from .journeys.seen import drawn_words, screen_lines
 from .players import wait_for
 from .scenes import game_pushes, moves, table_map
 
@@ -104,6 +105,10 @@ async def test_help_has_the_rules_and_every_table_key(make_app: Callable[..., Sk
     [
         ("en", "»Alice: whose turn it is.", "12 pts: the points"),
         ("fr", "»Alice : c'est son tour.", "12 pts : les points"),
+        ("de", "»Alice: Wer dran ist.", "12 Pkt: die Punkte"),
+        ("es", "»Alice: a quién le toca.", "12 pts: los puntos"),
+        ("it", "»Alice: di chi è il turno.", "12 pt: i punti"),
+        ("nl", "»Alice: wie er aan de beurt is.", "12 pt: de punten"),
     ],
 )
 async def test_help_reads_the_table_legend_as_a_list(
@@ -218,6 +223,25 @@ async def test_french_bots_and_scores_in_words_at_80x24(make_app: Callable[..., 
         (labels,) = [line for line in screen_lines(app) if "Défausse" in line]
         assert "Défausse" in labels[piles.x : piles.right - 1], labels
         assert labels[piles.right - 1] == " ", labels
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_piles_labels_never_touch_our_name_beside_them(
+    make_app: Callable[..., SkyjoApp], lang: str
+) -> None:
+    """A discard label as wide as its field ("Descarte", "Afgelegd") moves the labels one
+    cell left: the draw pile's count goes onto the pile when "Mazo 91" would not leave
+    that cell, so the piles' last column stays blank before "»Alice"."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await table_with_bots(app, pilot, 4, 12)
+        piles = screen.query_one(PilesWidget)
+        discard = app.tr("piles.discard")
+        (labels,) = [line for line in screen_lines(app) if discard in line]
+        assert discard in labels[piles.region.x : piles.region.right - 1], labels
+        assert labels[piles.region.right - 1] == " ", labels
+        state = piles.state
+        assert state is not None and str(state.pile_size) in drawn_words(app, piles), labels
 
 
 async def test_the_log_never_begins_a_row_with_french_punctuation_set_apart(

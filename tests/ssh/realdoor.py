@@ -52,13 +52,18 @@ class RealDoor:
 
 @contextlib.asynccontextmanager
 async def real_door(
-    data_dir: Path, limits: HostLimits | None = None, workers: WorkerOptions | None = None
+    data_dir: Path,
+    limits: HostLimits | None = None,
+    workers: WorkerOptions | None = None,
+    lang: str | None = "en",
 ) -> AsyncIterator[RealDoor]:
     """Lobby + SSH front door, always stopped (the door first, as the server does).
 
-    With ``workers``, the apps run in worker processes (``apps`` stays empty)."""
+    With ``workers``, the apps run in worker processes (``apps`` stays empty). ``lang``
+    None: each player's language comes from the LANG their client sends, as in
+    ``skyjo-server``."""
     apps: list[weakref.ref[App[Any]]] = []
-    build = functools.partial(skyjo_app_factory, pace="off", lang="en")
+    build = functools.partial(skyjo_app_factory, pace="off", lang=lang)
 
     def factory(player_session: PlayerSession) -> App[Any]:
         app = build(player_session)
@@ -74,7 +79,7 @@ async def real_door(
         gc_policy=None,
         limits=limits or HostLimits(stop_timeout=3.0),
         workers=workers,
-        worker_app_options={"pace": "off", "lang": "en"},
+        worker_app_options={"pace": "off", "lang": lang},
     )
     door = SSHFrontDoor(options, game_app_factory=factory)
     server.add_front_door(door)

@@ -72,8 +72,8 @@ def test_the_identity_is_a_digest_of_a_well_formed_cookie() -> None:
 
 def test_the_browser_language_becomes_the_app_locale() -> None:
     assert preferred_language("fr-CH, fr;q=0.9, en;q=0.8") == "fr"
-    assert preferred_language("de, en;q=0.5, fr;q=0.7") == "fr"
-    assert preferred_language("de") is None
+    assert preferred_language("pt, en;q=0.5, fr;q=0.7") == "fr"
+    assert preferred_language("pt") is None
     assert preferred_language("fr;q=0, en") == "en"
     assert terminal_environment("fr-FR")["LANG"] == "fr_FR.UTF-8"
     assert "LANG" not in terminal_environment("")

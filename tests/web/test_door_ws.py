@@ -12,6 +12,7 @@ import aiohttp
 import pytest
 
 from server.termhost import HostLimits
+from skyjo_tui.i18n import LANGUAGES, Translator
 
 from .doorclient import DoorClient, door_client, page_cookie
 from .webdoor import web_door
@@ -41,6 +42,25 @@ async def test_keys_reach_the_app_and_only_pongs_come_back_as_text(tmp_path: Pat
         assert "zoe" in client.text
         assert json.dumps(["pong", "1234"]) in client.text_frames
         _only_pongs(client)
+
+
+async def test_each_browser_gets_the_game_in_its_own_language(tmp_path: Path) -> None:
+    """The language comes from the page's request (Accept-Language), as skyjo-server's
+    app reads it, never from the server: one server, a browser of each language in turn."""
+    browsers = {
+        "de": "de-AT,de;q=0.9,en;q=0.5",
+        "en": "en-US,en;q=0.9",
+        "es": "es-MX,es;q=0.9",
+        "fr": "fr-CA,fr;q=0.8,en;q=0.5",
+        "it": "it,en;q=0.7",
+        "nl": "nl-BE,nl;q=0.9,fr;q=0.8",
+    }
+    assert set(browsers) == set(LANGUAGES)
+    async with web_door(tmp_path, app_options={"pace": "off", "lang": None}) as door:
+        for lang, accepted in browsers.items():
+            headers = {"Accept-Language": accepted}
+            async with door_client(door.url, headers=headers) as client:
+                await client.shows(Translator(lang)("name.title"))
 
 
 async def test_the_same_cookie_brings_the_player_back_and_owns_the_name(tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from server.engine import ActionKind
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.coaching import hint_marks, hint_text
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.layout import tableau_height
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.home import HomeScreen
@@ -129,7 +130,7 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
         assert own_tableau(table).hint == {hint.move.pos}  # the card is marked
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_a_hint_longer_than_the_prompt_line_is_read_whole_at_80x24(
     make_app: Callable[..., SkyjoApp], lang: str
 ) -> None:

@@ -14,6 +14,7 @@ from textual.screen import Screen
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.join import JoinScreen
@@ -40,7 +41,7 @@ async def says_one_word_to_back_out(
     await on_screen(pilot, back_to)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_home_screens_forms(make_app: Callable[..., SkyjoApp], lang: str) -> None:
     app = make_app(lang=lang)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -49,7 +50,7 @@ async def test_the_home_screens_forms(make_app: Callable[..., SkyjoApp], lang: s
             await says_one_word_to_back_out(pilot, key, form, "back", HomeScreen)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_the_lobbys_dialogs(
     make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any], lang: str
 ) -> None:

@@ -16,6 +16,7 @@ from server.bots.review import review_game
 from server.engine import record_line
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.coaching import move_words
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.home import HomeScreen
@@ -218,7 +219,7 @@ async def test_in_french_at_80_columns_the_footer_holds_the_review_keys_too(
         assert prompt_line(app).startswith(f"Alice, manche {first.round}"), prompt_line(app)
 
 
-@pytest.mark.parametrize("lang", ["en", "fr"])
+@pytest.mark.parametrize("lang", LANGUAGES)
 async def test_at_80_columns_each_move_is_read_whole(
     make_app: Callable[..., SkyjoApp], tmp_path: Path, lang: str
 ) -> None:

@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.round_summary import RoundSummaryScreen
@@ -167,10 +168,21 @@ async def the_sheet_after(
     await until(pilot, lambda: chart_on_screen(pilot.app), "the score sheet")
 
 
+#: Per language: the sheet's first header, and how the marks' key ends (the end score).
+SHEET_WORDS = {
+    "de": ("Runde", "Endpunktzahl 100"),
+    "en": ("Round", "the end score, 100"),
+    "es": ("Ronda", "la meta, 100"),
+    "fr": ("Manche", "le score de fin, 100"),
+    "it": ("Manche", "traguardo 100"),
+    "nl": ("Ronde", "eindscore 100"),
+}
+
+
 @pytest.mark.parametrize(
     ("players", "seed", "lang"),
-    [(5, 7, "en"), (5, 7, "fr"), (8, 7, "en")],
-    ids=["5-players-en", "5-players-fr", "8-players-compact"],
+    [*((5, 7, lang) for lang in LANGUAGES), (8, 7, "en")],
+    ids=[*(f"5-players-{lang}" for lang in LANGUAGES), "8-players-compact"],
 )
 async def test_a_doubled_closer_reads_as_the_sum_doubled_within_80_columns(
     make_app: Callable[..., SkyjoApp], players: int, seed: int, lang: str
@@ -186,7 +198,7 @@ async def test_a_doubled_closer_reads_as_the_sum_doubled_within_80_columns(
         sheet = app.screen.query_one(SheetTable)
         assert sheet.max_scroll_x == 0 and sheet.region.right <= 80
         drawn = [" ".join(line.strip("│ ").split()) for line in screen_lines(app)]
-        first = "Round" if lang == "en" else "Manche"
+        first, key_end = SHEET_WORDS[lang]
         shown = [r for r in rounds if any(line.startswith(f"{r[0]} ") for line in drawn)]
         assert shown, (rounds, drawn)  # the sheet keeps its last rounds in sight
         for number, _closer, raw, score in shown:  # each cell on one line: one word each
@@ -197,7 +209,7 @@ async def test_a_doubled_closer_reads_as_the_sum_doubled_within_80_columns(
         assert any(line.startswith(first) for line in drawn)
         _number, _closer, raw, score = rounds[-1]  # the marks explained with the last one
         key = next(line for line in drawn if line.startswith(f"{raw}×2={score}"))
-        assert key.endswith(f"{'the end score' if lang == 'en' else 'le score de fin'}, 100"), key
+        assert key.endswith(key_end), key  # whole: not cut at the panel's edge
 
 
 async def test_with_no_closer_doubled_the_key_explains_no_doubled_mark(

@@ -1,7 +1,8 @@
 """Journey: a yes/no question is answered with the initial of the language's "yes".
 
 French says "Oui": its dialogs show and take ``o`` (``y`` still answers, unshown, for
-fingers used to English); English keeps ``y``. Both say "No" with ``n``.
+fingers used to English); German and Dutch "Ja" take ``j``, Spanish "Sí" and Italian "Sì"
+``s``; English keeps ``y``. Each says its "No" with ``n``.
 """
 
 from __future__ import annotations
@@ -24,6 +25,10 @@ from .test_your_turn import first_prompt
     [
         ("fr", "Retournez", ("o", "Oui"), ("n", "Non"), "y"),
         ("en", "Turn up", ("y", "Yes"), ("n", "No"), "o"),
+        ("de", "Deck eine Karte", ("j", "Ja"), ("n", "Nein"), "y"),
+        ("es", "Descubre", ("s", "Sí"), ("n", "No"), "y"),
+        ("it", "Scopri", ("s", "Sì"), ("n", "No"), "y"),
+        ("nl", "Draai een kaart", ("j", "Ja"), ("n", "Nee"), "y"),
     ],
 )
 async def test_leaving_asks_with_the_languages_yes_key(
