@@ -29,6 +29,7 @@ from textual.screen import Screen
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
+from server.protocol import DEFAULT_CHAT_MAX_LENGTH
 
 from . import preferences
 from .commands import SkyjoCommands
@@ -560,6 +561,12 @@ class SkyjoApp(InputInTurnApp[None]):
         """The limits the server said in its welcome ({} before it)."""
         welcome = self.session.welcome if self.session is not None else None
         return welcome.limits if welcome is not None else {}
+
+    @property
+    def chat_max_length(self) -> int:
+        """The longest chat line the server takes (its welcome says; a default before it)."""
+        limit = self._server_limits().get("chat_max_length")
+        return limit if isinstance(limit, int) and limit > 0 else DEFAULT_CHAT_MAX_LENGTH
 
     def _offline_words(self, change: LinkChanged) -> str:
         """Why we are offline: the server's ``bye`` code in our words, or else the words
