@@ -85,10 +85,13 @@ class Translator:
     def _template(self, key: str) -> str | None:
         return self._catalog.get(key) or self._fallback.get(key)
 
-    def plural(self, key: str, count: int, /, **values: Any) -> str:
-        """``key.one`` or ``key.other``; French counts 0 and 1 as singular."""
-        one = count in (0, 1) if self.lang == "fr" else count == 1
-        return self(f"{key}.{'one' if one else 'other'}", count=count, **values)
+    def plural(self, key: str, count: float, /, *, shown: str | None = None, **values: Any) -> str:
+        """``key.one`` or ``key.other`` for ``count``, written ``shown`` where given (a
+        decimal: "1.5"). English says one of 1 only; French of anything under 2 ("0 point",
+        "1,5 point")."""
+        one = abs(count) < 2 if self.lang == "fr" else count == 1
+        words = count if shown is None else shown
+        return self(f"{key}.{'one' if one else 'other'}", count=words, **values)
 
     def about(self, key: str, yours: bool, /, **values: Any) -> str:
         """``key``'s sentence about a player; ``key.you`` when that player is you ("You drew a 5")."""
