@@ -12,6 +12,7 @@ several lines kept its first line only.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from typing import Any
 
 from textual import events
@@ -27,7 +28,8 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.chat import ChatInput
 from skyjo_tui.widgets.line_log import LineLog
 
-from .seen import in_text_box, on_screen, prompt_line, screen_text, until
+from ..conftest import TEST_LIMITS
+from .seen import in_text_box, notes, on_screen, prompt_line, screen_text, until
 
 LIMIT = 300
 #: 3,681 characters, each stretch of it numbered: what was kept is plain to see.
@@ -111,3 +113,40 @@ async def test_a_long_paste_keeps_the_limit_in_every_chat(
             await until(pilot, lambda: in_text_box(app), "the table's chat line")
             await paste_and_send(pilot, pasted, lambda: "\n".join(log.lines))
             assert not in_text_box(app)  # Enter sent it, and closed the table's chat line
+
+
+async def test_a_line_the_server_refuses_is_kept_to_send_again(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """A server taking one chat line a minute: the second line, refused (said so), is back
+    on the chat line as typed, lobby and table alike, to send once it may."""
+    server: SkyjoServer = await make_server(
+        limits=replace(TEST_LIMITS, chat_burst=1, chat_per_second=1 / 60)
+    )
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+    async with app.run_test(size=(100, 30)) as pilot:
+        lobby = await on_screen(pilot, LobbyScreen)
+        await pilot.press("c", *"first", "enter")
+        await until(
+            pilot, lambda: "Alice: first" in "\n".join(lobby.query_one(LineLog).lines), "it"
+        )
+        await pilot.press(*"second line", "enter")
+        await until(pilot, lambda: any("too fast" in note for note in notes(app)), "the refusal")
+        await until(pilot, lambda: chat_line(app).value == "second line", "the line kept")
+        assert in_text_box(app) and "11/300" in screen_text(app)
+        await pilot.press("escape")
+
+        await pilot.press("n")
+        await on_screen(pilot, CreateTableScreen)
+        await pilot.press("ctrl+s")
+        room = await on_screen(pilot, RoomScreen)
+        await pilot.press("b")
+        await until(pilot, lambda: sum(1 for s in room.table["seats"] if s) == 2, "a bot seated")
+        await pilot.press("s")
+        await on_screen(pilot, TableScreen)
+        await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
+        app.clear_notifications()
+        await pilot.press("c", *"third", "enter")  # Enter closes the table's chat line...
+        await until(pilot, lambda: any("too fast" in note for note in notes(app)), "refused")
+        await until(pilot, lambda: in_text_box(app), "...open again on the refused line")
+        assert chat_line(app).value == "third"
