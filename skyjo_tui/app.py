@@ -29,6 +29,7 @@ from textual.screen import Screen
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
+from server.printable import printable
 from server.protocol import DEFAULT_CHAT_MAX_LENGTH
 
 from . import preferences
@@ -88,7 +89,8 @@ def build_app(
     - ``data_dir``: where preferences, resume tokens and local games are
       kept; None keeps nothing on disk (a temporary local server).
     - ``replay``: a game record file to step through instead of playing.
-    - ``server_label``: "host:port", the key of the saved resume token.
+    - ``server_label``: "host:port", the key of the saved resume token; shown as the
+      server's name, printable (an address given with a terminal's controls in it).
     - ``pace``: "off", "fast", "normal" or "slow" (others' moves); None: the saved choice.
     - ``local_pace``: the in-process server's pace (tests use zero delays).
     - ``instant_login``: the server is on this machine (a door's player) and
@@ -97,7 +99,7 @@ def build_app(
     """
     options = ClientOptions(
         connect=connect,
-        server_label=server_label,
+        server_label=printable(server_label),
         name=name,
         lang=lang,
         environ=MappingProxyType(dict(environ or {})),

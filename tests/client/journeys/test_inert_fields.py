@@ -5,7 +5,8 @@ the name screen gives it back in its field to be put right. That field wrote the
 to the terminal as they were: its title became "pwned", "Red" was red, and the dialog's
 border was broken. Now every field shows each such character as U+FFFD and a line break or
 tab as a space, as the chat shows a line: whatever filled it (``--name``, the settings
-file, a refusal), nothing it shows acts on the terminal.
+file, a refusal), nothing it shows acts on the terminal; nor does an address given on
+the command line, shown as the server's name.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from skyjo_tui.screens.name import NameScreen
 from skyjo_tui.screens.settings import SettingsScreen
 
 from ...support_server import StartServer
-from .seen import drawn_words, on_screen, until
+from .seen import drawn_words, on_screen, screen_text, until
 
 HOSTILE = "\x1b]0;pwned\x07\x1b[31mRed"
 SHOWN = "\ufffd]0;pwned\ufffd\ufffd[31mRed"
@@ -94,4 +95,18 @@ async def test_a_name_from_the_settings_file_is_shown_inert(
         settings = await on_screen(pilot, SettingsScreen)
         field = settings.query_one("#name", Input)
         await until(pilot, lambda: field.value == SHOWN + " x y", "the name shown inert")
+        assert terminal_controls(app) == [] and rows_whole(app)
+
+
+async def test_an_address_given_on_the_command_line_is_shown_inert(
+    make_server: StartServer, make_app: Callable[..., SkyjoApp]
+) -> None:
+    """``skyjo --connect`` with a terminal's controls in the host: the lobby's title names
+    the server as it was given, its controls inert."""
+    server = await make_server()
+    label = f"{HOSTILE}:{server.port}"
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Red", server_label=label)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await until(pilot, lambda: f"{SHOWN}:{server.port}" in screen_text(app), "the address")
         assert terminal_controls(app) == [] and rows_whole(app)
