@@ -75,7 +75,7 @@ class Input(widgets.Input):
 
     Textual's kept a paste's first line only, and refused a paste longer than the room
     left whole, silently: here a paste's lines are joined by spaces, and what does not fit
-    is cut at ``max_length`` with a bell and ``Input.Cut`` (the field's owner says so).
+    is cut at ``max_length`` with a bell and ``Input.Cut`` (a chat line says so beside it).
     """
 
     class Cut(Message):
