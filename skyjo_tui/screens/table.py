@@ -136,7 +136,7 @@ class TableScreen(SkyjoScreen[None]):
         localize_bindings(self, self.tr)
         self._localize_widgets()
         board = self.board
-        board.chat_line.say_in(self.tr)
+        board.chat_field.say_in(self.tr)
         board.query_one("#log", LineLog).newer_below = self.tr("log.newer_below")
         self._redraw()
         self.refresh_bindings()
@@ -691,12 +691,12 @@ class TableScreen(SkyjoScreen[None]):
     # -- chat, scores, leaving ---------------------------------------------------------------
 
     def action_chat(self) -> None:
-        chat = self.board.chat_line
+        chat = self.board.chat_field
         chat.disabled, chat.display = False, True
         self.board.chat_input.focus()
 
     def _close_chat(self) -> None:
-        chat = self.board.chat_line
+        chat = self.board.chat_field
         chat.disabled, chat.display = True, False
         self.set_focus(None)
 

@@ -17,7 +17,7 @@ from server.protocol import DEFAULT_CHAT_MAX_LENGTH
 from ..i18n import Translator
 from ..layout import TablePlan, piles_width, plan_table, tableau_width
 from ..presenter import BoardModel
-from .chat import ChatInput, ChatLine
+from .chat import ChatField, ChatInput
 from .line_log import LineLog
 from .piles import PilesWidget
 from .prompt import PromptLine
@@ -78,7 +78,7 @@ class TableBoard(Vertical):
             with Vertical(id="side"):
                 yield LineLog(newer_below=self._tr("log.newer_below"), id="log")
                 # Hidden and disabled (so never focused) until the player opens the chat.
-                chat = ChatLine(self._tr, self._chat_max_length, id="chat-line", disabled=True)
+                chat = ChatField(self._tr, self._chat_max_length, id="chat-field", disabled=True)
                 chat.display = False
                 yield chat
         yield PromptLine(id="prompt")
@@ -88,8 +88,8 @@ class TableBoard(Vertical):
         return self.query_one("#prompt", PromptLine)
 
     @property
-    def chat_line(self) -> ChatLine:
-        return self.query_one("#chat-line", ChatLine)
+    def chat_field(self) -> ChatField:
+        return self.query_one("#chat-field", ChatField)
 
     @property
     def chat_input(self) -> ChatInput:

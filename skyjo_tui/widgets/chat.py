@@ -1,6 +1,6 @@
 """A chat: the lines so far and a line to type; posts ``ChatPanel.Send``.
 
-Every chat (the lobby's, a table's room, the table's) is typed on a ``ChatLine``: it
+Every chat (the lobby's, a table's room, the table's) is typed on a ``ChatField``: it
 holds at most the server's limit, says how much of it is used, joins a pasted text's
 lines and cuts a paste at the limit saying so, so that no chat throws away a text on
 Enter that it took without a word (the table's took any length, which the server then
@@ -57,15 +57,15 @@ class ChatInput(Input):
             self.cursor_position = len(self.value)
 
 
-class ChatLine(Horizontal):
+class ChatField(Horizontal):
     """A ``ChatInput`` and, once something is typed, how much of the limit it uses
     ("287/300"), and that a paste was cut to fit ("300/300 · paste cut")."""
 
     DEFAULT_CSS = """
-    ChatLine { height: 1; }
-    ChatLine ChatInput { width: 1fr; }
-    ChatLine #chat-count { width: auto; height: 1; padding: 0 0 0 1; color: $text-muted; }
-    ChatLine #chat-count.full { color: $warning; text-style: bold; }
+    ChatField { height: 1; }
+    ChatField ChatInput { width: 1fr; }
+    ChatField #chat-count { width: auto; height: 1; padding: 0 0 0 1; color: $text-muted; }
+    ChatField #chat-count.full { color: $warning; text-style: bold; }
     """
 
     def __init__(
@@ -153,7 +153,7 @@ class ChatPanel(Vertical):
 
     def compose(self) -> ComposeResult:
         yield LineLog(newer_below=self._newer_below)
-        yield ChatLine(self._tr, self._max_length)
+        yield ChatField(self._tr, self._max_length)
 
     def add_line(self, name: str, text: str) -> None:
         self.query_one(LineLog).write_chat(name, text)

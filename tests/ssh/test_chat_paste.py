@@ -58,7 +58,7 @@ async def open_paste_and_send(alice: Term, bob: ServerConnection, scope: str) ->
         alice.press(keys + terminal_paste(pasted))
         await alice.shows("300/300 · paste cut")
         alice.press(ENTER)
-        assert await heard(bob, scope) == as_a_line(pasted)
+        assert await heard(bob, scope) == as_a_line(pasted).strip()
 
 
 async def test_a_paste_over_ssh_keeps_the_limit(door: RealDoor) -> None:

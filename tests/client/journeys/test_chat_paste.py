@@ -39,6 +39,12 @@ LINES = [f"line {index:02d} " + "x" * 32 for index in range(12)]
 LINES_PASTE = "\n".join(LINES[:6]) + "\n\n" + "\r\n".join(LINES[6:]) + "\n"
 
 
+def pastes(place: str) -> tuple[str, str]:
+    """The two pastes, each its own words at ``place`` (the table's log shows the room's
+    lines too: a line found there must be the one just sent)."""
+    return f"{place}: {LONG_PASTE}", f"{place}:\n{LINES_PASTE}"
+
+
 def as_a_line(pasted: str) -> str:
     """What a chat line keeps of ``pasted``: its lines joined by spaces, to the limit."""
     return " ".join(pasted.splitlines())[:LIMIT]
@@ -71,14 +77,15 @@ async def paste_and_send(pilot: Pilot[Any], pasted: str, said: Callable[[], str]
     await until(pilot, lambda: chat_line(app).value == kept, "the paste kept to the limit")
     await until(pilot, lambda: "300/300 · paste cut" in screen_text(app), "the cut said")
     await pilot.press("enter")
-    await until(pilot, lambda: f"Alice: {kept}" in said(), "the line sent whole")
+    sent = kept.strip()  # as Enter sends a line
+    await until(pilot, lambda: f"Alice: {sent}" in said(), "the line sent whole")
     assert "too long" not in screen_text(app)
 
 
 async def test_a_long_paste_keeps_the_limit_in_every_chat(
     make_app: Callable[..., SkyjoApp], make_server: Callable
 ) -> None:
-    server: SkyjoServer = await make_server()
+    server: SkyjoServer = await make_server(limits=replace(TEST_LIMITS, chat_burst=10))
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
     async with app.run_test(size=(100, 30)) as pilot:
         lobby = await on_screen(pilot, LobbyScreen)
@@ -88,7 +95,7 @@ async def test_a_long_paste_keeps_the_limit_in_every_chat(
         await until(pilot, lambda: "5/300" in screen_text(app), "how full the line is")
         await pilot.press(*["backspace"] * 5)
         await until(pilot, lambda: "5/300" not in screen_text(app), "an empty line says nothing")
-        for pasted in (LONG_PASTE, LINES_PASTE):
+        for pasted in pastes("lobby"):
             await paste_and_send(pilot, pasted, lambda: "\n".join(lobby.query_one(LineLog).lines))
         await pilot.press("escape")
 
@@ -98,7 +105,7 @@ async def test_a_long_paste_keeps_the_limit_in_every_chat(
         room = await on_screen(pilot, RoomScreen)
         await pilot.press("c")
         await until(pilot, lambda: in_text_box(app), "the room's chat line")
-        for pasted in (LONG_PASTE, LINES_PASTE):
+        for pasted in pastes("room"):
             await paste_and_send(pilot, pasted, lambda: "\n".join(room.query_one(LineLog).lines))
         await pilot.press("escape")
 
@@ -108,7 +115,7 @@ async def test_a_long_paste_keeps_the_limit_in_every_chat(
         table: TableScreen = await on_screen(pilot, TableScreen)
         await until(pilot, lambda: "Turn up" in prompt_line(app), "the first prompt")
         log = table.board.query_one(LineLog)
-        for pasted in (LONG_PASTE, LINES_PASTE):
+        for pasted in pastes("table"):
             await pilot.press("c")
             await until(pilot, lambda: in_text_box(app), "the table's chat line")
             await paste_and_send(pilot, pasted, lambda: "\n".join(log.lines))
