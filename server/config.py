@@ -8,7 +8,7 @@ from typing import Any, Literal
 
 import platformdirs
 
-from .protocol import DEFAULT_MAX_FRAME, DEFAULT_NAME_MAX_LENGTH
+from .protocol import DEFAULT_CHAT_MAX_LENGTH, DEFAULT_MAX_FRAME, DEFAULT_NAME_MAX_LENGTH
 
 APP_NAME = "skyjo"
 DATABASE_NAME = "skyjo.sqlite3"
@@ -39,7 +39,7 @@ class Limits:
     idle_timeout: float = 300.0  # seconds without a message from the client
     hello_timeout: float = 15.0  # seconds to say hello after connecting
     output_buffer: int = 1024 * 1024  # bytes queued to a client before it is dropped
-    chat_max_length: int = 300
+    chat_max_length: int = DEFAULT_CHAT_MAX_LENGTH
     chat_burst: int = 5  # chat lines at once, refilled at chat_per_second
     chat_per_second: float = 0.5
     max_mutes: int = 200  # players one player may mute (each is stored)

@@ -50,3 +50,12 @@ def printable(value: T) -> T:
     if isinstance(value, tuple):
         return tuple(printable(item) for item in value)  # type: ignore[return-value]
     return value
+
+
+def one_line(text: str) -> str:
+    """``text`` as a one-line field may show it: each line break or tab a space, each other
+    character that may not be shown U+FFFD. One character for one, so that a field's
+    cursor and selection keep their places."""
+    if text.isprintable():
+        return text
+    return "".join(" " if c.isspace() else REPLACEMENT if forbidden(c) else c for c in text)

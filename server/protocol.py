@@ -36,6 +36,9 @@ MAX_ERROR_TEXT: Final = 200  # characters of an error's message
 #: ``limits.name_max_length``, a ``too_long`` refusal's ``name_max_length``). The client
 #: caps its name fields at it before any server has said its own.
 DEFAULT_NAME_MAX_LENGTH: Final = 20
+#: The longest chat line a server takes unless its operator set another (the welcome's
+#: ``limits.chat_max_length``); the client's chat lines hold at most the server's.
+DEFAULT_CHAT_MAX_LENGTH: Final = 300
 
 
 class ErrorCode(str, Enum):

@@ -31,6 +31,8 @@ from textual.screen import Screen
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
+from server.printable import printable
+from server.protocol import DEFAULT_CHAT_MAX_LENGTH
 
 from . import preferences
 from .commands import SkyjoCommands
@@ -91,7 +93,8 @@ def build_app(
     - ``data_dir``: where preferences, resume tokens and local games are
       kept; None keeps nothing on disk (a temporary local server).
     - ``replay``: a game record file to step through instead of playing.
-    - ``server_label``: "host:port", the key of the saved resume token.
+    - ``server_label``: "host:port", the key of the saved resume token; shown as the
+      server's name, printable (an address given with a terminal's controls in it).
     - ``pace``: "off", "fast", "normal" or "slow" (others' moves); None: the saved choice.
     - ``local_pace``: the in-process server's pace (tests use zero delays).
     - ``instant_login``: the server is on this machine (a door's player) and
@@ -100,7 +103,7 @@ def build_app(
     """
     options = ClientOptions(
         connect=connect,
-        server_label=server_label,
+        server_label=printable(server_label),
         name=name,
         lang=lang,
         environ=MappingProxyType(dict(environ or {})),
@@ -596,6 +599,12 @@ class SkyjoApp(InputInTurnApp[None]):
         if change.code == "shutting_down":
             return self.tr("link.reconnecting.shutting_down")
         return self.tr("link.reconnecting")
+
+    @property
+    def chat_max_length(self) -> int:
+        """The longest chat line the server takes (its welcome says; a default before it)."""
+        limit = self._server_limits().get("chat_max_length")
+        return limit if isinstance(limit, int) and limit > 0 else DEFAULT_CHAT_MAX_LENGTH
 
     def _offline_words(self, change: LinkChanged) -> str:
         """Why we are offline: the server's ``bye`` code in our words, or else the words

@@ -102,7 +102,8 @@ def review_summary(
 ) -> str:
     """ "3 costly moves, 11 points given away", and how many moves a bot played for
     ``name`` (not counted in either): "· 4 moves played by a bot for Ann: not counted"."""
-    summary = tr.plural("review.summary", costly, points=round(points))
+    given_away = tr.plural("review.given_away", round(points))
+    summary = tr("review.summary", costly=tr.plural("review.costly", costly), given_away=given_away)
     if standins:
         summary += " · " + tr.plural("review.standins", standins, name=name)
     return summary
@@ -134,5 +135,7 @@ def review_line(move: ReviewedMove, name: str, tr: Translator) -> str:
         return tr("review.line_standin", standin=standin_words(move.standin, name, tr), **where)
     if move.given_away < CLOSE_CALL:
         return tr("review.line_good", **where)
-    best, points = move_words(move.best, move.view, tr), tr.decimal(move.given_away)
-    return tr("review.line", best=best, points=points, **where)
+    best = move_words(move.best, move.view, tr)
+    points = round(move.given_away, 1)  # as written: "1.0 point", "1.5 points" ("1,5 point")
+    given_away = tr.plural("review.given_away", points, shown=tr.decimal(points))
+    return tr("review.line", best=best, given_away=given_away, **where)

@@ -24,8 +24,9 @@ class Language:
     """The language in its own words, as its speakers look for it in a list ("Deutsch")."""
     locale: str
     """A ``LANG`` that asks for it (the browser door gives its terminal one)."""
-    zero_is_singular: bool = False
-    """Whether 0 takes the singular, as in French ("0 point"); elsewhere only 1 does."""
+    under_two_is_singular: bool = False
+    """Whether 0 and anything under 2 take the singular, as in French ("0 point", "1,5
+    point"); elsewhere only 1 does."""
     decimal_comma: bool = True
     """Whether a decimal is written with a comma ("27,5"), as every language here but English."""
 
@@ -35,7 +36,7 @@ LANGUAGE_INFO: Final[Mapping[str, Language]] = {
     "de": Language("Deutsch", "de_DE.UTF-8"),
     "en": Language("English", "en_US.UTF-8", decimal_comma=False),
     "es": Language("Español", "es_ES.UTF-8"),
-    "fr": Language("Français", "fr_FR.UTF-8", zero_is_singular=True),
+    "fr": Language("Français", "fr_FR.UTF-8", under_two_is_singular=True),
     "it": Language("Italiano", "it_IT.UTF-8"),
     "nl": Language("Nederlands", "nl_NL.UTF-8"),
 }
@@ -112,10 +113,13 @@ class Translator:
     def _template(self, key: str) -> str | None:
         return self._catalog.get(key) or self._fallback.get(key)
 
-    def plural(self, key: str, count: int, /, **values: Any) -> str:
-        """``key.one`` or ``key.other``: 1 is singular, and 0 too in French."""
-        one = count == 1 or (count == 0 and self._language.zero_is_singular)
-        return self(f"{key}.{'one' if one else 'other'}", count=count, **values)
+    def plural(self, key: str, count: float, /, *, shown: str | None = None, **values: Any) -> str:
+        """``key.one`` or ``key.other`` for ``count``, written ``shown`` where given (a
+        decimal: "1.5"). Most languages here say one of 1 only; French of anything under 2
+        ("0 point", "1,5 point")."""
+        one = abs(count) < 2 if self._language.under_two_is_singular else count == 1
+        words = count if shown is None else shown
+        return self(f"{key}.{'one' if one else 'other'}", count=words, **values)
 
     def about(self, key: str, yours: bool, /, **values: Any) -> str:
         """``key``'s sentence about a player; ``key.you`` when that player is you ("You drew a 5")."""

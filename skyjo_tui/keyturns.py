@@ -73,6 +73,13 @@ def unmerged(message: Message) -> tuple[Message, ...]:
     return (events.Key("escape", "\x1b"), events.Key(key, character))
 
 
+def typed(message: Message) -> bool:
+    """A key, or a paste: what goes to the widget focused when the app reads it, so what
+    waits for the app to be done with the key before (``c`` opening the chat line, then a
+    paste in the same read: the paste went to the screen's table, and was lost)."""
+    return isinstance(message, (events.Key, events.Paste))
+
+
 class KeysInTurn:
     """Posts an app's input events in order, each key once the app is quiet."""
 
@@ -94,7 +101,7 @@ class KeysInTurn:
 
     def _post_in_turn(self, message: Message) -> None:
         if self._task is None:
-            key = isinstance(message, events.Key)
+            key = typed(message)
             if key and self._key_in_hand and not quiet(self._app):
                 # Not done with the last key: this one waits its turn.
                 self._backlog.append(message)
@@ -125,7 +132,7 @@ class KeysInTurn:
                 while self._backlog:  # up to the next key, which waits its turn again
                     message = self._backlog.popleft()
                     self._post(message)
-                    if isinstance(message, events.Key):
+                    if typed(message):
                         break
         finally:
             self._task = None

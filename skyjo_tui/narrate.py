@@ -87,7 +87,7 @@ def _describe_one(
         case ColumnRemoved(player=p, value=value):
             return about("log.column_removed", p, value=value)
         case PileReshuffled(pile_size=size):
-            return tr("log.reshuffled", count=size)
+            return tr.plural("log.reshuffled", size)
         case RoundClosed(player=p):
             return about("log.closed", p)
         case RoundScored(final_scores=final, closer=closer, closer_doubled=True):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
 
 from textual import events
 from textual.binding import Binding
@@ -79,7 +79,7 @@ class SkyjoScreenMixin:
 
     def _localize_widgets(self) -> None:
         for widget in self.query("*"):  # type: ignore[attr-defined]
-            if any(b.description.startswith("keys.") for _, b in widget._bindings):  # noqa: SLF001
+            if any(_word_of(b.description) for _, b in widget._bindings):  # noqa: SLF001
                 localize_bindings(widget, self.tr)
 
     async def retranslate(self) -> None:
@@ -148,6 +148,20 @@ def _running_translator() -> Translator | None:
     return getattr(app, "tr", None)
 
 
+#: Textual's own words for the keys of its widgets that a footer shows (an open drop-down's
+#: Esc), by the word of ours that says them in the player's language: shown as they were,
+#: a French footer read "échap Dismiss menu".
+TEXTUAL_KEY_WORDS: Final = {
+    "Dismiss menu": "keys.close_menu",
+    "Exit the command palette": "keys.close_palette",
+}
+
+
+def _word_of(description: str) -> str | None:
+    """The word of ours for a binding's ``description``, if it is one to translate."""
+    return description if description.startswith("keys.") else TEXTUAL_KEY_WORDS.get(description)
+
+
 def localize_bindings(node: Any, tr: Translator) -> None:
     """Show binding descriptions (declared as locale keys) in the player's language,
     on the language's own keys where it has some (``key.<binding id>``).
@@ -181,8 +195,9 @@ def localize_bindings(node: Any, tr: Translator) -> None:
 
 def _localized(binding: Binding, tr: Translator) -> Binding:
     """``binding`` with its description, and its footer group's, in the player's language."""
-    if binding.description.startswith("keys."):
-        binding = replace(binding, description=tr(binding.description))
+    word = _word_of(binding.description)
+    if word is not None:
+        binding = replace(binding, description=tr(word))
     group = binding.group
     if group is not None and group.description.startswith("keys."):
         binding = replace(

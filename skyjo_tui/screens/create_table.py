@@ -9,11 +9,10 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
-from ..widgets.text import Button, Label, Select
+from ..widgets.text import Button, Input, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoModal
 

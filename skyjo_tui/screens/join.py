@@ -8,14 +8,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Input
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
 from ..address import DEFAULT_PORT, parse_address, tcp_connector
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
-from ..widgets.text import Button, Label
+from ..widgets.text import Button, Input, Label
 from .base import SkyjoScreen
 
 

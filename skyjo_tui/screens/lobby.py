@@ -79,7 +79,8 @@ class LobbyScreen(SkyjoScreen[None]):
                 yield Label("", id="who-here", classes="hint")
             yield ChatPanel(
                 tr("lobby.chat"),
-                tr("chat.placeholder"),
+                tr,
+                self.skyjo.chat_max_length,
                 newer_below=tr("log.newer_below"),
                 id="lobby-chat",
             )
@@ -333,7 +334,8 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @on(ChatPanel.Send)
     async def _send(self, event: ChatPanel.Send) -> None:
-        await self.skyjo.call({"type": "chat", "text": event.text, "scope": "lobby"})
+        if await self.skyjo.call({"type": "chat", "text": event.text, "scope": "lobby"}) is None:
+            self.query_one(ChatPanel).chat_input.take_back(event.text)  # refused (said)
 
     def action_stats(self) -> None:
         from .stats import StatsScreen

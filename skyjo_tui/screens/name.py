@@ -8,11 +8,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Input
 
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FormButton
-from ..widgets.text import Button, Label
+from ..widgets.text import Button, Input, Label
 from .base import SkyjoModal
 
 #: Room enough for a code typed with spaces or dashes ("7KQM-3XHD" is nine characters).

@@ -102,7 +102,7 @@ class ReplayScreen(SkyjoScreen[None]):
             with Middle(), Center():
                 yield Static(self.tr("replay.error", reason=self.error), id="replay-error")
         else:
-            yield TableBoard(newer_below=self.tr("log.newer_below"), id="board")
+            yield TableBoard(self.tr, id="board")
         yield KeyFooter()
 
     def on_mount(self) -> None:

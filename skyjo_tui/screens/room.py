@@ -64,7 +64,8 @@ class RoomScreen(SkyjoScreen[None]):
                 yield Label("", id="room-return", classes="hint")
             yield ChatPanel(
                 tr("room.chat"),
-                tr("chat.placeholder"),
+                tr,
+                self.skyjo.chat_max_length,
                 newer_below=tr("log.newer_below"),
                 id="room-chat",
             )
@@ -260,7 +261,8 @@ class RoomScreen(SkyjoScreen[None]):
 
     @on(ChatPanel.Send)
     async def _chat(self, event: ChatPanel.Send) -> None:
-        await self.skyjo.call({"type": "chat", "text": event.text, "scope": "table"})
+        if await self.skyjo.call({"type": "chat", "text": event.text, "scope": "table"}) is None:
+            self.query_one(ChatPanel).chat_input.take_back(event.text)  # refused (said)
 
     def action_leave(self) -> None:
         from .confirm import ConfirmScreen

@@ -10,7 +10,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Input
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
@@ -20,7 +19,7 @@ from ..pacing import PACES
 from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
-from ..widgets.text import Button, Label, Select
+from ..widgets.text import Button, Input, Label, Select
 from .base import SkyjoScreen
 
 

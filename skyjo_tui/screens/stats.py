@@ -30,6 +30,14 @@ def mean(value: Any, tr: Translator) -> str:
     return tr.decimal(float(value)) if isinstance(value, (int, float)) else "-"
 
 
+def per_round(mean: Any, tr: Translator) -> str:
+    """ "27.5 points per round" ("-" when the server did not say)."""
+    if not isinstance(mean, (int, float)):
+        return tr("stats.per_round.other", count="-")
+    value = round(float(mean), 1)
+    return tr.plural("stats.per_round", value, shown=tr.decimal(value))
+
+
 class StatsScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "app.pop_screen", "keys.back", id="stats.back"),
@@ -128,7 +136,7 @@ class StatsScreen(SkyjoScreen[None]):
             tr(
                 "stats.line.rounds",
                 rounds=tr.plural("stats.count.rounds", stats.get("rounds", 0)),
-                mean=mean(stats.get("mean_round_score"), tr),
+                per_round=per_round(stats.get("mean_round_score"), tr),
             ),
         ]
         if isinstance(stats.get("rating"), int):

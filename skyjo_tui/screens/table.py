@@ -17,7 +17,6 @@ from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
-from textual.widgets import Input
 
 from server.engine import Action, Event, InvalidSetup, PlayerView, Settings, event_from_dict
 from server.engine.movelog import Standin
@@ -112,12 +111,11 @@ class TableScreen(SkyjoScreen[None]):
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
     def compose(self) -> ComposeResult:
-        yield TableBoard(newer_below=self.tr("log.newer_below"), id="board")
+        yield TableBoard(self.tr, chat_max_length=self.skyjo.chat_max_length, id="board")
         yield KeyFooter()
 
     def on_mount(self) -> None:
         self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
-        self.board.chat_input.placeholder = self.tr("chat.placeholder")
         self._ready = True
         self._tell(presence_news(None, self.table, self.tr))
         come_back = self.skyjo.return_words("log.return_code")
@@ -141,7 +139,7 @@ class TableScreen(SkyjoScreen[None]):
         localize_bindings(self, self.tr)
         self._localize_widgets()
         board = self.board
-        board.chat_input.placeholder = self.tr("chat.placeholder")
+        board.chat_field.say_in(self.tr)
         board.query_one("#log", LineLog).newer_below = self.tr("log.newer_below")
         self._redraw()
         self.refresh_bindings()
@@ -699,12 +697,12 @@ class TableScreen(SkyjoScreen[None]):
     # -- chat, scores, leaving ---------------------------------------------------------------
 
     def action_chat(self) -> None:
-        chat = self.board.chat_input
+        chat = self.board.chat_field
         chat.disabled, chat.display = False, True
-        chat.focus()
+        self.board.chat_input.focus()
 
     def _close_chat(self) -> None:
-        chat = self.board.chat_input
+        chat = self.board.chat_field
         chat.disabled, chat.display = True, False
         self.set_focus(None)
 
@@ -712,13 +710,14 @@ class TableScreen(SkyjoScreen[None]):
     def _chat_closed(self) -> None:
         self._close_chat()
 
-    @on(Input.Submitted, "#chat-input")
-    async def _send_chat(self, event: Input.Submitted) -> None:
+    @on(ChatInput.Submitted, "#chat-input")
+    async def _send_chat(self, event: ChatInput.Submitted) -> None:
         text = event.value.strip()
         event.input.value = ""
         self._close_chat()
-        if text:
-            await self.skyjo.call({"type": "chat", "text": text, "scope": "table"})
+        if text and await self.skyjo.call({"type": "chat", "text": text, "scope": "table"}) is None:
+            self.board.chat_input.take_back(text)  # refused (said): there to send again
+            self.action_chat()
 
     def on_key(self, event: events.Key) -> None:
         if self.board.chat_input.has_focus:

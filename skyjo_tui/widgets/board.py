@@ -12,9 +12,12 @@ from textual.app import ComposeResult
 from textual.containers import Container, Horizontal, Vertical
 from textual.reactive import reactive
 
+from server.protocol import DEFAULT_CHAT_MAX_LENGTH
+
+from ..i18n import Translator
 from ..layout import TablePlan, piles_width, plan_table, tableau_width
 from ..presenter import BoardModel
-from .chat import ChatInput
+from .chat import ChatField, ChatInput
 from .line_log import LineLog
 from .piles import PilesWidget
 from .prompt import PromptLine
@@ -52,9 +55,15 @@ class TableBoard(Vertical):
     model: reactive[BoardModel | None] = reactive(None, always_update=True, repaint=False)
     plan: reactive[TablePlan | None] = reactive(None, always_update=True, repaint=False)
 
-    def __init__(self, *, newer_below: str = "▼", id: str | None = None) -> None:
+    def __init__(
+        self,
+        tr: Translator,
+        *,
+        chat_max_length: int = DEFAULT_CHAT_MAX_LENGTH,
+        id: str | None = None,
+    ) -> None:
         super().__init__(id=id)
-        self._newer_below = newer_below
+        self._tr, self._chat_max_length = tr, chat_max_length
         self._players = 0
         self._shown: BoardModel | None = None
         self._tableaux: list[TableauWidget] | None = None
@@ -67,9 +76,9 @@ class TableBoard(Vertical):
             yield PilesWidget(id="piles")
             yield TableauWidget(-1, id="own")
             with Vertical(id="side"):
-                yield LineLog(newer_below=self._newer_below, id="log")
+                yield LineLog(newer_below=self._tr("log.newer_below"), id="log")
                 # Hidden and disabled (so never focused) until the player opens the chat.
-                chat = ChatInput(id="chat-input", compact=True, disabled=True)
+                chat = ChatField(self._tr, self._chat_max_length, id="chat-field", disabled=True)
                 chat.display = False
                 yield chat
         yield PromptLine(id="prompt")
@@ -77,6 +86,10 @@ class TableBoard(Vertical):
     @property
     def prompt_line(self) -> PromptLine:
         return self.query_one("#prompt", PromptLine)
+
+    @property
+    def chat_field(self) -> ChatField:
+        return self.query_one("#chat-field", ChatField)
 
     @property
     def chat_input(self) -> ChatInput:

@@ -1,4 +1,11 @@
-"""A chat: the lines so far and a line to type; posts ``ChatPanel.Send``."""
+"""A chat: the lines so far and a line to type; posts ``ChatPanel.Send``.
+
+Every chat (the lobby's, a table's room, the table's) is typed on a ``ChatField``: it
+holds at most the server's limit, says how much of it is used, joins a pasted text's
+lines and cuts a paste at the limit saying so, so that no chat throws away a text on
+Enter that it took without a word (the table's took any length, which the server then
+refused whole; the lobby's refused a paste over the limit whole, silently).
+"""
 
 from __future__ import annotations
 
@@ -8,12 +15,14 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
+from textual.containers import Horizontal, Vertical
 from textual.message import Message
-from textual.widgets import Input
 
+from server.protocol import DEFAULT_CHAT_MAX_LENGTH
+
+from ..i18n import Translator
 from .line_log import LineLog
-from .text import literal
+from .text import Input, Label, literal
 
 
 class ChatInput(Input):
@@ -40,12 +49,87 @@ class ChatInput(Input):
     def action_close(self) -> None:
         self.post_message(self.Closed(self))
 
+    def take_back(self, text: str) -> None:
+        """``text``, sent and not taken (the server refused it, the connection is lost), on
+        the line again to be sent later, unless something new is typed there already."""
+        if not self.value:
+            self.value = text[: self.max_length] if self.max_length else text
+            self.cursor_position = len(self.value)
+
+
+class ChatField(Horizontal):
+    """A ``ChatInput`` and, once something is typed, how much of the limit it uses
+    ("287/300"), and that a paste was cut to fit ("300/300 · paste cut")."""
+
+    DEFAULT_CSS = """
+    ChatField { height: 1; }
+    ChatField ChatInput { width: 1fr; }
+    ChatField #chat-count { width: auto; height: 1; padding: 0 0 0 1; color: $text-muted; }
+    ChatField #chat-count.full { color: $warning; text-style: bold; }
+    """
+
+    def __init__(
+        self,
+        tr: Translator,
+        max_length: int = DEFAULT_CHAT_MAX_LENGTH,
+        *,
+        id: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(id=id, disabled=disabled)
+        self.tr = tr
+        self._max_length = max_length
+        self._cut: str | None = None
+        """The text as a paste cut to fit left it (said until it changes)."""
+
+    def compose(self) -> ComposeResult:
+        yield ChatInput(
+            placeholder=self.tr("chat.placeholder"),
+            max_length=self._max_length,
+            compact=True,
+            id="chat-input",
+        )
+        count = Label("", id="chat-count")
+        count.display = False  # until something is typed
+        yield count
+
+    @property
+    def chat_input(self) -> ChatInput:
+        return self.query_one(ChatInput)
+
+    def say_in(self, tr: Translator) -> None:
+        """Speak ``tr``'s language from now on (Settings changed it)."""
+        self.tr = tr
+        self.chat_input.placeholder = tr("chat.placeholder")
+        self._count()
+
+    @on(Input.Changed, "#chat-input")
+    def _changed(self) -> None:
+        self._count()
+
+    @on(Input.Cut, "#chat-input")
+    def _paste_cut(self, event: Input.Cut) -> None:
+        event.stop()
+        self._cut = event.field.value
+        self._count()
+
+    def _count(self) -> None:
+        value, limit = self.chat_input.value, self._max_length
+        if self._cut is not None and value != self._cut:
+            self._cut = None
+        words = self.tr("chat.count", count=len(value), max_length=limit) if value else ""
+        if self._cut is not None:
+            words = self.tr("chat.count_cut", count=len(value), max_length=limit)
+        count = self.query_one("#chat-count", Label)
+        count.update(words)
+        count.display = bool(words)
+        count.set_class(len(value) >= limit, "full")
+
 
 class ChatPanel(Vertical):
     DEFAULT_CSS = """
     ChatPanel { height: 1fr; border: round $panel; border-title-color: $text-muted; }
     ChatPanel LineLog { height: 1fr; }
-    ChatPanel Input { height: 1; }
     """
 
     class Send(Message):
@@ -56,20 +140,20 @@ class ChatPanel(Vertical):
     def __init__(
         self,
         title: str,
-        placeholder: str,
-        max_length: int = 300,
+        tr: Translator,
+        max_length: int = DEFAULT_CHAT_MAX_LENGTH,
         *,
         newer_below: str = "▼",
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self.border_title = literal(title)
-        self._placeholder, self._max_length = placeholder, max_length
+        self._tr, self._max_length = tr, max_length
         self._newer_below = newer_below
 
     def compose(self) -> ComposeResult:
         yield LineLog(newer_below=self._newer_below)
-        yield ChatInput(placeholder=self._placeholder, max_length=self._max_length, compact=True)
+        yield ChatField(self._tr, self._max_length)
 
     def add_line(self, name: str, text: str) -> None:
         self.query_one(LineLog).write_chat(name, text)
@@ -85,8 +169,12 @@ class ChatPanel(Vertical):
         """Everything shown so far, as plain text."""
         return "\n".join(self.query_one(LineLog).lines)
 
+    @property
+    def chat_input(self) -> ChatInput:
+        return self.query_one(ChatInput)
+
     def focus_input(self) -> None:
-        self.query_one(ChatInput).focus()
+        self.chat_input.focus()
 
     @on(Input.Submitted)
     def _submitted(self, event: Input.Submitted) -> None:

@@ -7,14 +7,19 @@ only, a sentence too long for it ends in "…" (the log has it whole).
 
 from __future__ import annotations
 
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from textual.timer import Timer
 
 from .text import Static
 
+if TYPE_CHECKING:
+    from textual.screen import Screen
+
 #: Seconds a note ("not your turn yet...") stands in for the prompt.
 NOTE_SECONDS: Final = 3.0
+#: The id of the box Textual stands a screen's toasts in.
+TOAST_RACK: Final = "textual-toastrack"
 
 
 class PromptLine(Static):
@@ -37,6 +42,20 @@ class PromptLine(Static):
     def text(self) -> str:
         """What the line says now: the note while there is one, else the prompt."""
         return self._note or self._prompt
+
+    def on_mount(self) -> None:
+        self.screen.screen_layout_refresh_signal.subscribe(self, self._keep_toasts_above)
+
+    def _keep_toasts_above(self, screen: Screen[object]) -> None:
+        """Stand the screen's toasts on this line, not over it: Textual's stand on the
+        footer, over the prompt's right half ("Settings saved." hid what to do now)."""
+        racks = screen.query(f"#{TOAST_RACK}")
+        if not racks or not self.region:
+            return
+        below = screen.size.height - self.region.y  # this line's rows, and the footer's
+        rack = racks.first()
+        if rack.styles.margin.bottom != below:
+            rack.styles.margin = (0, 0, below, 0)
 
     def allow_rows(self, rows: int) -> None:
         """Let the words take up to ``rows`` rows (each only when they need it)."""

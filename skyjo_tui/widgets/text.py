@@ -19,11 +19,14 @@ from typing import Any, TypeVar
 
 from rich.console import RenderableType
 from rich.text import Text
-from textual import widgets
+from textual import events, widgets
 from textual.content import Content, ContentText
 from textual.coordinate import Coordinate
+from textual.message import Message
 from textual.visual import VisualType
 from textual.widgets.data_table import CellType, ColumnKey, RowKey
+
+from server.printable import one_line
 
 SelectType = TypeVar("SelectType", bound=Hashable)
 
@@ -60,6 +63,52 @@ class Button(widgets.Button):
 
     def validate_label(self, label: ContentText) -> Content:
         return literal(label)
+
+
+class Input(widgets.Input):
+    """``Input`` whose text is inert, and which keeps what is pasted into it.
+
+    Its value is shown as it is, so a value from elsewhere (a ``--name``, a settings file,
+    a name the server refused) that held a terminal's controls wrote them to the terminal
+    (its title, its colours): each is kept as U+FFFD instead, and a line break or tab as a
+    space (``server.printable.one_line``), whatever sets the value.
+
+    Textual's kept a paste's first line only, and refused a paste longer than the room
+    left whole, silently: here a paste's lines are joined by spaces, and what does not fit
+    is cut at ``max_length`` with a bell and ``Input.Cut`` (a chat line says so beside it).
+    """
+
+    class Cut(Message):
+        """A paste was cut to fit the field: ``left_out`` characters of it were not kept."""
+
+        def __init__(self, field: Input, left_out: int) -> None:
+            super().__init__()
+            self.field = field
+            self.left_out = left_out
+
+        @property
+        def control(self) -> Input:
+            return self.field
+
+    def validate_value(self, value: str) -> str:
+        return one_line(value)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        event.stop()
+        event.prevent_default()  # not Textual's: its first line only, or nothing at all
+        text = " ".join(event.text.splitlines())
+        if not text:
+            return
+        start, end = sorted(self.selection)
+        left_out = 0
+        if self.max_length:
+            room = max(0, self.max_length - (len(self.value) - (end - start)))
+            text, left_out = text[:room], max(0, len(text) - room)
+        if text:
+            self.replace(text, start, end)
+        if left_out:
+            self.app.bell()
+            self.post_message(self.Cut(self, left_out))
 
 
 class Select(widgets.Select[SelectType]):

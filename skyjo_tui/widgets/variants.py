@@ -7,14 +7,13 @@ from typing import Any, Final
 
 from textual.app import ComposeResult
 from textual.validation import Integer
-from textual.widgets import Input
 
 from server.engine import Settings
 from server.engine.settings import MAX_END_SCORE, MIN_END_SCORE
 
 from ..i18n import Translator
 from .form import FieldLabel, FormGrid
-from .text import Select
+from .text import Input, Select
 
 #: The engine's own bounds and default: the rules live there.
 END_SCORE_RANGE: Final = (MIN_END_SCORE, MAX_END_SCORE)

@@ -71,6 +71,8 @@ def test_a_drawn_card_a_close_call_and_one_point() -> None:
     assert hint_marks(Action.draw(0), view) == (frozenset(), frozenset({"draw"}))
     assert review_summary(3, 11.4, en) == "3 costly moves, 11 points given away"
     assert review_summary(1, 2.0, Translator("fr")) == "1 coup coûteux, 2 points perdus"
+    assert review_summary(1, 1.2, en) == "1 costly move, 1 point given away"
+    assert review_summary(2, 1.4, Translator("fr")) == "2 coups coûteux, 1 point perdu"
 
 
 def test_every_language_has_every_word_of_the_coach() -> None:
@@ -98,5 +100,5 @@ def test_a_stand_ins_move_is_said_to_be_the_bots_with_why_in_every_language() ->
         "3 costly moves, 11 points given away · 4 moves played by a bot for Ann: not counted"
     )
     assert review_summary(0, 0.0, fr, standins=1, name="Ann") == (
-        "0 coup coûteux, 0 points perdus · 1 coup joué par un robot pour Ann : non compté"
+        "0 coup coûteux, 0 point perdu · 1 coup joué par un robot pour Ann : non compté"
     )

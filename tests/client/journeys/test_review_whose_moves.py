@@ -48,8 +48,10 @@ from .seen import (
 WORDS = {
     "en": {
         "title": "Review of {name}'s moves",
-        "summary.one": "{count} costly move, {points} points given away",
-        "summary.other": "{count} costly moves, {points} points given away",
+        "costly.one": "{count} costly move",
+        "costly.other": "{count} costly moves",
+        "points.one": "{count} point given away",
+        "points.other": "{count} points given away",
         "key": "Next player",
         "costly_key": "Next costly move",
         "costly_hint": "n: the next costly move",
@@ -59,8 +61,10 @@ WORDS = {
     },
     "fr": {
         "title": "Bilan des coups joués par {name}",
-        "summary.one": "{count} coup coûteux, {points} points perdus",
-        "summary.other": "{count} coups coûteux, {points} points perdus",
+        "costly.one": "{count} coup coûteux",
+        "costly.other": "{count} coups coûteux",
+        "points.one": "{count} point perdu",
+        "points.other": "{count} points perdus",
         "key": "Joueur suivant",
         "costly_key": "Coup coûteux",
         "costly_hint": "n : le coup coûteux suivant",
@@ -86,11 +90,14 @@ def a_bots_only_record(
     return path, json.loads(record_line(record))
 
 
-def summary_words(review: Review, lang: str) -> str:
-    count = len(review.costly)
+def counted(lang: str, words: str, count: int) -> str:
     one = count in (0, 1) if lang == "fr" else count == 1  # French counts 0 as singular
-    form = WORDS[lang]["summary.one" if one else "summary.other"]
-    return form.format(count=count, points=round(review.points_given_away))
+    return WORDS[lang][f"{words}.{'one' if one else 'other'}"].format(count=count)
+
+
+def summary_words(review: Review, lang: str) -> str:
+    costly = counted(lang, "costly", len(review.costly))
+    return f"{costly}, {counted(lang, 'points', round(review.points_given_away))}"
 
 
 def points_seen(app: SkyjoApp) -> list[str]:
