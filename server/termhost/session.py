@@ -160,6 +160,8 @@ class HostedSession:
             max_size=limits.max_size,
             on_close=self.request_stop,
             input_budget=TokenBucket(limits.input_rate, limits.input_burst),
+            resize_budget=TokenBucket(limits.resize_rate, limits.resize_burst),
+            write_deadline=limits.write_deadline,
         )
         """The session's side of the terminal (input routing, output caps)."""
         self._idle_timer: asyncio.TimerHandle | None = None
@@ -192,8 +194,20 @@ class HostedSession:
         self.terminal.feed(data)
 
     def resize(self, columns: int, rows: int) -> None:
-        """The client's window changed (clamped; applied at most ten times a second)."""
+        """The client's window changed (clamped, budgeted; the last size wins)."""
         self.terminal.resize(columns, rows)
+
+    def charge(self, amount: int) -> None:
+        """The client sent a request that is not input (a ping, a message the
+        door ignored): it costs ``amount`` of its input budget (at least
+        ``REQUEST_COST``), so that it is held back like a flood of keys."""
+        self.terminal.charge(amount)
+
+    def output_queued(self, amount: int) -> None:
+        """The door queued ``amount`` bytes of its own to the client (a pong, a
+        ping): they count against the same write-buffer cap and deadline as
+        the app's output."""
+        self.terminal.output_queued(amount)
 
     def transport_lost(self) -> None:
         """The connection is gone: stop the app (the player keeps their seat)."""
