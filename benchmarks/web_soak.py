@@ -53,7 +53,7 @@ import resource
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -581,7 +581,7 @@ async def bad_http(server: Server, stop: asyncio.Event, attack: Attack, count: i
 
 
 ATTACKERS: dict[
-    str, tuple[Callable[[Server, asyncio.Event, Attack, int], Awaitable[None]], int]
+    str, tuple[Callable[[Server, asyncio.Event, Attack, int], Coroutine[Any, Any, None]], int]
 ] = {
     "ping-flood": (ping_flood, 4),
     "resize-storm": (resize_storm, 6),

@@ -103,7 +103,9 @@ async def test_a_resize_storm_is_held_back_and_the_app_gets_the_last_size(tmp_pa
     async with web_door(tmp_path, limits=limits) as door:
         async with door_client(door.url) as storm:
             await storm.shows(NAME_PROMPT)
-            (session,) = door.web.game_host.host.sessions if door.web.game_host.host else ()
+            host = door.web.game_host.host
+            assert host is not None
+            (session,) = host.sessions
             for index in range(60):
                 size = (500, 200) if index % 2 else (20, 10)
                 await storm.send(["resize", {"width": size[0], "height": size[1]}])
