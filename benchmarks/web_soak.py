@@ -60,7 +60,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from doors import Player, WebTerminal, free_port
+from doors import Player, WebTerminal, free_port, wait_listening
 
 HERE = Path(__file__).resolve().parent.parent
 ATTACKS = ("ping-flood", "resize-storm", "idle-preupgrade", "nested-json", "bad-http")
@@ -172,18 +172,11 @@ async def server_process(code: Path, workdir: Path) -> AsyncIterator[Server]:
         )
     server = Server(proc, tcp, web, log)
     try:
-        async with asyncio.timeout(60):
+        try:
             for port in (tcp, web):
-                while True:
-                    if proc.returncode is not None:
-                        raise RuntimeError(f"skyjo-server exited: {log.read_text()[-2000:]}")
-                    try:
-                        _, writer = await asyncio.open_connection("127.0.0.1", port)
-                    except OSError:
-                        await asyncio.sleep(0.1)
-                        continue
-                    writer.close()
-                    break
+                await wait_listening(port, proc)
+        except RuntimeError:
+            raise RuntimeError(f"skyjo-server exited: {log.read_text()[-2000:]}") from None
         yield server
     finally:
         if proc.returncode is None:
@@ -378,6 +371,21 @@ def _source(index: int) -> str:
     return f"127.0.0.{2 + index % 253}"
 
 
+async def _connect(
+    server: Server, index: int, attack: Attack
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter] | None:
+    """A TCP connection to the web port from attacker ``index``'s address (None: refused)."""
+    try:
+        opened = await asyncio.wait_for(
+            asyncio.open_connection("127.0.0.1", server.web, local_addr=(_source(index), 0)),
+            PROBE_TIMEOUT,
+        )
+    except (OSError, TimeoutError):
+        return None
+    attack.opened += 1
+    return opened
+
+
 async def _open_ws_raw(
     server: Server, source: str
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -482,17 +490,11 @@ async def resize_storm(server: Server, stop: asyncio.Event, attack: Attack, coun
 async def idle_preupgrade(server: Server, stop: asyncio.Event, attack: Attack, count: int) -> None:
     async def one(index: int) -> None:
         while not stop.is_set():
-            try:
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection(
-                        "127.0.0.1", server.web, local_addr=(_source(index), 0)
-                    ),
-                    PROBE_TIMEOUT,
-                )
-            except (OSError, TimeoutError):
+            opened = await _connect(server, index, attack)
+            if opened is None:
                 await asyncio.sleep(0.5)
                 continue
-            attack.opened += 1
+            reader, writer = opened
             try:
                 closing = asyncio.ensure_future(reader.read())
                 stopping = asyncio.ensure_future(stop.wait())
@@ -557,17 +559,11 @@ async def bad_http(server: Server, stop: asyncio.Event, attack: Attack, count: i
     async def one(index: int) -> None:
         sent = 0
         while not stop.is_set():
-            try:
-                reader, writer = await asyncio.wait_for(
-                    asyncio.open_connection(
-                        "127.0.0.1", server.web, local_addr=(_source(index), 0)
-                    ),
-                    PROBE_TIMEOUT,
-                )
-            except (OSError, TimeoutError):
+            opened = await _connect(server, index, attack)
+            if opened is None:
                 await asyncio.sleep(0.2)
                 continue
-            attack.opened += 1
+            reader, writer = opened
             try:
                 writer.write(BAD_REQUESTS[sent % len(BAD_REQUESTS)])
                 sent += 1

@@ -179,7 +179,8 @@ class WebSocketTransport:
             return
         if self._pong_due:
             logger.warning(
-                "web connection from %s dropped: no answer to a ping in %.0f s (not reading)",
+                "web connection from %s dropped: no answer to a ping in %.0f s "
+                "(it does not read, or sends more than its input budget lets us read)",
                 self._peer,
                 heartbeat / 2,
             )
