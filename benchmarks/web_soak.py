@@ -69,6 +69,8 @@ NOFILE = 1024
 PROBE_TIMEOUT = 5.0
 GAP = 0.25
 """Seconds between the honest players' moves and keys (on average)."""
+SLOWEST: list[tuple[float, float, str]] = []
+"""Every honest browser key: how long it took, when (``time.monotonic``), its phase."""
 MiB = 2**20
 PAGE = os.sysconf("SC_PAGE_SIZE")
 
@@ -284,7 +286,9 @@ async def web_player(
             terminal.send(("\x1b[C", "\x1b[D")[index % 2])
             index += 1
             await screen.frame(before)
-            phases.setdefault(phase[0], []).append(time.perf_counter() - started)
+            took = time.perf_counter() - started
+            phases.setdefault(phase[0], []).append(took)
+            SLOWEST.append((took, time.monotonic(), phase[0]))
     except (ConnectionError, TimeoutError) as exc:
         phases.setdefault("web lost", []).append(0.0)
         print(f"  honest browser session lost: {exc!r}")
@@ -684,6 +688,12 @@ async def soak(args: argparse.Namespace, attack_name: str) -> None:
             print(f"  attacker             {attack.opened} connections opened; {dropped}")
             if attack.notes:
                 print(f"                       {len(attack.notes)} refused, e.g. {attack.notes[0]}")
+            slow = sorted((k for k in SLOWEST if k[2] == "attack"), reverse=True)[:3]
+            print(
+                "  slowest browser keys "
+                + ", ".join(f"{t * 1000:.0f} ms at {at - attack.began:.1f} s" for t, at, _ in slow)
+            )
+            SLOWEST.clear()
             print(f"  probes during attack {probes.summary()}")
             print(f"  probes after attack  {after_probes.summary()}")
             if args.show_log:

@@ -379,7 +379,8 @@ class ChannelTerminal:
         changes in a loop would cost every player of its process.  A request
         costs ``REQUEST_COST`` of the input budget like any other; sizes are
         applied at most one every ``RESIZE_INTERVAL`` and as the resize budget
-        allows (a few at once, then ``resize_rate`` a second), and until then
+        allows (a few at once, then ``resize_rate`` a second; the host shares
+        one budget among the sessions of a client address), and until then
         only the latest size is kept: the last one wins.
         """
         if self.closed:

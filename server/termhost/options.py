@@ -48,8 +48,9 @@ class HostLimits:
     """Characters of input per second, sustained; faster clients are paused."""
     input_burst: float = 32 * 1024
     resize_rate: float = 1.0
-    """Window sizes applied to the app per second, sustained (each is a whole new
-    layout); the sizes in between are skipped, the last one wins."""
+    """Window sizes applied per second, sustained, for all the sessions of one
+    client address together (each is a whole new layout); the sizes in between
+    are skipped, each session's last one wins."""
     resize_burst: float = 4.0
     write_deadline: float = 15.0
     """Seconds output may stay queued without a byte of it leaving before the

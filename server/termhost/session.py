@@ -160,7 +160,7 @@ class HostedSession:
             max_size=limits.max_size,
             on_close=self.request_stop,
             input_budget=TokenBucket(limits.input_rate, limits.input_burst),
-            resize_budget=TokenBucket(limits.resize_rate, limits.resize_burst),
+            resize_budget=host._resize_budget_for(start.player.peer),
             write_deadline=limits.write_deadline,
         )
         """The session's side of the terminal (input routing, output caps)."""
@@ -411,6 +411,9 @@ class SessionHost:
         self.messages = messages or HostMessages()
         self._ids = itertools.count(1)
         self._sessions: dict[int, HostedSession] = {}
+        self._resize_budgets: dict[str, TokenBucket] = {}
+        """Window sizes applied per client address, every session of it together
+        (kept while one of them runs): six tabs resizing cost what one does."""
         self._closing = False
         self.gc_scheduler: GCScheduler | None = None
         """Set when a GC policy is applied (``start_gc``)."""
@@ -484,9 +487,22 @@ class SessionHost:
         if self.pool is not None:
             await self.pool.close()
 
+    def _resize_budget_for(self, address: str) -> TokenBucket:
+        limits = self.limits
+        if not address:  # no address known: a budget of its own
+            return TokenBucket(limits.resize_rate, limits.resize_burst)
+        budget = self._resize_budgets.get(address)
+        if budget is None:
+            budget = TokenBucket(limits.resize_rate, limits.resize_burst)
+            self._resize_budgets[address] = budget
+        return budget
+
     def _forget(self, session: HostedSession) -> None:
         if self._sessions.pop(session.session_id, None) is not None and self.gc_scheduler:
             self.gc_scheduler.session_ended()
+        address = session.player.peer
+        if address and not any(s.player.peer == address for s in self._sessions.values()):
+            self._resize_budgets.pop(address, None)
 
 
 __all__ = [
