@@ -158,9 +158,10 @@ class WebSocketTransport:
         """Answer a WebSocket ping (as ``pong``: the latest one only)."""
         if self._close is not None or self._aborted:
             return 0
-        added = len(payload) - (len(self._ws_pong) if self._ws_pong is not None else 0)
+        pending = self._ws_pong
+        added = len(payload) - (len(pending) if pending is not None else -_CONTROL_FRAME)
         self._ws_pong = payload
-        return self._queue_control(added + _CONTROL_FRAME)
+        return self._queue_control(added)
 
     def pong_received(self) -> None:
         """The browser answered the heartbeat: the next ping in ``heartbeat`` seconds."""

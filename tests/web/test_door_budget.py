@@ -86,6 +86,15 @@ async def test_a_client_that_pings_without_reading_is_dropped_and_others_play_on
                         if transport is not None:
                             peak = max(peak, transport.get_write_buffer_size())
                         await asyncio.sleep(0.02)
+                # Its own pings are answered, and what was queued for them all leaves.
+                (mine,) = [c for c in door.web.connections if c is not flooder]
+                for _ in range(20):
+                    await honest.send(["ping", "42"])
+                    await honest.ws.ping(b"hi")
+                await poll_until(lambda: "pong" in "".join(honest.text_frames), "a pong")
+                transport = mine.transport
+                assert transport is not None
+                await poll_until(lambda: transport.get_write_buffer_size() == 0, "all sent")
                 await honest.type("\x11")  # the honest player still plays: ctrl+q quits
                 assert await honest.closed() == 1000
         finally:
