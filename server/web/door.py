@@ -350,6 +350,10 @@ class WebFrontDoor:
         try:
             while True:
                 await transport.readable()
+                if transport.aborted:
+                    # Dropped (not reading, over the cap): the messages aiohttp
+                    # still holds would be read at the budget's pace, for nothing.
+                    break
                 message = await ws.receive()
                 # Every message costs input budget, whatever it is: keys the
                 # characters they carry (the host charges those), any other its

@@ -101,6 +101,11 @@ class WebSocketTransport:
         tcp = self._tcp
         return self._queued + (tcp.get_write_buffer_size() if tcp is not None else 0)
 
+    @property
+    def aborted(self) -> bool:
+        """Dropped: what the browser sent meanwhile is not to be read any more."""
+        return self._aborted
+
     def is_closing(self) -> bool:
         return self._close is not None or self._aborted or self._ws.closed
 
