@@ -66,6 +66,11 @@ class TokenBucket:
         self._refill()
         return self._tokens >= self.burst
 
+    def delay(self) -> float:
+        """Seconds until ``take()`` would succeed (0: now)."""
+        self._refill()
+        return max(0.0, (1.0 - self._tokens) / self.rate)
+
     def spend(self, amount: int) -> float:
         """Take ``amount`` tokens for input already received; return the
         seconds to pause reading (0: none)."""

@@ -26,6 +26,7 @@ from typing import Any, Final
 import asyncssh
 
 from ..listen import peer_host
+from .flow import connection_flow
 from .session import SSHSessions
 
 logger = logging.getLogger(__name__)
@@ -87,6 +88,7 @@ class SSHAppServer(asyncssh.SSHServer):
             loop.call_soon(conn.disconnect, asyncssh.DISC_TOO_MANY_CONNECTIONS, refusal.value)
             return
         self._address = address
+        connection_flow(conn)  # asyncssh's own answers are held back from here on
         keep_alive_in_the_kernel(conn.get_extra_info("socket"))
         self.manager.host.expect_session()
 

@@ -23,6 +23,7 @@ from ..listen import peer_host
 from ..termhost import DoorPlayer, HostedSession, SessionHost, SessionStart
 from ..termhost.session import EXIT_FAILURE
 from .channels import cap_environment
+from .flow import BUDGET, ConnectionFlow, connection_flow
 from .options import SSHLimits
 
 logger = logging.getLogger(__name__)
@@ -60,28 +61,43 @@ def guest_player(connection: asyncssh.SSHServerConnection, server: Any) -> DoorP
 
 
 class SSHChannelTransport:
-    """An asyncssh server channel as the host's ``TerminalTransport``."""
+    """An asyncssh server channel as the host's ``TerminalTransport``.
 
-    def __init__(self, chan: asyncssh.SSHServerChannel) -> None:
+    With its connection's ``ConnectionFlow`` (the session is the connection's
+    only one), what asyncssh queued on the connection counts as this
+    channel's backlog too, and pausing the channel pauses the connection's
+    reading: requests (window changes, keepalives) wait like keys do.
+    """
+
+    def __init__(self, chan: asyncssh.SSHServerChannel, flow: ConnectionFlow | None = None) -> None:
         self._chan = chan
+        self._flow = flow
 
     def write(self, data: bytes) -> None:
         self._chan.write(data)
 
     def get_write_buffer_size(self) -> int:
-        return self._chan.get_write_buffer_size()
+        flow = self._flow
+        return self._chan.get_write_buffer_size() + (flow.buffered() if flow is not None else 0)
 
     def is_closing(self) -> bool:
         return self._chan.is_closing()
 
     def abort(self) -> None:
         self._chan.abort()
+        connection = self._chan.get_extra_info("connection")
+        if connection is not None:
+            connection.abort()  # its own backlog too: the client does not read
 
     def pause_reading(self) -> None:
         self._chan.pause_reading()
+        if self._flow is not None:
+            self._flow.pause(BUDGET)
 
     def resume_reading(self) -> None:
         self._chan.resume_reading()
+        if self._flow is not None:
+            self._flow.resume(BUDGET)
 
     def end(self, status: int) -> None:
         self._chan.exit(status)
@@ -155,10 +171,14 @@ class SSHSession(asyncssh.SSHServerSession):
                 size=self._size,
                 env=MappingProxyType(dict(chan.get_environment())),
             )
-            self.hosted = self._door.host.open(
-                SSHChannelTransport(chan), start, on_closed=self._session_closed
+            flow = connection_flow(self._connection)
+            self.hosted = hosted = self._door.host.open(
+                SSHChannelTransport(chan, flow), start, on_closed=self._session_closed
             )
-            if self.hosted is not None:
+            if hosted is not None:
+                # The connection's buffer filled with asyncssh's own answers: the
+                # session's cap and write deadline hold for them too.
+                flow.on_full = lambda: hosted.output_queued(0)
                 self._door._started(self)
 
     def data_received(self, data: bytes | str, datatype: int | None) -> None:

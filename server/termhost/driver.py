@@ -8,13 +8,15 @@ process: they read ``sys.__stdin__``, write ``sys.__stderr__``, call
 those is wrong, so this driver does none of it:
 
 * output goes to ``ChannelTerminal.write`` (the door's transport, with a cap on
-  its write buffer so a client that stops reading is dropped), a frame in one
-  write;
+  its write buffer and a deadline for it to drain, so a client that stops
+  reading is dropped), a frame in one write;
 * input arrives from the door's callback on the event loop and is parsed with
   Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``),
   then handed to the app, which takes the keys of one read in turn if it is an
   ``InputInTurnApp`` (``skyjo_tui.keyturns``: Textual would apply them out of order);
-* window-change requests become ``events.Resize``, clamped to sane bounds.
+* window-change requests become ``events.Resize``, clamped to sane bounds,
+  coalesced and budgeted (each costs input budget; a few are applied at once,
+  then one a second, the last size winning).
 
 Everything here runs on the event loop thread; there are no helper threads.
 """
@@ -53,6 +55,7 @@ from .options import (
     INPUT_SLICE,
     MAX_SIZE,
     MIN_SIZE,
+    REQUEST_COST,
 )
 
 if TYPE_CHECKING:
@@ -61,7 +64,8 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 RESIZE_INTERVAL: Final = 0.1
-"""Seconds between two layouts for window changes (a flood of them is coalesced)."""
+"""Seconds between two layouts for window changes at least (a flood of them is
+coalesced); the resize budget spaces them further."""
 
 # Progressive enhancement flags for the kitty keyboard protocol; same set as
 # Textual's LinuxDriver (disambiguate | report all keys | associated text).
@@ -151,6 +155,13 @@ class ChannelTerminal:
     alive by the session.  With an ``input_budget``, a client typing faster
     than the budget allows has its channel paused (flow control: SSH windows, TCP backpressure) until
     the budget refills.
+
+    Every byte queued to the client counts, whoever queued it: the app's output
+    through ``write``, the door's own (a pong, a ping) through ``output_queued``.
+    Over ``write_buffer_cap`` queued, or with output queued and none of it sent
+    for ``write_deadline`` seconds, the client is dropped.  Likewise every
+    request counts against the input budget: keys (``feed``), window changes
+    (``resize``) and the door's other requests (``charge``).
     """
 
     def __init__(
@@ -165,9 +176,18 @@ class ChannelTerminal:
         max_size: tuple[int, int] = MAX_SIZE,
         on_close: Callable[[str], None] | None = None,
         input_budget: TokenBucket | None = None,
+        resize_budget: TokenBucket | None = None,
+        write_deadline: float | None = None,
     ) -> None:
         self._channel = channel
         self._input_budget = input_budget
+        self._resize_budget = resize_budget
+        self._write_deadline = write_deadline
+        self._written = 0
+        """Bytes queued to the channel so far (the app's and the door's)."""
+        self._drain_handle: asyncio.TimerHandle | None = None
+        self._drain_mark = (0, 0)
+        """``_written`` and the channel's buffered bytes when the drain timer was armed."""
         self._resume_handle: asyncio.TimerHandle | None = None
         self._resize_handle: asyncio.TimerHandle | None = None
         self._last_resize = 0.0
@@ -215,17 +235,47 @@ class ChannelTerminal:
         except OSError:
             self.close("channel closed while writing")
             return
-        if self._channel.get_write_buffer_size() > self._write_buffer_cap:
-            self._overflow()
+        self.output_queued(len(data))
 
-    def _overflow(self) -> None:
+    def output_queued(self, amount: int = 0) -> None:
+        """``amount`` more bytes were queued to the client (the door's own: a
+        pong, a ping; ``write`` calls it for the app's): hold the channel's
+        whole backlog to the cap, and to the deadline to drain."""
+        if self.closed:
+            return
+        self._written += amount
+        buffered = self._channel.get_write_buffer_size()
+        if buffered > self._write_buffer_cap:
+            self._overflow(
+                f"write buffer above {self._write_buffer_cap} bytes", "write buffer cap exceeded"
+            )
+        elif buffered > 0 and self._drain_handle is None and self._write_deadline is not None:
+            self._drain_mark = (self._written, buffered)
+            loop = asyncio.get_running_loop()
+            self._drain_handle = loop.call_later(self._write_deadline, self._check_drained)
+
+    def _check_drained(self) -> None:
+        """The deadline passed with output queued: did any of it leave since?"""
+        self._drain_handle = None
+        if self.closed:
+            return
+        buffered = self._channel.get_write_buffer_size()
+        if buffered <= 0:
+            return  # armed again by the next output
+        written, before = self._drain_mark
+        sent = (self._written - written) - (buffered - before)
+        if sent <= 0:
+            self._overflow(
+                f"nothing sent for {self._write_deadline:.0f} s", "write deadline passed"
+            )
+        else:
+            self.output_queued()  # a slow client, but a reading one: watch the rest
+
+    def _overflow(self, why: str, reason: str) -> None:
         """The client is not reading: abort rather than buffer without limit."""
         self.overflowed = True
-        logger.warning(
-            "write buffer above %d bytes (client not reading); dropping session",
-            self._write_buffer_cap,
-        )
-        self.close("write buffer cap exceeded")
+        logger.warning("%s (client not reading); dropping session", why)
+        self.close(reason)
         with contextlib.suppress(OSError):
             self._channel.abort()  # discard the backlog instead of flushing it
 
@@ -240,10 +290,12 @@ class ChannelTerminal:
         driver, self._driver = self._driver, None
         if driver is not None:
             driver._cancel_tick()
-        for handle in (self._resume_handle, self._resize_handle, self._slice_handle):
+        handles = (self._resume_handle, self._resize_handle, self._slice_handle, self._drain_handle)
+        for handle in handles:
             if handle is not None:
                 handle.cancel()
         self._resume_handle = self._resize_handle = self._slice_handle = None
+        self._drain_handle = None
         if self._on_close is not None:
             self._on_close(reason)
 
@@ -294,6 +346,13 @@ class ChannelTerminal:
             self._slice_handle = asyncio.get_running_loop().call_soon(self._next_slice)
         driver.feed(first)
 
+    def charge(self, amount: int) -> None:
+        """A request from the client that is not input (a ping, a message the door
+        ignored) costs ``amount`` characters of the input budget, and at least
+        ``REQUEST_COST``."""
+        if not self.closed:
+            self._charge_input(max(amount, REQUEST_COST))
+
     def _charge_input(self, amount: int) -> None:
         """Spend input budget; over budget, stop reading until it refills."""
         if self._input_budget is None:
@@ -314,17 +373,25 @@ class ChannelTerminal:
             self._channel.resume_reading()  # delivers what queued meanwhile
 
     def resize(self, width: int, height: int) -> None:
-        """Apply a window-change request (clamped; at most one every ``RESIZE_INTERVAL``).
+        """Apply a window-change request (clamped, coalesced, budgeted).
 
         Each resize lays the whole app out again: a client sending window
-        changes in a loop would cost every player.  Within the interval only
-        the latest size is kept, and applied when it ends.
+        changes in a loop would cost every player of its process.  A request
+        costs ``REQUEST_COST`` of the input budget like any other; sizes are
+        applied at most one every ``RESIZE_INTERVAL`` and as the resize budget
+        allows (a few at once, then ``resize_rate`` a second; the host shares
+        one budget among the sessions of a client address), and until then
+        only the latest size is kept: the last one wins.
         """
+        if self.closed:
+            return
+        self._charge_input(REQUEST_COST)
         self.size = clamp_size(width, height, self._min_size, self._max_size)
         if self._resize_handle is not None:
             return  # the pending one will apply the latest size
-        now = time.monotonic()
-        wait = self._last_resize + RESIZE_INTERVAL - now
+        wait = self._last_resize + RESIZE_INTERVAL - time.monotonic()
+        if self._resize_budget is not None:
+            wait = max(wait, self._resize_budget.delay())
         if wait > 0:
             self._resize_handle = asyncio.get_running_loop().call_later(wait, self._apply_size)
         else:
@@ -332,6 +399,11 @@ class ChannelTerminal:
 
     def _apply_size(self) -> None:
         self._resize_handle = None
+        if self._resize_budget is not None and not self._resize_budget.take():
+            # asyncio may run a timer a hair early: wait for the token.
+            delay = max(self._resize_budget.delay(), _TICK_MARGIN)
+            self._resize_handle = asyncio.get_running_loop().call_later(delay, self._apply_size)
+            return
         self._last_resize = time.monotonic()
         if self._driver is not None and not self.closed:
             self._driver.resize(*self.size)

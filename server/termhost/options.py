@@ -20,6 +20,10 @@ DEFAULT_WRITE_BUFFER_CAP: Final = 1024 * 1024
 """Bytes queued in the channel (client not reading) before the session is dropped."""
 DEFAULT_PENDING_INPUT_CAP: Final = 64 * 1024
 """Characters of input buffered before the app's driver is ready; extra is dropped."""
+REQUEST_COST: Final = 32
+"""Characters of the input budget one request from a client costs besides what it
+carries (a resize, a ping, any message): a flood of tiny requests is held back
+like a flood of keys."""
 INPUT_SLICE: Final = 512
 """Characters of input handed to an app at once: a longer input (a paste, a
 flood) is handed on a slice per turn of the event loop, so that the other
@@ -43,6 +47,14 @@ class HostLimits:
     input_rate: float = 8 * 1024
     """Characters of input per second, sustained; faster clients are paused."""
     input_burst: float = 32 * 1024
+    resize_rate: float = 1.0
+    """Window sizes applied per second, sustained, for all the sessions of one
+    client address together (each is a whole new layout); the sizes in between
+    are skipped, each session's last one wins."""
+    resize_burst: float = 4.0
+    write_deadline: float = 15.0
+    """Seconds output may stay queued without a byte of it leaving before the
+    client is dropped (it does not read), however little is queued."""
 
 
 @dataclass(frozen=True)

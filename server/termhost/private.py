@@ -315,6 +315,16 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "server.ssh.channels._CappedEnvChannel",
         instance=True,
     ),
+    # -- asyncssh: one budget for every byte of a connection ----------------------------
+    PrivateUse(
+        "asyncssh",
+        "SSHServerConnection",
+        "_transport",
+        "asyncssh writes its own answers there without flow control: its buffer is "
+        "counted against the write cap, and its reading paused with the input budget",
+        "server.ssh.flow.ConnectionFlow",
+        instance=True,
+    ),
 )
 
 
@@ -362,7 +372,7 @@ def _instance(module: str, owner: str) -> object | None:
         import asyncio
 
         return asyncio.Event()
-    if (module, owner) == ("asyncssh", "SSHServerChannel"):
+    if (module, owner) in (("asyncssh", "SSHServerChannel"), ("asyncssh", "SSHServerConnection")):
         return None  # needs a connection: checked on a real channel by the SSH tests
     raise LookupError(f"no way to make a {module}.{owner}")
 

@@ -160,6 +160,8 @@ class HostedSession:
             max_size=limits.max_size,
             on_close=self.request_stop,
             input_budget=TokenBucket(limits.input_rate, limits.input_burst),
+            resize_budget=host._resize_budget_for(start.player.peer),
+            write_deadline=limits.write_deadline,
         )
         """The session's side of the terminal (input routing, output caps)."""
         self._idle_timer: asyncio.TimerHandle | None = None
@@ -192,8 +194,20 @@ class HostedSession:
         self.terminal.feed(data)
 
     def resize(self, columns: int, rows: int) -> None:
-        """The client's window changed (clamped; applied at most ten times a second)."""
+        """The client's window changed (clamped, budgeted; the last size wins)."""
         self.terminal.resize(columns, rows)
+
+    def charge(self, amount: int) -> None:
+        """The client sent a request that is not input (a ping, a message the
+        door ignored): it costs ``amount`` of its input budget (at least
+        ``REQUEST_COST``), so that it is held back like a flood of keys."""
+        self.terminal.charge(amount)
+
+    def output_queued(self, amount: int) -> None:
+        """The door queued ``amount`` bytes of its own to the client (a pong, a
+        ping): they count against the same write-buffer cap and deadline as
+        the app's output."""
+        self.terminal.output_queued(amount)
 
     def transport_lost(self) -> None:
         """The connection is gone: stop the app (the player keeps their seat)."""
@@ -402,6 +416,9 @@ class SessionHost:
         self.messages = messages or HostMessages()
         self._ids = itertools.count(1)
         self._sessions: dict[int, HostedSession] = {}
+        self._resize_budgets: dict[str, TokenBucket] = {}
+        """Window sizes applied per client address, every session of it together
+        (kept while one of them runs): six tabs resizing cost what one does."""
         self._closing = False
         self.gc_scheduler: GCScheduler | None = None
         """Set when a GC policy is applied (``start_gc``)."""
@@ -475,9 +492,22 @@ class SessionHost:
         if self.pool is not None:
             await self.pool.close()
 
+    def _resize_budget_for(self, address: str) -> TokenBucket:
+        limits = self.limits
+        if not address:  # no address known: a budget of its own
+            return TokenBucket(limits.resize_rate, limits.resize_burst)
+        budget = self._resize_budgets.get(address)
+        if budget is None:
+            budget = TokenBucket(limits.resize_rate, limits.resize_burst)
+            self._resize_budgets[address] = budget
+        return budget
+
     def _forget(self, session: HostedSession) -> None:
         if self._sessions.pop(session.session_id, None) is not None and self.gc_scheduler:
             self.gc_scheduler.session_ended()
+        address = session.player.peer
+        if address and not any(s.player.peer == address for s in self._sessions.values()):
+            self._resize_budgets.pop(address, None)
 
 
 __all__ = [

@@ -318,8 +318,14 @@ class WebFrontDoor:
         if self._closing or self.game_host.host is None:
             return web.Response(status=503, text="The server is shutting down.\n")
         ws = web.WebSocketResponse(
-            max_msg_size=options.max_message,
-            heartbeat=options.heartbeat,
+            # aiohttp refuses a message of max_msg_size bytes itself: one more
+            # lets a message of exactly ``max_message`` through.
+            max_msg_size=options.max_message + 1,
+            # Pings are answered and the heartbeat kept by the transport, within
+            # the budgets: aiohttp's would answer every ping outside them, and
+            # its heartbeat restarts on any byte received.
+            autoping=False,
+            heartbeat=None,
             compress=False,  # a deflate context per player costs more memory than it saves
         )
         if not ws.can_prepare(request).ok:
@@ -335,7 +341,10 @@ class WebFrontDoor:
                 self.pending.upgraded(request.transport)  # the WebSocket caps hold it now
             tcp = request.transport
             connection.transport = WebSocketTransport(
-                ws, tcp if isinstance(tcp, asyncio.Transport) else None
+                ws,
+                tcp if isinstance(tcp, asyncio.Transport) else None,
+                heartbeat=options.heartbeat,
+                peer=place.address,
             )
             self._send_away_older(connection, place)
             await self._serve(ws, connection, request, place)
@@ -409,7 +418,14 @@ class WebFrontDoor:
         try:
             while True:
                 await transport.readable()
+                if transport.aborted:
+                    # Dropped (not reading, over the cap): the messages aiohttp
+                    # still holds would be read at the budget's pace, for nothing.
+                    break
                 message = await ws.receive()
+                # Every message costs input budget, whatever it is: keys the
+                # characters they carry (the host charges those), any other its
+                # length; each at least REQUEST_COST.
                 if message.type is WSMsgType.TEXT:
                     try:
                         handled = self._handle(message.data, session, transport)
@@ -419,10 +435,23 @@ class WebFrontDoor:
                         break
                     if isinstance(handled, str):
                         if session is not None:
+                            session.charge(0)
                             await _feed(session, transport, handled)
                         continue
+                    if session is not None:
+                        session.charge(len(message.data))
                     if handled:
                         continue
+                elif message.type is WSMsgType.PONG:
+                    transport.pong_received()
+                    if session is not None:
+                        session.charge(len(message.data))
+                    continue
+                elif message.type is WSMsgType.PING:
+                    if session is not None:
+                        session.charge(len(message.data))
+                        session.output_queued(transport.ws_pong(message.data))
+                    continue
                 elif message.type in (
                     WSMsgType.CLOSE,
                     WSMsgType.CLOSING,
@@ -434,6 +463,8 @@ class WebFrontDoor:
                             "web connection from %s closed: %s", place.address, message.data
                         )
                     break
+                elif session is not None:  # binary: not textual.js's
+                    session.charge(len(message.data))
                 bad += 1
                 if bad >= self.options.max_bad_messages:
                     logger.warning(
@@ -474,7 +505,9 @@ class WebFrontDoor:
                 session.resize(width, height)
             return True
         if kind == "ping" and len(args) == 1 and isinstance(args[0], str) and len(args[0]) <= 32:
-            transport.pong(args[0])
+            queued = transport.pong(args[0])
+            if session is not None:
+                session.output_queued(queued)
             return True
         # xterm.js reports focus to the app itself (CSI I / CSI O) once the app asks.
         return kind in ("focus", "blur") and not args

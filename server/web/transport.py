@@ -7,6 +7,18 @@ xterm.js as it is.  The only text frame this server ever sends is ``pong``:
 textual.js would act on others (``open_url`` opens a window,
 ``deliver_file_start`` a download), and nothing the app does reaches them.
 
+Everything this server sends goes through the one writer and is counted in
+``get_write_buffer_size`` (which the host holds to its cap and deadline):
+output, pongs (textual.js's and WebSocket ones), heartbeat pings, the close.
+Answers to pings are coalesced, one of each kind pending at most (the latest
+payload wins): a client sending pings without reading queues a few bytes,
+not one answer per ping.
+
+The heartbeat is this transport's, not aiohttp's (aiohttp's restarts on any
+byte received, so a client that only writes is never found out): a WebSocket
+ping every ``heartbeat`` seconds, and a connection that has not answered it
+``heartbeat / 2`` seconds later is dropped, whatever else it sends.
+
 ``pause_reading`` stops the door's reader from taking messages off the
 WebSocket: aiohttp's queue fills (128 KiB) and pauses the TCP transport,
 so the browser's own TCP window makes it wait.
@@ -34,24 +46,48 @@ CLOSE_FAILED: Final = int(WSCloseCode.INTERNAL_ERROR)  # 1011: the session faile
 CLOSE_GOING_AWAY: Final = int(WSCloseCode.GOING_AWAY)  # 1001: the server stops; pages reconnect
 CLOSE_TRY_LATER: Final = int(WSCloseCode.TRY_AGAIN_LATER)  # 1013: over a cap; the page says why
 CLOSE_POLICY: Final = int(WSCloseCode.POLICY_VIOLATION)  # 1008: too many bad messages
+_CONTROL_FRAME: Final = 2
+"""Bytes a ping or pong frame costs besides its payload (its header), counted in the backlog."""
 
 
 class WebSocketTransport:
     """``server.termhost.TerminalTransport`` for one browser connection."""
 
-    def __init__(self, ws: web.WebSocketResponse, tcp: asyncio.Transport | None) -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        tcp: asyncio.Transport | None,
+        *,
+        heartbeat: float | None = None,
+        peer: str = "?",
+    ) -> None:
         self._ws = ws
         self._tcp = tcp
-        self._queue: deque[bytes | str] = deque()
-        """Output (bytes) and pongs (str), in order."""
+        self._peer = peer
+        self._queue: deque[bytes] = deque()
+        """Output, in order."""
+        self._pong: str | None = None
+        """textual.js's ``["pong", ...]`` to send, the latest asked."""
+        self._ws_pong: bytes | None = None
+        """A WebSocket pong to send (the payload of the latest ping)."""
+        self._ws_ping = False
+        """A heartbeat ping to send."""
         self._queued = 0
+        """Bytes of everything above, not yet handed to aiohttp."""
+        self._heartbeat = heartbeat
+        self._pong_due = False
+        """A heartbeat ping went out and its answer has not come."""
+        self._beat: asyncio.TimerHandle | None = None
         self._wakeup = asyncio.Event()
         self._readable = asyncio.Event()
         self._readable.set()
         self._close: tuple[int, str] | None = None
         """Set once the connection is to close: code and reason, after the backlog."""
         self._aborted = False
-        self._writer = asyncio.get_running_loop().create_task(self._send_all(), name="web-writer")
+        loop = asyncio.get_running_loop()
+        self._writer = loop.create_task(self._send_all(), name="web-writer")
+        if heartbeat is not None:
+            self._beat = loop.call_later(heartbeat, self._heartbeat_due)
 
     # -- TerminalTransport ------------------------------------------------------
 
@@ -65,6 +101,11 @@ class WebSocketTransport:
         tcp = self._tcp
         return self._queued + (tcp.get_write_buffer_size() if tcp is not None else 0)
 
+    @property
+    def aborted(self) -> bool:
+        """Dropped: what the browser sent meanwhile is not to be read any more."""
+        return self._aborted
+
     def is_closing(self) -> bool:
         return self._close is not None or self._aborted or self._ws.closed
 
@@ -73,8 +114,7 @@ class WebSocketTransport:
         if self._aborted:
             return
         self._aborted = True
-        self._queue.clear()
-        self._queued = 0
+        self._clear()
         self._writer.cancel()
         self._readable.set()  # the reader must see the end, not wait
         if self._tcp is not None:
@@ -109,11 +149,59 @@ class WebSocketTransport:
             self._close = (CLOSE_TRY_LATER, reason)
             self._wakeup.set()
 
-    def pong(self, payload: str) -> None:
-        """Answer textual.js's ``["ping", ms]`` (it logs the round trip)."""
-        if self._close is None and not self._aborted:
-            self._queue.append(json.dumps(["pong", payload]))
-            self._wakeup.set()
+    def pong(self, payload: str) -> int:
+        """Answer textual.js's ``["ping", ms]`` (it logs the round trip): the
+        bytes this added to the backlog (an answer not yet sent is replaced)."""
+        if self._close is not None or self._aborted:
+            return 0
+        text = json.dumps(["pong", payload])
+        added = len(text) - (len(self._pong) if self._pong is not None else 0)
+        self._pong = text
+        return self._queue_control(added)
+
+    def ws_pong(self, payload: bytes) -> int:
+        """Answer a WebSocket ping (as ``pong``: the latest one only)."""
+        if self._close is not None or self._aborted:
+            return 0
+        pending = self._ws_pong
+        added = len(payload) - (len(pending) if pending is not None else -_CONTROL_FRAME)
+        self._ws_pong = payload
+        return self._queue_control(added)
+
+    def pong_received(self) -> None:
+        """The browser answered the heartbeat: the next ping in ``heartbeat`` seconds."""
+        if not self._pong_due or self._heartbeat is None:
+            return  # unsolicited: it proves nothing
+        self._pong_due = False
+        if self._beat is not None:
+            self._beat.cancel()
+        self._beat = asyncio.get_running_loop().call_later(self._heartbeat, self._heartbeat_due)
+
+    def _heartbeat_due(self) -> None:
+        """Send a ping; a ping still unanswered means the browser does not read."""
+        self._beat = None
+        heartbeat = self._heartbeat
+        if heartbeat is None or self.is_closing():
+            return
+        if self._pong_due:
+            logger.warning(
+                "web connection from %s dropped: no answer to a ping in %.0f s "
+                "(it does not read, or sends more than its input budget lets us read)",
+                self._peer,
+                heartbeat / 2,
+            )
+            self.abort()
+            return
+        self._pong_due = True
+        if not self._ws_ping:
+            self._ws_ping = True
+            self._queue_control(_CONTROL_FRAME)
+        self._beat = asyncio.get_running_loop().call_later(heartbeat / 2, self._heartbeat_due)
+
+    def _queue_control(self, added: int) -> int:
+        self._queued += added
+        self._wakeup.set()
+        return max(added, 0)
 
     async def readable(self) -> None:
         """Until the host lets the door read input again."""
@@ -125,6 +213,19 @@ class WebSocketTransport:
 
     def cancel(self) -> None:
         self._writer.cancel()
+        self._stop_heartbeat()
+
+    def _stop_heartbeat(self) -> None:
+        if self._beat is not None:
+            self._beat.cancel()
+            self._beat = None
+
+    def _clear(self) -> None:
+        self._queue.clear()
+        self._pong = self._ws_pong = None
+        self._ws_ping = False
+        self._queued = 0
+        self._stop_heartbeat()
 
     async def _send_all(self) -> None:
         ws = self._ws
@@ -132,13 +233,13 @@ class WebSocketTransport:
             while True:
                 await self._wakeup.wait()
                 self._wakeup.clear()
-                while self._queue:
-                    item = self._next_frame()
-                    if isinstance(item, str):
-                        await ws.send_str(item)
-                    else:
-                        await ws.send_bytes(item)  # waits while the socket's buffer is full
+                while self._queue or self._has_control():
+                    # Each send waits while the socket's buffer is full; answers go first.
+                    await self._send_control()
+                    if self._queue:
+                        await ws.send_bytes(self._next_frame())
                 if self._close is not None:
+                    self._stop_heartbeat()
                     code, reason = self._close
                     await ws.close(code=code, message=reason.encode())
                     return
@@ -147,23 +248,37 @@ class WebSocketTransport:
             # a ConnectionError, or RuntimeError on a closing socket).
             logger.debug("web connection lost while sending: %s", exc)
             self._aborted = True
-            self._queue.clear()
-            self._queued = 0
+            self._clear()
         finally:
             # A reader paused by the input budget must see the end: the host
             # drops its resume timer once the session is over.
             self._readable.set()
 
-    def _next_frame(self) -> bytes | str:
-        """The next text frame, or every queued output chunk up to ``MAX_FRAME`` as one."""
-        first = self._queue.popleft()
-        if isinstance(first, str):
-            return first
-        chunks = [first]
-        size = len(first)
-        while self._queue and isinstance(self._queue[0], bytes) and size < MAX_FRAME:
+    def _has_control(self) -> bool:
+        return self._ws_ping or self._ws_pong is not None or self._pong is not None
+
+    async def _send_control(self) -> None:
+        """Send the pending ping and answers, each taken off the backlog as it goes."""
+        ws = self._ws
+        if self._ws_ping:
+            self._ws_ping = False
+            self._queued -= _CONTROL_FRAME
+            await ws.ping()
+        if self._ws_pong is not None:
+            payload, self._ws_pong = self._ws_pong, None
+            self._queued -= len(payload) + _CONTROL_FRAME
+            await ws.pong(payload)
+        if self._pong is not None:
+            text, self._pong = self._pong, None
+            self._queued -= len(text)
+            await ws.send_str(text)
+
+    def _next_frame(self) -> bytes:
+        """Every queued output chunk up to ``MAX_FRAME`` as one frame."""
+        chunks = [self._queue.popleft()]
+        size = len(chunks[0])
+        while self._queue and size < MAX_FRAME:
             chunk = self._queue.popleft()
-            assert isinstance(chunk, bytes)
             chunks.append(chunk)
             size += len(chunk)
         self._queued -= size

@@ -55,3 +55,15 @@ def test_registry_caps_per_address_and_in_total() -> None:
     registry.release("10.0.0.9", "z")  # never admitted: ignored
     assert (registry.total, registry.count("10.0.0.1")) == (2, 1)
     assert registry.admit("10.0.0.3", "e") is None
+
+
+def test_delay_says_when_the_next_token_comes() -> None:
+    """Window sizes wait for it: a few at once, then one at the rate."""
+    clock = Clock()
+    budget = TokenBucket(rate=2, burst=2, clock=clock)
+    assert budget.delay() == 0.0
+    assert budget.take() and budget.take()
+    assert budget.delay() == pytest.approx(0.5)
+    clock.now += 0.5
+    assert budget.delay() == 0.0
+    assert budget.take()

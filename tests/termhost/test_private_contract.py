@@ -25,6 +25,7 @@ async def test_the_contract_notices_an_attribute_that_went_away(monkeypatch) -> 
 def test_every_module_that_reaches_in_is_listed() -> None:
     """Each use names where it is used; the listed places exist in the code."""
     import server.ssh.channels as channels
+    import server.ssh.flow as flow
     import server.termhost.hardening as hardening
     import server.termhost.painting as painting
     import server.termhost.sharing as sharing
@@ -36,6 +37,7 @@ def test_every_module_that_reaches_in_is_listed() -> None:
         "sharing": sharing,
         "painting": painting,
         "server.ssh.channels": channels,
+        "server.ssh.flow": flow,
     }
     for use in private.PRIVATE_USES:
         for place in use.where.split(", "):
