@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
+from server.limits import TokenBucket
 from server.netclient import ConnectionLost, ServerConnection, ServerError, Welcome
 from server.printable import printable
 
@@ -33,6 +34,9 @@ FINAL_BYE_CODES: Final = frozenset(
 )
 #: Login errors that mean "ask the player for a (different) name".
 NAME_ERRORS: Final = frozenset({"name_required", "bad_name", "name_taken", "name_reserved"})
+#: The share of the server's rate (its welcome's ``messages_per_second`` and
+#: ``message_burst``) that requests are paced to: under it, whatever the clocks do.
+RATE_SHARE: Final = 0.8
 #: Pushes that hold no words to show, only numbers and the protocol's own names (a move's
 #: events and views, which the engine parses): the one push of every move, passed as it is
 #: (but its ``standin``, a bot's level, which ``screens.table.standin_of`` makes printable).
@@ -80,6 +84,7 @@ class Session:
         self._closed = False
         self.welcome: Welcome | None = None
         self.link = Link.OFFLINE
+        self._pace: TokenBucket | None = None  # the server's rate, from its welcome
 
     @property
     def token(self) -> str | None:
@@ -164,6 +169,7 @@ class Session:
         welcome = _shown(welcome)
         self._conn = conn
         self.welcome = welcome
+        self._pace = _pace_of(welcome.limits)
         if not welcome.needs_name:
             self._set_link(LinkChanged(Link.ONLINE, resumed=welcome.resumed))
             self._spawn(self._pump(conn))
@@ -176,6 +182,12 @@ class Session:
         conn = self._conn
         if conn is None or conn.closed or self.link is not Link.ONLINE:
             raise ConnectionLost("not connected")
+        if self._pace is not None:
+            # Never faster than the server takes: past its rate it refuses requests, and
+            # ends a connection that goes on (a held key, keys faster than its answers).
+            wait = self._pace.spend(1)
+            if wait > 0:
+                await asyncio.sleep(wait)
         return printable(await conn.request(message, timeout=timeout))
 
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
@@ -245,6 +257,15 @@ class Session:
                 await task
         await self._drop_connection()
         self.link = Link.OFFLINE
+
+
+def _pace_of(limits: Mapping[str, Any]) -> TokenBucket | None:
+    """A bucket a little under the server's rate of requests (None: it says none)."""
+    rate, burst = limits.get("messages_per_second"), limits.get("message_burst")
+    numbers = (int, float)
+    if not isinstance(rate, numbers) or not isinstance(burst, numbers) or rate <= 0 or burst < 2:
+        return None
+    return TokenBucket(rate * RATE_SHARE, burst * RATE_SHARE)
 
 
 def _name_needed(exc: ServerError) -> NameNeeded:
