@@ -207,6 +207,12 @@ class Session:
             if not self._closed and conn is self._conn:
                 await self._reconnect(lost)
 
+    async def reconnect(self) -> None:
+        """Offline for good (see ``FINAL_BYE_CODES``), the player asks to connect again:
+        tried as after a drop, until it works or the server refuses (said as ``OFFLINE``)."""
+        if self.link is Link.OFFLINE and not self._closed:
+            await self._reconnect(ConnectionLost("connecting again"))
+
     async def _reconnect(self, lost: ConnectionLost) -> None:
         if lost.code in FINAL_BYE_CODES or self.token is None:
             self._set_link(LinkChanged(Link.OFFLINE, lost.message, lost.code))

@@ -270,9 +270,9 @@ class TableScreen(SkyjoScreen[None]):
         """While the connection is down, the prompt says so instead of asking for a move."""
         if self.view is None or self.view.seat is None or self.link is Link.ONLINE:
             return None
+        # Not "q leaves the table" while offline: a leave could not reach the server.
         return self.tr(
-            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline",
-            **self.key_labels("table.leave"),
+            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline"
         )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
