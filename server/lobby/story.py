@@ -18,9 +18,9 @@ from typing import Any
 
 from ..protocol import encode_frame
 
-#: The story's budget, in encoded bytes: the last two or three rounds of a game of four,
-#: more than the 200 lines a client's log keeps.
-STORY_BYTES = 48 * 1024
+#: The story's budget, in encoded bytes: a move is about 140 bytes a line of the log it
+#: makes, so a little more than the 200 lines a client's log keeps (``LineLog``).
+STORY_BYTES = 32 * 1024
 #: What a seat of a ``table`` push says of who is here (``skyjo_tui.presence`` reads these).
 PRESENCE_FIELDS = ("seat", "kind", "name", "player_id", "connected", "left", "autoplay")
 

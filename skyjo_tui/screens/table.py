@@ -43,7 +43,7 @@ from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
 from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter
-from ..widgets.line_log import LineLog
+from ..widgets.line_log import ChatLine, LineLog
 from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
 from .base import SkyjoScreen, localize_bindings
@@ -107,6 +107,10 @@ class TableScreen(SkyjoScreen[None]):
         self._flight = MoveInFlight()  # our move on its way, and the keys kept meanwhile
         self._shown_seq: int | None = None  # the server's seq of the update on screen
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
+        #: Lines told (who came or went, chat) while moves that came before them wait to be
+        #: shown (the pace): written after the last of those, by its ``seq``, in the order
+        #: things happened, as the table's story tells them to whoever arrives.
+        self._after_moves: list[tuple[int | None, Text | ChatLine]] = []
         self._ready = False  # the board is composed
         self._chat_told = False  # the table's chat so far is in the log (see _tell_chat)
         # The stand-in whose moves the log last introduced (``_log_standin``): the seat and bot.
@@ -124,7 +128,8 @@ class TableScreen(SkyjoScreen[None]):
         self.board.chat_input.placeholder = self.tr("chat.placeholder")
         self._ready = True
         if self._story is not None:
-            self._retell()
+            if self.view is not None:  # recomposed; else told with the game (``feed_game``)
+                self._retell()
         else:  # a server without a story: who is here now, the chat with the first update
             self._tell(presence_news(None, self.table, self.tr))
             if self.view is not None:  # recomposed: the log begins anew, the game is on screen
@@ -185,7 +190,7 @@ class TableScreen(SkyjoScreen[None]):
         self.next_round_at = next_round_at(table)
         if story is not None:
             self._story, news = story, []  # the story tells this change too
-            if self._ready:
+            if self._ready and self.view is not None:  # else told with the game's first view
                 self._retell()
         self._redraw()
         self._refresh_game_over()
@@ -193,9 +198,32 @@ class TableScreen(SkyjoScreen[None]):
 
     def _tell(self, lines: list[str]) -> None:
         """Who came, went or is away, in the log (names are shown as they are)."""
-        if self._ready:
-            for line in lines:
-                self.board.write_log(Text(line, style="italic"))
+        for line in lines:
+            self._write(Text(line, style="italic"))
+
+    def _write(self, line: Text | ChatLine) -> None:
+        """A line of the log that is not a move: after the moves still waiting to be shown."""
+        if not self._ready:
+            return
+        if len(self._queue):
+            self._after_moves.append((self._queue.last_seq(), line))
+        else:
+            self._put(line)
+
+    def _put(self, line: Text | ChatLine) -> None:
+        if isinstance(line, ChatLine):
+            self.board.write_chat(line.name, line.text)
+        else:
+            self.board.write_log(line)
+
+    def _write_after(self, seq: int | None) -> None:
+        """The lines that waited for the moves up to ``seq`` (None: for every move)."""
+        waiting, self._after_moves = self._after_moves, []
+        for after, line in waiting:
+            if seq is None or after is None or after <= seq:
+                self._put(line)
+            else:
+                self._after_moves.append((after, line))
 
     def feed_game(self, message: dict[str, Any]) -> None:
         if not self._ready:
@@ -210,8 +238,11 @@ class TableScreen(SkyjoScreen[None]):
         if message.get("catch_up") or not events_:
             # Joining or coming back: the round so far, then the table as it is now.
             self._queue.clear()
+            self._write_after(None)
             self._cancel_hold()
             self.score_sheet.feed(event_from_dict(e) for e in message.get("earlier_scores") or [])
+            if self._story is not None:  # the log and the cards shown at once
+                self._retell()
             told, self._story_told = self._story_told, False
             self._log_events(unseen(self.tracker, view.round, events_), view, write=not told)
             if not self._chat_told:
@@ -276,8 +307,8 @@ class TableScreen(SkyjoScreen[None]):
         )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
-        if scope == "table" and self._ready and self._chat_told:
-            self.board.write_chat(name, text)
+        if scope == "table" and self._chat_told:
+            self._write(ChatLine(name, text))
 
     def _retell(self) -> None:
         """The log from the server's story: what everyone here was told, in order (who
@@ -350,6 +381,7 @@ class TableScreen(SkyjoScreen[None]):
             self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
         self._log_standin(step.standin, len(step.view.tableaux), step.view.seat)
         self._log_events(step.events, step.view)
+        self._write_after(step.seq)
         self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
         if self._flight.active:
             self._flight.shown(step.seq)

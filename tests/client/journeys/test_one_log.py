@@ -94,7 +94,9 @@ async def test_a_watcher_and_a_returning_player_read_the_log_of_those_who_stayed
     )
     connect = tcp_connector("127.0.0.1", server.port)
     alice = make_app(connect, name="Alice", data_dir=tmp_path / "alice", server_label="t")
-    erin = make_app(connect, name="Erin", data_dir=tmp_path / "erin")
+    # Erin follows the moves at a pace (each held a moment): what is told meanwhile (Dan
+    # away, a chat line) comes after the moves that came before it, as for Carol.
+    erin = make_app(connect, name="Erin", data_dir=tmp_path / "erin", pace="fast")
     dan = Dan(server.port)
     async with bobs_table(server.port) as bob, erin.run_test(size=SIZE) as erin_pilot:
         try:
