@@ -278,7 +278,7 @@ class TablePlay:
         events = [self.game.round.start_event(), *(e for move in moves for e in move.events)]
         return [public_event(e).to_dict() for e in events]
 
-    def _retell(self) -> None:
+    def _story_again(self) -> None:
         """After a restart the story begins again (it is kept in memory only): the table's
         chat, then the round in play, each move a bot chose for a person marked as such."""
         game, story = self.game, self.table.story
@@ -472,7 +472,7 @@ class TablePlay:
             last_at = logged.at
         self.turn_started, self.last_progress = _monotonic(turn_at), _monotonic(last_at)
         self._deal_bots()
-        self._retell()
+        self._story_again()
         if game.phase is GamePhase.BETWEEN_ROUNDS:
             table.status = BETWEEN_ROUNDS
             self.next_round_at = self.last_progress + self.pace.between_rounds
