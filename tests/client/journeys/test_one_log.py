@@ -1,10 +1,11 @@
-"""Journey: one log for everyone at a table. Bob's table of three: Alice and Dan sit, Erin
-watches from the room, Bob wishes them luck before the game. Dan's connection drops during
-the first flips (he is away, then a bot plays for him), he comes back, Bob says so in the
-chat. Carol, who comes to watch only then, reads the same log as Erin, who watched it all,
-line for line: the chat from before the game before its moves, Dan away, the bot's flips
-marked as the bot's, Dan back. Alice, who closes her app and opens it again, finds the log
-she left, and what happened while she was gone: the bot's moves for her, said as such."""
+"""Journey: one log for everyone at a table. Bob's table of three: Alice and Dan sit (Dan
+"joined", not "is back"), Erin watches from the room, Bob wishes them luck before the game.
+Dan's connection drops during the first flips (he is away, then a bot plays for him), he
+comes back, Bob says so in the chat. Carol, who comes to watch only then, reads the same
+log as Erin, who watched it all (at a pace), line for line: the chat from before the game
+before its moves, Dan away, the bot's flips marked as the bot's, Dan back. Alice, who
+closes her app and opens it again, finds the log she left, and what happened while she
+was gone: the bot's moves for her, said as such."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
 from ..players import ready_at_the_listed_table
@@ -105,6 +107,10 @@ async def test_a_watcher_and_a_returning_player_read_the_log_of_those_who_stayed
                 dans = await dan.come()
                 await dans.request({"type": "join_table", "table_id": bob.table["table_id"]})
                 await dans.request({"type": "ready"})
+                # Dan sat down for the first time: he joined, he is not "back".
+                room = alice.screen.query_one(ChatPanel)
+                await until(alice_pilot, lambda: "Dan joined the table." in room.text, "Dan")
+                assert "Dan is back." not in room.text
                 await watching(erin_pilot)
                 await until(erin_pilot, lambda: "Erin" in str(bob.table), "Erin watching")
                 await bob.conn.request({"type": "chat", "text": "good luck"})
