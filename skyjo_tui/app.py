@@ -644,11 +644,36 @@ class SkyjoApp(InputInTurnApp[None]):
         elif change.link is Link.OFFLINE:
             self._reconnecting = False
             self.clear_notifications()
-            self.notify(self._offline_words(change), severity="error", timeout=20)
+            self._disconnected(self._offline_words(change))
         for screen in self.screen_stack:
             handler = getattr(screen, "link_changed", None)
             if handler is not None:
                 handler(change)
+
+    def _disconnected(self, why: str) -> None:
+        """The link is down for good (the app will not try again by itself): say so, and
+        ask whether to connect again or quit, over whatever is on screen (which cannot
+        work without it: a leave it would send, say, would never reach the server)."""
+        from .screens.disconnected import RECONNECT, DisconnectedScreen
+
+        if isinstance(self.screen, DisconnectedScreen):
+            return
+
+        def answered(answer: str | None) -> None:
+            if answer == RECONNECT:
+                self.reconnect()
+            else:
+                self.disconnect()
+
+        home = self.options.connect is None
+        self.push_screen(DisconnectedScreen(why, home=home), answered)
+
+    @work(exclusive=True, group="login")
+    async def reconnect(self) -> None:
+        """Connect again with our token, after the link was down for good: back where we
+        were (the lobby, our seat), as after a drop; said again if it fails."""
+        if self.session is not None:
+            await self.session.reconnect()
 
     def _pushed(self, message: dict[str, Any]) -> None:
         from . import routing

@@ -71,6 +71,10 @@ class StepQueue:
     def clear(self) -> None:
         self._steps.clear()
 
+    def last_seq(self) -> int | None:
+        """The ``seq`` of the last step waiting here (None: none waits, or it has none)."""
+        return self._steps[-1].seq if self._steps else None
+
     def asks_for_move(self) -> bool:
         """A step waiting here already asks for a move of ours: the table catches up at once."""
         return any(step.view.legal_actions for step in self._steps)

@@ -1,5 +1,5 @@
-"""Who is at the table, in words: watchers coming and going, players away and back,
-and who asks for a rematch.
+"""Who is at the table, in words: players sitting down, watchers coming and going,
+players away and back, and who asks for a rematch.
 
 Pure (no Textual): from two successive table maps of the server (the seats'
 ``connected``, ``autoplay`` and ``autoplay_in``, the table's ``watchers`` and
@@ -50,7 +50,8 @@ def presence_news(
     """What changed in who is here between ``before`` and ``after`` (None: just arrived).
 
     ``removed`` is the server's word, in the push of ``after``, that the host removed
-    someone (``{player_id, name, by}``); ``me`` is our player id, to tell the host apart."""
+    someone (``{player_id, name, by}``); ``me`` is our player id, to tell the host apart
+    (and not to tell us that we sat down)."""
     if before is None:
         line = watchers_line(after, tr)
         return [line] if line else []
@@ -59,9 +60,13 @@ def presence_news(
     gone = removed.get("player_id") if removed is not None else None
     for player_id, seat in _people(after).items():
         was = earlier.get(player_id)
-        if was is None or player_id == gone:  # removed mid-game: not away, not coming back
-            continue
         name = str(seat.get("name", ""))
+        if was is None:  # sat down: for the first time here, not "back" (we know we did)
+            if player_id != me and not seat.get("left"):
+                lines.append(tr("presence.joined", who=name))
+            continue
+        if player_id == gone:  # removed mid-game: not away, not coming back
+            continue
         if seat.get("left"):  # gone for good: not "away", and not "back" later
             if not was.get("left"):
                 lines.append(tr("presence.left", who=name))

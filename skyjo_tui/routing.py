@@ -95,29 +95,31 @@ def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
     said = message.get("chat")  # arrived at this table: what was said here so far
     if isinstance(said, list):
         _table_chat_so_far(app, said)
+    story = message.get("log")  # arrived at this table: the story of its game so far
+    story = story if isinstance(story, list) else None
     app.table = table
     app.left_note = ""  # at a table again: why we left the last one is old news
     status = table.get("status")
     board = find_screen(app, TableScreen)
     room = find_screen(app, RoomScreen)
     if board is not None:
-        board.update_table(table, removed)
+        board.update_table(table, removed, story)
         summary = find_screen(app, RoundSummaryScreen)
         if summary is not None and summary.table_screen is board:
             summary.table_changed()  # the next round's countdown comes after the round's end
     if room is not None:
         room.update_table(table, removed)
     if status in (PLAYING, BETWEEN_ROUNDS) and board is None:
-        _open_table(app, table)
+        _open_table(app, table, story)
     elif status in (WAITING, FINISHED) and board is None and room is None and not app.quick_game:
         app.return_to_base()  # close the dialog that led here (new table, code...)
         take_a_seat_screen(app, RoomScreen(table))
 
 
-def _open_table(app: SkyjoApp, table: dict[str, Any]) -> None:
+def _open_table(app: SkyjoApp, table: dict[str, Any], story: list[Any] | None = None) -> None:
     from .screens.table import TableScreen
 
-    take_a_seat_screen(app, TableScreen(table))
+    take_a_seat_screen(app, TableScreen(table, story))
 
 
 def take_a_seat_screen(app: SkyjoApp, screen: SkyjoScreen[Any]) -> None:

@@ -52,6 +52,8 @@ class SeatLine:
         return (*self.scores, score_digits(self.visible, self.total))
 
 
+#: The fewest cells a name is shortened to so that its tag ("away") fits beside it.
+TAGGED_NAME_MIN: Final = 4
 #: After the name of the player who closed the round.
 CLOSER_MARK: Final = " ✓"
 
@@ -65,7 +67,8 @@ def fit_name_line(
     line: SeatLine, room: int, closer: str = "", tag: str = ""
 ) -> tuple[str, str, str]:
     """(name, tag, scores) for ``room`` cells: the scores in the table's form for that
-    room, then the fullest name that fits (with the closer's mark), the tag if it fits too."""
+    room, then the fullest name that fits (with the closer's mark) beside the tag; the
+    name is shortened for the tag, down to ``TAGGED_NAME_MIN`` cells, before the tag goes."""
     scores = line.score_texts()
     form = next((i for i, need in enumerate(line.needs()) if need <= room), len(scores) - 1)
     form = min(form, len(scores) - 1)
@@ -75,6 +78,10 @@ def fit_name_line(
     for name in line.names():
         if cell_len(name) + cell_len(tag) <= left:
             return name + closer, tag, right
+    if tag and left - cell_len(tag) >= TAGGED_NAME_MIN:
+        # That they are away (or left) matters more than their whole name: it gives way.
+        return shorten(line.names()[-1], left - cell_len(tag)) + closer, tag, right
+    for name in line.names():
         if cell_len(name) <= left:
             return name + closer, "", right
     return shorten(line.names()[-1], max(1, left)) + closer, "", right

@@ -17,6 +17,7 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any, Final
 
+from server.limits import TokenBucket
 from server.netclient import ConnectionLost, ServerConnection, ServerError, Welcome
 from server.printable import printable
 
@@ -42,6 +43,9 @@ NAME_ERRORS: Final = frozenset(
         "return_code_tries",
     }
 )
+#: The share of the server's rate (its welcome's ``messages_per_second`` and
+#: ``message_burst``) that requests are paced to: under it, whatever the clocks do.
+RATE_SHARE: Final = 0.8
 #: Pushes that hold no words to show, only numbers and the protocol's own names (a move's
 #: events and views, which the engine parses): the one push of every move, passed as it is
 #: (but its ``standin``, a bot's level, which ``screens.table.standin_of`` makes printable).
@@ -93,6 +97,7 @@ class Session:
         self._closed = False
         self.welcome: Welcome | None = None
         self.link = Link.OFFLINE
+        self._pace: TokenBucket | None = None  # the server's rate, from its welcome
 
     @property
     def token(self) -> str | None:
@@ -182,6 +187,7 @@ class Session:
         welcome = _shown(welcome)
         self._conn = conn
         self.welcome = welcome
+        self._pace = _pace_of(welcome.limits)
         if not welcome.needs_name:
             self._set_link(LinkChanged(Link.ONLINE, resumed=welcome.resumed))
             self._spawn(self._pump(conn))
@@ -194,6 +200,12 @@ class Session:
         conn = self._conn
         if conn is None or conn.closed or self.link is not Link.ONLINE:
             raise ConnectionLost("not connected")
+        if self._pace is not None:
+            # Never faster than the server takes: past its rate it refuses requests, and
+            # ends a connection that goes on (a held key, keys faster than its answers).
+            wait = self._pace.spend(1)
+            if wait > 0:
+                await asyncio.sleep(wait)
         return printable(await conn.request(message, timeout=timeout))
 
     async def act(self, action: dict[str, Any]) -> dict[str, Any]:
@@ -212,6 +224,12 @@ class Session:
         except ConnectionLost as lost:
             if not self._closed and conn is self._conn:
                 await self._reconnect(lost)
+
+    async def reconnect(self) -> None:
+        """Offline for good (see ``FINAL_BYE_CODES``), the player asks to connect again:
+        tried as after a drop, until it works or the server refuses (said as ``OFFLINE``)."""
+        if self.link is Link.OFFLINE and not self._closed:
+            await self._reconnect(ConnectionLost("connecting again"))
 
     async def _reconnect(self, lost: ConnectionLost) -> None:
         if lost.code in FINAL_BYE_CODES or self.token is None:
@@ -263,6 +281,15 @@ class Session:
                 await task
         await self._drop_connection()
         self.link = Link.OFFLINE
+
+
+def _pace_of(limits: Mapping[str, Any]) -> TokenBucket | None:
+    """A bucket a little under the server's rate of requests (None: it says none)."""
+    rate, burst = limits.get("messages_per_second"), limits.get("message_burst")
+    numbers = (int, float)
+    if not isinstance(rate, numbers) or not isinstance(burst, numbers) or rate <= 0 or burst < 2:
+        return None
+    return TokenBucket(rate * RATE_SHARE, burst * RATE_SHARE)
 
 
 def _name_needed(exc: ServerError) -> NameNeeded:

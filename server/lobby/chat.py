@@ -55,6 +55,7 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
     else:
         await lobby.store.add_table_chat(table.id, push, CHAT_HISTORY)
         table.chat.append(push)
+        table.story.said(push)
     audience = table.sessions() if table is not None else list(lobby.places.lobby_sessions())
     for listener in audience:
         if session.player_id not in listener.muted:

@@ -160,6 +160,7 @@ class TablePlay:
             await self.store.save_snapshot(
                 table.id, table.to_meta(), self.game.to_dict(), time.time()
             )
+            table.story.begin(table.to_wire(None), table.chat)
             # The table first: its ``game_seats`` name the players of the views that follow.
             table.push_table()
             self._after_update([self.game.round.start_event()])
@@ -226,6 +227,7 @@ class TablePlay:
         table, seq, timer = self.table, self.seq(), self.timer()
         wire_events = [public_event(e).to_dict() for e in events]
         extra = {} if standin is None else {"standin": {"seat": standin[0], **standin[1].to_dict()}}
+        table.story.played(wire_events, extra.get("standin"))
         for index, _ in table.filled():
             session = table.session_at(index)
             if session is not None:
@@ -277,6 +279,20 @@ class TablePlay:
         moves = self.game.history[-1].moves
         events = [self.game.round.start_event(), *(e for move in moves for e in move.events)]
         return [public_event(e).to_dict() for e in events]
+
+    def _story_again(self) -> None:
+        """After a restart the story begins again (it is kept in memory only): the table's
+        chat, then the round in play, each move a bot chose for a person marked as such."""
+        game, story = self.game, self.table.story
+        assert game is not None
+        story.begin(self.table.to_wire(None), self.table.chat)
+        story.played([public_event(game.round.start_event()).to_dict()], None)
+        for move in game.history[-1].moves:
+            standin = move.standin
+            story.played(
+                [public_event(e).to_dict() for e in move.events],
+                None if standin is None else {"seat": move.action.player, **standin.to_dict()},
+            )
 
     def send_state(self, session: Session) -> None:
         """The full current view to one person (joining, watching, coming back).
@@ -462,6 +478,7 @@ class TablePlay:
             last_at = logged.at
         self.turn_started, self.last_progress = _monotonic(turn_at), _monotonic(last_at)
         self._deal_bots()
+        self._story_again()
         if game.phase is GamePhase.BETWEEN_ROUNDS:
             table.status = BETWEEN_ROUNDS
             self.next_round_at = self.last_progress + self.pace.between_rounds

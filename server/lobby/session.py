@@ -86,6 +86,8 @@ class Session:
         """Say why, then end the stream once what is queued has been sent."""
         if self.closed:
             return
+        if code is not ErrorCode.SHUTTING_DOWN:  # everyone goes then: the server says so once
+            logger.info("%r disconnected: %s (%s)", self, message, code.value)
         self.send(bye(code, message))
         self.closed = True
         half_close(self._writer)

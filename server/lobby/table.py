@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ..engine import Settings
 from ..protocol import BETWEEN_ROUNDS, FINISHED, IN_GAME, WAITING, encode_frame
 from ..ratings import bot_subject, player_subject
+from .story import Story
 
 if TYPE_CHECKING:
     from .places import Place, Places
@@ -164,6 +165,8 @@ class Table:
         self.created = time.time()
         # The stored chat's latest lines, oldest first (chat.py keeps both in step).
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
+        # What everyone here was told during the game, in order, for whoever arrives.
+        self.story = Story()
         self.play: TablePlay  # set by the lobby right after construction
         self.places: Places  # the lobby's record of who is where: set with ``play``
 
@@ -342,13 +345,18 @@ class Table:
         """Tell everyone at the table how it looks now (each with their own seat), and,
         when this change is the host removing someone, who was removed and by whom.
 
-        Whoever just ``arrived`` is also sent the table's chat so far, with the table
-        it belongs to (nobody else: they heard it)."""
+        Whoever just ``arrived`` is also sent the table's chat so far, and the story of its
+        game (nobody else: they heard it); the story tells this change too."""
         news = {} if removed is None else {"removed": removed.to_wire()}
+        table = self.to_wire(None)
+        self.story.seen(table, news.get("removed"))
         for session in self.sessions():
-            push: dict[str, Any] = {"type": "table", "table": self.wire_for(session), **news}
+            seen = {**table, "your_seat": self.places.seat_of(session)}
+            push: dict[str, Any] = {"type": "table", "table": seen, **news}
             if session is arrived:
                 push["chat"] = self.chat_for(session)
+                if self.story.begun:
+                    push["log"] = self.story.told(session.muted)
             session.send(push)
 
     def chat_for(self, session: Session) -> list[dict[str, Any]]:

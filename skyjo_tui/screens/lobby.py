@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from server.protocol import IN_GAME
 
 from ..rules_text import table_brief
+from ..session import Link, LinkChanged
 from ..who import WHO_LIMIT, who_line
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter
@@ -65,6 +66,9 @@ class LobbyScreen(SkyjoScreen[None]):
 
     rating: int | None = None
     """Your rating as the server last said (``stats``); None: none yet, or not asked."""
+    _refreshing = False  # the tables and who is here are being asked (``action_refresh``)
+    _refresh_again = False  # and asked for again meanwhile
+    _link_lost = False  # the connection dropped since the server last followed this lobby
 
     def compose(self) -> ComposeResult:
         tr = self.tr
@@ -76,7 +80,9 @@ class LobbyScreen(SkyjoScreen[None]):
                 yield Label("", id="selected-table", classes="hint")
                 yield Label(self._no_tables(), id="no-tables", classes="hint")
                 yield Label("", id="more-tables", classes="hint")
-                yield Label("", id="who-here", classes="hint")
+                who = Label("", id="who-here", classes="hint")
+                who.display = False  # until the server says who is here (one too old: never)
+                yield who
             yield ChatPanel(
                 tr("lobby.chat"),
                 tr,
@@ -235,27 +241,51 @@ class LobbyScreen(SkyjoScreen[None]):
 
     # -- actions -------------------------------------------------------------------
 
+    def action_refresh(self) -> None:
+        """Ask again for the page of tables and who is here. Presses while that is asked
+        make one more ask once it is answered: a held key (auto-repeat sends dozens a
+        second) is not a flood of requests, which the server would end the connection for."""
+        if self._refreshing:
+            self._refresh_again = True
+        else:
+            self._refresh()
+
     @work(exclusive=True, group="lobby")
-    async def action_refresh(self) -> None:
-        await self._list(self.skyjo.lobby_tables.offset)
-        self._ask_who()
+    async def _refresh(self) -> None:
+        self._refreshing = True
+        try:
+            again = True
+            while again:
+                self._refresh_again = False
+                await self._list(self.skyjo.lobby_tables.offset)
+                await self._ask_who()
+                again = self._refresh_again
+        finally:  # answered, or cancelled by a page asked meanwhile (the same group)
+            self._refreshing = False
 
-    @work(exclusive=True, group="who")
+    def link_changed(self, change: LinkChanged) -> None:
+        """Connected again: the server follows this lobby afresh (its page of tables, who
+        is here) only once asked again."""
+        if change.link is not Link.ONLINE:
+            self._link_lost = True
+        elif self._link_lost:
+            self._link_lost = False
+            self.action_refresh()
+
     async def _ask_who(self) -> None:
-        # Who is here: kept up to date by the server's who pushes from now on. Its own
-        # group: a join (group "lobby") started meanwhile must not wait behind it.
+        # Who is here: kept up to date by the server's who pushes from now on.
         reply = await self.skyjo.call({"type": "who", "limit": WHO_LIMIT}, quiet=True)
-        self.show_who(reply)
+        if reply is not None:  # else the line says what it said (a server too old: nothing)
+            self.show_who(reply)
 
-    def show_who(self, page: dict[str, Any] | None) -> None:
-        """The players online and where (a server too old to say leaves the line out)."""
+    def show_who(self, page: dict[str, Any]) -> None:
+        """The players online and where (shown from the first page the server sends)."""
         found = self.query("#who-here")
         if not found:  # the lobby is going away (a table opened, the app stopping)
             return
         label = found.first(Label)
-        label.display = page is not None
-        if page is not None:
-            label.update(who_line(page, self.tr))
+        label.display = True
+        label.update(who_line(page, self.tr))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "page":

@@ -42,7 +42,7 @@ from ..turn_timer import TurnTimer
 from ..widgets.board import TableBoard
 from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter
-from ..widgets.line_log import LineLog
+from ..widgets.line_log import ChatLine, LineLog
 from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
 from .base import SkyjoScreen, localize_bindings
@@ -80,9 +80,13 @@ class TableScreen(SkyjoScreen[None]):
         Binding("q", "leave", "keys.leave", id="table.leave"),
     ]
 
-    def __init__(self, table: dict[str, Any]) -> None:
+    def __init__(self, table: dict[str, Any], story: list[Any] | None = None) -> None:
         super().__init__()
         self.table = table
+        #: The server's story of the game (``log`` in the ``table`` push that brought us
+        #: here): the log is told from it, as those who stayed were told it (``_retell``).
+        self._story = story
+        self._story_told = False  # the log came from the story: a catch-up's moves are in it
         self.seats = seats_of(table)
         #: When the server starts the next round by itself (``time.monotonic()``), counted
         #: from the table push that said so; None when it will not (see ``update_table``).
@@ -102,6 +106,10 @@ class TableScreen(SkyjoScreen[None]):
         self._flight = MoveInFlight()  # our move on its way, and the keys kept meanwhile
         self._shown_seq: int | None = None  # the server's seq of the update on screen
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
+        #: Lines told (who came or went, chat) while moves that came before them wait to be
+        #: shown (the pace): written after the last of those, by its ``seq``, in the order
+        #: things happened, as the table's story tells them to whoever arrives.
+        self._after_moves: list[tuple[int | None, Text | ChatLine]] = []
         self._ready = False  # the board is composed
         self._chat_told = False  # the table's chat so far is in the log (see _tell_chat)
         # The stand-in whose moves the log last introduced (``_log_standin``): the seat and bot.
@@ -117,12 +125,14 @@ class TableScreen(SkyjoScreen[None]):
     def on_mount(self) -> None:
         self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
         self._ready = True
-        self._tell(presence_news(None, self.table, self.tr))
-        come_back = self.skyjo.return_words("log.return_code")
-        if come_back and self.table.get("your_seat") is not None:  # how, should the link drop
-            self._tell([come_back])
-        if self.view is not None:  # recomposed: the log begins anew, the game is on screen
-            self._tell_chat()
+        if self._story is not None:
+            if self.view is not None:  # recomposed; else told with the game (``feed_game``)
+                self._retell(self.view.seat)
+        else:  # a server without a story: who is here now, the chat with the first update
+            self._tell(presence_news(None, self.table, self.tr))
+            self._tell_return_code()
+            if self.view is not None:  # recomposed: the log begins anew, the game is on screen
+                self._tell_chat()
         early, self._early = self._early, []
         for message in early:
             self.feed_game(message)
@@ -165,21 +175,54 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- what the server says ------------------------------------------------------
 
-    def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
-        """The table as the server says it is now; ``removed``: whom the host removed."""
+    def update_table(
+        self,
+        table: dict[str, Any],
+        removed: dict[str, Any] | None = None,
+        story: list[Any] | None = None,
+    ) -> None:
+        """The table as the server says it is now; ``removed``: whom the host removed;
+        ``story``: the game's story, when we just came back (the log is told again from it)."""
         news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
         self.table = table
         self.seats = seats_of(table)
         self.next_round_at = next_round_at(table)
+        if story is not None:
+            self._story, news = story, []  # the story tells this change too
+            if self._ready and self.view is not None:  # else told with the game's first view
+                self._retell(self.view.seat)
         self._redraw()
         self._refresh_game_over()
         self._tell(news)
 
     def _tell(self, lines: list[str]) -> None:
         """Who came, went or is away, in the log (names are shown as they are)."""
-        if self._ready:
-            for line in lines:
-                self.board.write_log(Text(line, style="italic"))
+        for line in lines:
+            self._write(Text(line, style="italic"))
+
+    def _write(self, line: Text | ChatLine) -> None:
+        """A line of the log that is not a move: after the moves still waiting to be shown."""
+        if not self._ready:
+            return
+        if len(self._queue):
+            self._after_moves.append((self._queue.last_seq(), line))
+        else:
+            self._put(line)
+
+    def _put(self, line: Text | ChatLine) -> None:
+        if isinstance(line, ChatLine):
+            self.board.write_chat(line.name, line.text)
+        else:
+            self.board.write_log(line)
+
+    def _write_after(self, seq: int | None) -> None:
+        """The lines that waited for the moves up to ``seq`` (None: for every move)."""
+        waiting, self._after_moves = self._after_moves, []
+        for after, line in waiting:
+            if seq is None or after is None or after <= seq:
+                self._put(line)
+            else:
+                self._after_moves.append((after, line))
 
     def feed_game(self, message: dict[str, Any]) -> None:
         if not self._ready:
@@ -194,9 +237,13 @@ class TableScreen(SkyjoScreen[None]):
         if message.get("catch_up") or not events_:
             # Joining or coming back: the round so far, then the table as it is now.
             self._queue.clear()
+            self._write_after(None)
             self._cancel_hold()
             self.score_sheet.feed(event_from_dict(e) for e in message.get("earlier_scores") or [])
-            self._log_events(unseen(self.tracker, view.round, events_), view)
+            if self._story is not None:  # the log and the cards shown at once
+                self._retell(view.seat)
+            told, self._story_told = self._story_told, False
+            self._log_events(unseen(self.tracker, view.round, events_), view, write=not told)
             if not self._chat_told:
                 self._tell_chat()
             self._show(Step.of([], view, seq))
@@ -253,14 +300,56 @@ class TableScreen(SkyjoScreen[None]):
         """While the connection is down, the prompt says so instead of asking for a move."""
         if self.view is None or self.view.seat is None or self.link is Link.ONLINE:
             return None
+        # Not "q leaves the table" while offline: a leave could not reach the server.
         return self.tr(
-            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline",
-            **self.key_labels("table.leave"),
+            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline"
         )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
-        if scope == "table" and self._ready and self._chat_told:
-            self.board.write_chat(name, text)
+        if scope == "table" and self._chat_told:
+            self._write(ChatLine(name, text))
+
+    def _tell_return_code(self) -> None:
+        """How a keyless guest would take their seat back, should the link drop."""
+        come_back = self.skyjo.return_words("log.return_code")
+        if come_back and self.table.get("your_seat") is not None:
+            self._tell([come_back])
+
+    def _retell(self, own: int | None) -> None:
+        """The log from the server's story: what everyone here was told, in order (who
+        came, went or was away; the moves, those a bot chose for a person introduced as
+        such; the chat, what was said before the game first). ``own``: your seat in the
+        game (the table's seats now may differ: a finished game keeps its players)."""
+        story, self._story = self._story or [], None
+        self.board.clear_log()
+        self._chat_told = self._story_told = True
+        self._standin_told = None
+        players = len(self.seats)
+        at_table = self.table.get("your_seat")  # who is here is told of the table's seats
+        at_table = at_table if isinstance(at_table, int) else None
+        names = seat_names(self.seats, players, self.tr, own)
+        before: dict[str, Any] | None = None  # who was here, as last told
+        earlier = True  # no move told yet: a chat line was said before the game
+        for entry in story:
+            kind = entry.get("kind") if isinstance(entry, dict) else None
+            if kind == "table":
+                now = others_at(entry, at_table)
+                self._tell(
+                    presence_news(before, now, self.tr, entry.get("removed"), self.skyjo.player_id)
+                )
+                before = now
+            elif kind == "game":
+                events_ = [event_from_dict(e) for e in entry.get("events") or []]
+                self._log_standin(standin_of(entry, players), players, own)
+                for line in describe(events_, names, self.tr, own):
+                    self.board.write_log(line)
+                earlier = False
+            elif kind == "chat" and isinstance(line := entry.get("chat"), dict):
+                if earlier:  # not to be read as said just now
+                    self.board.write_log(Text(self.tr("log.chat_earlier"), style="italic"))
+                    earlier = False
+                self.board.write_chat(str(line.get("from_name", "")), str(line.get("text", "")))
+        self._tell_return_code()
 
     def _tell_chat(self) -> None:
         """Write what was said at this table before this board showed it (in the room, or
@@ -298,8 +387,9 @@ class TableScreen(SkyjoScreen[None]):
         self.view, self._shown_seq = step.view, step.seq
         if previous is None or bool(previous.legal_actions) != bool(step.view.legal_actions):
             self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
-        self._log_standin(step.standin, step.view)
+        self._log_standin(step.standin, len(step.view.tableaux), step.view.seat)
         self._log_events(step.events, step.view)
+        self._write_after(step.seq)
         self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
         if self._flight.active:
             self._flight.shown(step.seq)
@@ -311,21 +401,26 @@ class TableScreen(SkyjoScreen[None]):
         self._after_phase(previous, step.view)
         self._play_pending()
 
-    def _log_standin(self, standin: tuple[int, Standin] | None, view: PlayerView) -> None:
+    def _log_standin(
+        self, standin: tuple[int, Standin] | None, players: int, own: int | None
+    ) -> None:
         """Before the first of a run of moves a bot chose for a person, the log says whose
         and why ("Your time ran out, so the expert bot played for you:"), so nobody takes
         them for the person's own."""
         if standin is not None and standin != self._standin_told:
             seat = standin[0]
-            name = seat_names(self.seats, len(view.tableaux), self.tr)[seat]
-            who = standin_words(standin[1], name, self.tr, yours=seat == view.seat)
+            name = seat_names(self.seats, players, self.tr)[seat]
+            who = standin_words(standin[1], name, self.tr, yours=seat == own)
             self.board.write_log(Text(self.tr("log.standin", standin=who), style="italic"))
         self._standin_told = standin
 
-    def _log_events(self, events: Sequence[Event], view: PlayerView) -> None:
-        """The round's tracker and the score sheet learn ``events``, and the log tells them."""
+    def _log_events(self, events: Sequence[Event], view: PlayerView, *, write: bool = True) -> None:
+        """The round's tracker and the score sheet learn ``events``, and the log tells them
+        (unless ``write`` is False: the story told them)."""
         self.tracker.feed(events)
         self.score_sheet.feed(events)
+        if not write:
+            return
         names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
         for line in describe(events, names, self.tr, view.seat):
             self.board.write_log(line)
@@ -808,6 +903,16 @@ def next_round_at(table: dict[str, Any]) -> float | None:
     if isinstance(seconds, (int, float)) and seconds > 0:
         return time.monotonic() + float(seconds)
     return None
+
+
+def others_at(entry: Mapping[str, Any], own: int | None) -> dict[str, Any]:
+    """A story's ``table`` entry as ``presence_news`` reads a table, without our own seat:
+    a player is never told that they themselves were away, or back (live, they cannot be)."""
+    seats = [
+        None if isinstance(seat, Mapping) and seat.get("seat") == own else seat
+        for seat in entry.get("seats") or []
+    ]
+    return {**entry, "seats": seats, "your_seat": own}
 
 
 def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:

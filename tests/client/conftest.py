@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from server.admin.door import AdminDoor
 from server.app import SkyjoServer
 from server.config import Limits, Pace, ServerConfig
 from server.netclient import ServerConnection
@@ -117,6 +118,16 @@ def server_in_thread(tmp_path: Path) -> Iterator[ThreadedServer]:
 async def server(make_server: StartServer) -> SkyjoServer:
     """A fresh server (tests that need other settings define their own ``server``)."""
     return await make_server()
+
+
+@pytest.fixture
+async def admin_server(tmp_path: Path) -> AsyncIterator[SkyjoServer]:
+    """A server with its admin socket (``skyjo-server admin``), as ``skyjo-server`` runs it."""
+    server = SkyjoServer(server_config(tmp_path / "server"))
+    server.add_front_door(AdminDoor())
+    await server.start()
+    yield server
+    await server.stop()
 
 
 @pytest.fixture

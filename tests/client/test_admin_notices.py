@@ -4,31 +4,18 @@ does not bounce back (a real server with its admin socket, the app under Pilot).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Callable
-from pathlib import Path
-
-import pytest
+from collections.abc import Callable
 
 from server.admin.cli import ask
-from server.admin.door import AdminDoor
 from server.admin.socketfile import admin_socket_path
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.screens.disconnected import DisconnectedScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.session import Link
 
-from .conftest import server_config
 from .players import wait_for
-
-
-@pytest.fixture
-async def server(tmp_path: Path) -> AsyncIterator[SkyjoServer]:
-    server = SkyjoServer(server_config(tmp_path / "server"))
-    server.add_front_door(AdminDoor())
-    await server.start()
-    yield server
-    await server.stop()
 
 
 async def admin(server: SkyjoServer, command: str, **fields: str) -> dict[str, object]:
@@ -43,8 +30,9 @@ def notes(app: SkyjoApp) -> list[str]:
 
 
 async def test_an_announcement_shows_and_a_kick_stays_a_kick(
-    make_app: Callable[..., SkyjoApp], server: SkyjoServer
+    make_app: Callable[..., SkyjoApp], admin_server: SkyjoServer
 ) -> None:
+    server = admin_server
     app = make_app(tcp_connector("127.0.0.1", server.port), name="Carol")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, LobbyScreen))
@@ -54,7 +42,9 @@ async def test_an_announcement_shows_and_a_kick_stays_a_kick(
 
         await admin(server, "kick", name="carol")
         await wait_for(pilot, lambda: app.session is not None and app.session.link is Link.OFFLINE)
-        await wait_for(pilot, lambda: any("disconnected you" in note for note in notes(app)))
+        await wait_for(pilot, lambda: isinstance(app.screen, DisconnectedScreen))
+        dialog = app.screen
+        assert isinstance(dialog, DisconnectedScreen) and "disconnected you" in dialog.why
         # Offline at once, not "reconnecting" (which comes first when the client tries again).
         assert not any("reconnecting" in note for note in notes(app))
         assert (await admin(server, "players"))["result"] == {"players": []}

@@ -36,6 +36,18 @@ def test_a_player_away_then_played_for_then_back_is_told_at_each_step() -> None:
     assert presence_news(here, here, TR) == []
 
 
+def test_someone_sitting_down_for_the_first_time_joined_and_is_not_back() -> None:
+    room = table(person(1, "Ann"))
+    assert presence_news(room, table(person(1, "Ann"), person(2, "[b]Bob")), TR) == [
+        "[b]Bob joined the table."
+    ]
+    # Not to the one who sat down (their room is theirs from then on), nor on arrival.
+    assert presence_news(room, table(person(1, "Ann"), person(2, "Bob")), TR, me=2) == []
+    assert presence_news(None, table(person(1, "Ann"), person(2, "Bob")), TR) == []
+    away = table(person(1, "Ann"), person(2, "Bob", connected=False))
+    assert presence_news(away, table(person(1, "Ann"), person(2, "Bob")), TR) == ["Bob is back."]
+
+
 def test_seats_are_matched_by_player_when_they_close_up() -> None:
     before = table(person(1, "Ann"), None, person(3, "Cy"))
     after = table(person(1, "Ann"), person(3, "Cy"), None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import replace
@@ -50,7 +51,10 @@ async def test_tables_are_capped(make_server) -> None:
         await client.close()
 
 
-async def test_a_flooding_client_is_refused_then_disconnected_alone(make_server) -> None:
+async def test_a_flooding_client_is_refused_then_disconnected_alone(
+    make_server, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO, logger="server.lobby.session")
     server = await make_server(limits=replace(TEST_LIMITS, messages_per_second=5, message_burst=5))
     calm = await Client.connect(server, "Calm")
     reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
@@ -60,6 +64,10 @@ async def test_a_flooding_client_is_refused_then_disconnected_alone(make_server)
     assert codes[:5] == ["hello_first"] * 5  # within the burst: answered
     assert "rate_limited" in codes[5:-1]
     assert answers[-1]["type"] == "bye" and answers[-1]["code"] == "rate_limited"
+    # The server's log says whom it dropped, and why.
+    dropped = [r.getMessage() for r in caplog.records if "disconnected" in r.getMessage()]
+    assert len(dropped) == 1 and "too many messages" in dropped[0], dropped
+    assert "127.0.0.1" in dropped[0] and "rate_limited" in dropped[0], dropped
     assert await calm.request("ping") is not None
     await calm.close()
     writer.close()

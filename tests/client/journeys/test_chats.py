@@ -207,8 +207,8 @@ def room_log(app: SkyjoApp) -> str:
 async def test_a_watcher_reads_the_chat_said_before_as_said_before(
     make_app: Callable[..., SkyjoApp], make_server: Callable
 ) -> None:
-    """Dan wished his bot luck before Alice came to watch: his line comes after the round so
-    far, under a line saying it was said earlier, not as if just said."""
+    """Dan wished his bot luck before the game, which Alice comes to watch: his line comes
+    before the round's moves, under a line saying it was said earlier, as his own log has it."""
     server: SkyjoServer = await make_server()
     dan = await Client.connect(server, "Dan")
     try:
@@ -226,6 +226,6 @@ async def test_a_watcher_reads_the_chat_said_before_as_said_before(
             lines = list(log.lines)
             said = lines.index("Dan: good luck, bot")
             assert lines[said - 1] == "Said at this table earlier:", lines
-            assert any(line.startswith("Round 1 begins") for line in lines[: said - 1]), lines
+            assert lines[said + 1].startswith("Round 1 begins"), lines
     finally:
         await dan.close()
