@@ -9,19 +9,22 @@ from __future__ import annotations
 import contextlib
 from collections.abc import AsyncIterator, Callable
 
+import pytest
 from textual.pilot import Pilot
 
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.disconnected import DisconnectedScreen
+from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.session import Link
 
 from ..players import ready_at_the_listed_table
 from ..test_admin_notices import admin
 from ..test_network import hosting
-from .seen import drawn_in, footer, on_screen, screen_text, until
+from .seen import drawn_in, footer, on_screen, screen_lines, screen_text, until
 
 
 @contextlib.asynccontextmanager
@@ -63,3 +66,23 @@ async def test_kicked_by_the_admin_quit_quits(
     async with kicked_mid_game(make_app, admin_server) as (app, pilot, _):
         await pilot.press("q")
         await until(pilot, lambda: not app.is_running, "the app quit")
+
+
+@pytest.mark.parametrize("home", [False, True], ids=["quit", "home"])
+@pytest.mark.parametrize("lang", LANGUAGES)
+async def test_the_dialog_shows_both_ways_out_side_by_side_in_every_language(
+    make_app: Callable[..., SkyjoApp], lang: str, home: bool
+) -> None:
+    """Reconnect and the way out (Quit, or Home) share the line under the question, and the
+    footer cuts neither key. The Home button once took the home screen's layout (its id,
+    "home"), and stood alone a screen's height below."""
+    app = make_app(lang=lang)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await on_screen(pilot, HomeScreen)
+        app.push_screen(DisconnectedScreen(app.tr("error.code.kicked"), home=home))
+        dialog = await on_screen(pilot, DisconnectedScreen)
+        reconnect = app.tr("disconnected.reconnect")
+        (buttons,) = [line for line in screen_lines(app) if f"▶ {reconnect}" in line]
+        assert app.tr(f"disconnected.{dialog.leave}") in buttons, screen_text(app)
+        keys = await footer(pilot)
+        assert not keys.cut, keys
