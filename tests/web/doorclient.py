@@ -62,12 +62,15 @@ class DoorClient:
             raise AssertionError(f"{needle!r} not shown in {timeout} s:\n{self.text}") from None
         return self.text
 
-    async def until_frames(self, count: int, timeout: float = TIMEOUT) -> bool:
-        """Until ``count`` frames of output arrived (True), or the connection
-        ended before (False)."""
+    async def until_frames(
+        self, count: int, timeout: float = TIMEOUT, *, or_shows: str | None = None
+    ) -> bool:
+        """Until ``count`` frames of output arrived, or the screen shows ``or_shows``
+        (True: a screen drawn in fewer frames than another time, the machine being busy,
+        sends no more), or the connection ended before (False)."""
 
         async def wait() -> bool:
-            while self.frames < count:
+            while self.frames < count and not (or_shows is not None and or_shows in self.text):
                 if self._reader.done():
                     return False
                 self._changed.clear()

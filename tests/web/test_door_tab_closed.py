@@ -43,7 +43,7 @@ async def _closed_at_every_frame(
     await _screens_end(door)
     for count in range(frames + 1):
         async with door_client(door.url, cookies=cookies) as client:
-            await client.until_frames(count)
+            await client.until_frames(count, or_shows=whole)
         await _screens_end(door)
     return frames
 
