@@ -29,6 +29,8 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from skyjo_tui.webpage import PAGE_ENV, TABLE_CODE, TABLE_ENV
+
 from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..limits import ConnectionRegistry, Refusal
@@ -60,7 +62,15 @@ TERMINAL_ASSETS: Final = {
     "css/xterm.css": "text/css",
     "fonts/RobotoMono-VariableFont_wght.ttf": "font/ttf",
 }
-OWN_ASSETS: Final = {"door.js": "application/javascript", "door.css": "text/css"}
+OWN_ASSETS: Final = {
+    "door.js": "application/javascript",
+    "door.css": "text/css",
+    # "Add to Home screen": a full-screen Skyjo with its icon.
+    "manifest.webmanifest": "application/manifest+json",
+    "icon.svg": "image/svg+xml",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
+}
 CONTENT_SECURITY_POLICY: Final = "; ".join(
     (
         "default-src 'none'",
@@ -69,6 +79,7 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
         "style-src 'self' 'unsafe-inline'",
         "font-src 'self'",
         "img-src 'self' data:",
+        "manifest-src 'self'",
         "connect-src 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
@@ -148,6 +159,8 @@ class WebFrontDoor:
         app = web.Application(client_max_size=4096)
         app.on_response_prepare.append(_secure_headers)
         app.router.add_get("/", self._page_handler)
+        # A table's link: the same page, which opens that table (door.js).
+        app.router.add_get("/t/{code:[A-Za-z]{6}}", self._page_handler)
         app.router.add_get("/healthz", self._health)
         app.router.add_get("/ws", self._websocket)
         for name, kind in TERMINAL_ASSETS.items():
@@ -324,7 +337,10 @@ class WebFrontDoor:
             player=DoorPlayer(door="web", identity=identity, peer=place.address),
             term_type=TERM_TYPE,
             size=terminal_size(request.query),
-            env=terminal_environment(request.headers.get("Accept-Language", "")),
+            env={
+                **terminal_environment(request.headers.get("Accept-Language", "")),
+                **page_environment(place, request.query.get("table", "")),
+            },
         )
         logger.info(
             "web connection from %s (%s)",
@@ -447,6 +463,17 @@ def page_policy(host: str) -> str:
     return CONTENT_SECURITY_POLICY.replace(
         "connect-src 'self'", f"connect-src 'self' ws://{host} wss://{host}"
     )
+
+
+def page_environment(place: ClientPlace, table: str) -> dict[str, str]:
+    """What the app learns of the page (``skyjo_tui.webpage``): its address (for
+    the tables' links), and the table whose link opened it."""
+    env = {}
+    if _PLAIN_HOST.fullmatch(place.host):
+        env[PAGE_ENV] = f"{'https' if place.secure else 'http'}://{place.host}"
+    if TABLE_CODE.fullmatch(table):
+        env[TABLE_ENV] = table.upper()
+    return env
 
 
 def _file(path: Path, content_type: str) -> Any:

@@ -17,6 +17,7 @@ from ..rules_text import hints_brief, rules_brief, timer_brief
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
+from ..widgets.table_link import TableLink
 from ..widgets.text import Label, Select
 from .base import SkyjoScreen
 
@@ -61,6 +62,7 @@ class RoomScreen(SkyjoScreen[None]):
                     )
                 yield Label("", id="room-state")
                 yield Label("", id="room-watchers", classes="hint")
+                yield TableLink(id="room-link")  # in the browser door's page: friends join by it
             yield ChatPanel(
                 tr("room.chat"),
                 tr("chat.placeholder"),
@@ -113,6 +115,7 @@ class RoomScreen(SkyjoScreen[None]):
         self._fill_seats(table.get("seats") or [])
         self.query_one("#room-state", Label).update(self._state_line())
         self.query_one("#room-watchers", Label).update(Text(watchers_line(table, tr)))
+        self.query_one(TableLink).show(self.skyjo.page, table.get("code"))
         chat = self.query_one(ChatPanel)
         for line in news:
             chat.add_note(line)
