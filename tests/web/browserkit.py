@@ -280,6 +280,21 @@ class TermPage:
             box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height
         )
 
+    async def tap_cell(self, column: int, row: int) -> None:
+        """A finger's tap in the middle of that cell (a page with ``has_touch``)."""
+        box = await self.page.locator(".xterm-screen").bounding_box(timeout=TIMEOUT * 1000)
+        assert box is not None, "the terminal is not on the page"
+        columns, rows = self.size
+        width, height = box["width"] / columns, box["height"] / rows
+        await self.page.touchscreen.tap(
+            box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height
+        )
+
+    async def tap_text(self, needle: str, offset: int = 0) -> None:
+        """Tap ``needle`` where the screen shows it (``offset`` cells into it)."""
+        column, row = self.find(needle)
+        await self.tap_cell(column + offset, row)
+
     async def click_text(self, needle: str, offset: int = 0) -> None:
         """Click on ``needle`` where the screen shows it (``offset`` cells into it)."""
         column, row = self.find(needle)

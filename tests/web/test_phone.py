@@ -1,0 +1,223 @@
+"""The browser door on a phone: Debian's Chromium emulating a Pixel 7 and an iPhone 13 (their
+viewports, pixel ratios, touch), held upright and turned, and played with taps only.
+
+What a person sees: the page opens on the game with no font fiddling, drawn whole at the
+phone's pixel ratio, its font buttons beside the game and big enough for a finger; the
+on-screen keyboard's text area has the focus for the name and the chat, and never from a tap
+on a card; a table's link opens that table.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright.async_api import Browser, BrowserContext
+
+from server.netclient import ServerConnection
+
+from .browserkit import IN_BROWSER, TIMEOUT, TermPage
+from .webdoor import web_door
+
+pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
+
+#: Playwright's descriptors of the two phones (CSS pixels), without their user agents.
+PHONES: dict[str, dict[str, Any]] = {
+    "pixel-7": {"viewport": {"width": 412, "height": 839}, "device_scale_factor": 2.625},
+    "pixel-7-landscape": {"viewport": {"width": 863, "height": 360}, "device_scale_factor": 2.625},
+    "iphone-13": {"viewport": {"width": 390, "height": 664}, "device_scale_factor": 3},
+    "iphone-13-landscape": {"viewport": {"width": 750, "height": 342}, "device_scale_factor": 3},
+}
+#: The app's smallest screen (skyjo_tui.layout.MENU_MIN_SIZE).
+APP_MIN = (60, 18)
+#: The usual size of a touch target, in CSS pixels.
+FINGER = 44
+
+TEXT_AREA_STATE = """() => {
+    const area = document.querySelector('.xterm-helper-textarea');
+    return {focused: document.activeElement === area, inputmode: area.getAttribute('inputmode'),
+            readonly: area.readOnly};
+}"""
+
+
+@contextlib.asynccontextmanager
+async def phone(browser: Browser, name: str) -> AsyncIterator[BrowserContext]:
+    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen."""
+    context = await browser.new_context(**PHONES[name], is_mobile=True, has_touch=True)
+    try:
+        yield context
+    finally:
+        await context.close()
+
+
+TYPING = (
+    "document.activeElement === document.querySelector('.xterm-helper-textarea')"
+    " && document.activeElement.getAttribute('inputmode') === 'text'"
+)
+
+
+async def until_in_page(page: TermPage, condition: str, what: str) -> None:
+    """Until ``condition`` (JavaScript) holds in the page, checked at each of its frames.
+
+    The page's own policy forbids eval: a function, not a string of code, is polled."""
+    try:
+        await page.page.wait_for_function(f"() => {condition}", timeout=TIMEOUT * 1000)
+    except Exception as error:
+        raise AssertionError(f"{what}: not seen ({await text_area(page)})") from error
+
+
+async def text_area(page: TermPage) -> dict[str, Any]:
+    state: dict[str, Any] = await page.page.evaluate(TEXT_AREA_STATE)
+    return state
+
+
+async def keyboard_is_down(page: TermPage) -> None:
+    """The text area does not have the focus, and would raise no keyboard if it had."""
+    state = await text_area(page)
+    assert state == {"focused": False, "inputmode": "none", "readonly": True}, state
+
+
+async def keyboard_is_up(page: TermPage) -> None:
+    """The text area has the focus, to type with the on-screen keyboard (as the app said)."""
+    await until_in_page(page, TYPING, "the text area focused to type")
+
+
+@pytest.mark.parametrize("name", list(PHONES))
+async def test_a_phone_opens_the_page_on_the_game_drawn_whole_with_its_buttons_beside_it(
+    tmp_path: Path, browser: Browser, name: str
+) -> None:
+    async with (
+        web_door(tmp_path) as door,
+        phone(browser, name) as context,
+        TermPage.open(context, door.url) as page,
+    ):
+        screen = await page.shows("Choose your name")
+        assert "too small" not in screen
+        columns, rows = page.size
+        assert columns >= APP_MIN[0] and rows >= APP_MIN[1], page.size
+        await page.assert_drawn()
+        # Drawn at the phone's pixel ratio, the whole terminal (not its top-left part).
+        ratio = await page.page.evaluate(
+            """() => {
+                const canvas = [...document.querySelectorAll('.xterm-screen canvas')]
+                    .find((c) => c.width > 0);
+                return canvas.width / canvas.getBoundingClientRect().width;
+            }"""
+        )
+        assert ratio == pytest.approx(PHONES[name]["device_scale_factor"], rel=0.02)
+        terminal = await page.page.locator(".xterm-screen").bounding_box()
+        assert terminal is not None
+        for button in ("#door-font-smaller", "#door-font-larger"):
+            box = await page.page.locator(button).bounding_box()
+            assert box is not None and box["width"] >= FINGER and box["height"] >= FINGER, box
+            opacity = await page.page.locator(button).evaluate(
+                "(b) => Number(getComputedStyle(b.parentElement).opacity)"
+                " * Number(getComputedStyle(b).opacity)"
+            )
+            assert opacity == 1, f"{button} is faint ({opacity}): no hover on a touch screen"
+            apart = (
+                box["x"] >= terminal["x"] + terminal["width"]
+                or box["y"] + box["height"] <= terminal["y"]
+            )
+            assert apart, f"{button} {box} is over the game {terminal}"
+
+
+async def test_a_tap_on_a_font_button_changes_the_text_in_place_and_keeps_the_game(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with (
+        web_door(tmp_path) as door,
+        phone(browser, "pixel-7-landscape") as context,
+        TermPage.open(context, door.url) as page,
+    ):
+        await page.shows("Choose your name")
+        before = page.size
+        await page.page.tap("#door-font-smaller")
+        await page.wait_until(lambda: page.size[0] > before[0], "more columns")
+        assert len(page.connections) == 1, "the page reloaded"
+        assert "Choose your name" in page.text
+
+
+async def test_taps_only_from_a_tables_link_the_keyboard_comes_up_to_type_only(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """A friend opens the table's link on a phone: the keyboard comes up for their name, they
+    are seated at that table; it goes down in the room, up for the chat, and a game's card
+    taps never bring it back."""
+    async with web_door(tmp_path) as door:
+        host = await ServerConnection.open("127.0.0.1", door.server.port)
+        try:
+            await host.hello(name="host")
+            reply = await host.request(
+                {"type": "create_table", "name": "Friday", "seats": 3, "private": True}
+            )
+            code = reply["table"]["code"]
+            await host.request({"type": "add_bot", "level": "random"})
+            async with (
+                phone(browser, "pixel-7") as context,
+                TermPage.open(context, f"{door.url}t/{code}") as page,
+            ):
+                await page.shows("Choose your name")
+                await keyboard_is_up(page)
+                await page.type("bob")
+                await page.press("Enter")
+                await page.shows(f"code {code}")  # the room of the link's table
+                await page.wait_until(lambda: "bob" in page.text, "bob seated")
+                await until_in_page(page, f"!({TYPING})", "the text area put away")
+                await keyboard_is_down(page)
+                assert page.page.url == door.url  # a reload comes back to bob's seat
+
+                await tap_footer(page, "Chat")
+                await keyboard_is_up(page)
+                await page.type("hello")
+                await page.press("Enter")
+                await page.shows("bob: hello")  # sent, and heard back from the table
+                await tap_footer(page, "Close chat")  # the keyboard goes down
+                await until_in_page(page, f"!({TYPING})", "the text area put away")
+                await keyboard_is_down(page)
+
+                await tap_footer(page, "Ready")
+                await page.shows("You are ready")
+                await host.request({"type": "start_game"})
+                await page.shows("Turn up a card")
+                await keyboard_is_down_after_taps_on_cards(page)
+        finally:
+            await host.close()
+
+
+async def tap_footer(page: TermPage, words: str) -> None:
+    """Tap the middle of ``words`` on the footer's line (the screen's last)."""
+    await page.wait_until(lambda: words in page.lines[-1], f"{words!r} in the footer")
+    footer = len(page.lines) - 1
+    column = page.lines[footer].index(words)
+    await page.tap_cell(column + len(words) // 2, footer)
+
+
+async def keyboard_is_down_after_taps_on_cards(page: TermPage) -> None:
+    """Tap two of bob's face-down cards (turning them up); no tap raises the keyboard."""
+    await until_in_page(page, f"!({TYPING})", "the text area put away")
+    for turned in (1, 2):
+        column, row = face_down_card(page)
+        await page.tap_cell(column, row)
+        await page.wait_until(
+            lambda turned=turned: page.text.count("You turned up") == turned, "the card turned up"
+        )
+        await keyboard_is_down(page)
+
+
+def face_down_card(page: TermPage) -> tuple[int, int]:
+    """The middle of one of bob's face-down cards ("░░"), under his seat's name (left of
+    the log; the piles are further left)."""
+    lines = page.lines
+    seat_row, name_at = next(
+        (y, line.index("bob")) for y, line in enumerate(lines) if "bob" in line.split("▏")[0]
+    )
+    for y in range(seat_row + 1, len(lines)):
+        board = lines[y].split("▏")[0]
+        x = board.find("░░", max(0, name_at - 4))
+        if x >= 0:
+            return x, y
+    raise AssertionError(f"no face-down card of bob's:\n{page.text}")
