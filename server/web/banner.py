@@ -27,7 +27,7 @@ def lan_address() -> str | None:
     ):
         probe.connect(_OUTSIDE)
         address = str(probe.getsockname()[0])
-        if not address.startswith("127.") and address != "0.0.0.0":  # noqa: S104 - compared
+        if not address.startswith("127.") and address != "0.0.0.0":
             return address
     return None
 

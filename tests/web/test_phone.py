@@ -9,28 +9,20 @@ on a card; a table's link opens that table.
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, BrowserContext
+from playwright.async_api import Browser
 
 from server.netclient import ServerConnection
 
 from .browserkit import IN_BROWSER, TIMEOUT, TermPage
+from .phonekit import PHONES, compact_face_down_card, phone, tap_footer
 from .webdoor import web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
 
-#: Playwright's descriptors of the two phones (CSS pixels), without their user agents.
-PHONES: dict[str, dict[str, Any]] = {
-    "pixel-7": {"viewport": {"width": 412, "height": 839}, "device_scale_factor": 2.625},
-    "pixel-7-landscape": {"viewport": {"width": 863, "height": 360}, "device_scale_factor": 2.625},
-    "iphone-13": {"viewport": {"width": 390, "height": 664}, "device_scale_factor": 3},
-    "iphone-13-landscape": {"viewport": {"width": 750, "height": 342}, "device_scale_factor": 3},
-}
 #: The app's smallest screen (skyjo_tui.layout.MENU_MIN_SIZE).
 APP_MIN = (60, 18)
 #: The usual size of a touch target, in CSS pixels.
@@ -41,16 +33,6 @@ TEXT_AREA_STATE = """() => {
     return {focused: document.activeElement === area, inputmode: area.getAttribute('inputmode'),
             readonly: area.readOnly};
 }"""
-
-
-@contextlib.asynccontextmanager
-async def phone(browser: Browser, name: str) -> AsyncIterator[BrowserContext]:
-    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen."""
-    context = await browser.new_context(**PHONES[name], is_mobile=True, has_touch=True)
-    try:
-        yield context
-    finally:
-        await context.close()
 
 
 TYPING = (
@@ -188,36 +170,13 @@ async def test_taps_only_from_a_tables_link_the_keyboard_comes_up_to_type_only(
             await host.close()
 
 
-async def tap_footer(page: TermPage, words: str) -> None:
-    """Tap the middle of ``words`` on the footer's line (the screen's last)."""
-    await page.wait_until(lambda: words in page.lines[-1], f"{words!r} in the footer")
-    footer = len(page.lines) - 1
-    column = page.lines[footer].index(words)
-    await page.tap_cell(column + len(words) // 2, footer)
-
-
 async def keyboard_is_down_after_taps_on_cards(page: TermPage) -> None:
     """Tap two of bob's face-down cards (turning them up); no tap raises the keyboard."""
     await until_in_page(page, f"!({TYPING})", "the text area put away")
     for turned in (1, 2):
-        column, row = face_down_card(page)
+        column, row = compact_face_down_card(page, "bob")
         await page.tap_cell(column, row)
         await page.wait_until(
             lambda turned=turned: page.text.count("You turned up") == turned, "the card turned up"
         )
         await keyboard_is_down(page)
-
-
-def face_down_card(page: TermPage) -> tuple[int, int]:
-    """The middle of one of bob's face-down cards ("░░"), under his seat's name (left of
-    the log; the piles are further left)."""
-    lines = page.lines
-    seat_row, name_at = next(
-        (y, line.index("bob")) for y, line in enumerate(lines) if "bob" in line.split("▏")[0]
-    )
-    for y in range(seat_row + 1, len(lines)):
-        board = lines[y].split("▏")[0]
-        x = board.find("░░", max(0, name_at - 4))
-        if x >= 0:
-            return x, y
-    raise AssertionError(f"no face-down card of bob's:\n{page.text}")

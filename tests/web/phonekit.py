@@ -1,0 +1,52 @@
+"""Phones for the browser tests: Chromium's emulation of real ones, and a finger's taps."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext
+
+from .browserkit import TermPage
+
+#: Playwright's descriptors of the two phones (CSS pixels), without their user agents.
+PHONES: dict[str, dict[str, Any]] = {
+    "pixel-7": {"viewport": {"width": 412, "height": 839}, "device_scale_factor": 2.625},
+    "pixel-7-landscape": {"viewport": {"width": 863, "height": 360}, "device_scale_factor": 2.625},
+    "iphone-13": {"viewport": {"width": 390, "height": 664}, "device_scale_factor": 3},
+    "iphone-13-landscape": {"viewport": {"width": 750, "height": 342}, "device_scale_factor": 3},
+}
+
+
+@contextlib.asynccontextmanager
+async def phone(browser: Browser, name: str) -> AsyncIterator[BrowserContext]:
+    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen."""
+    context = await browser.new_context(**PHONES[name], is_mobile=True, has_touch=True)
+    try:
+        yield context
+    finally:
+        await context.close()
+
+
+async def tap_footer(page: TermPage, words: str) -> None:
+    """Tap the middle of ``words`` on the footer's line (the screen's last)."""
+    await page.wait_until(lambda: words in page.lines[-1], f"{words!r} in the footer")
+    footer = len(page.lines) - 1
+    column = page.lines[footer].index(words)
+    await page.tap_cell(column + len(words) // 2, footer)
+
+
+def compact_face_down_card(page: TermPage, name: str) -> tuple[int, int]:
+    """One of ``name``'s face-down cards ("░░") on a phone's compact board, under their
+    seat's name (left of the log; the piles are further left)."""
+    lines = page.lines
+    seat_row, name_at = next(
+        (y, line.index(name)) for y, line in enumerate(lines) if name in line.split("▏")[0]
+    )
+    for y in range(seat_row + 1, len(lines)):
+        board = lines[y].split("▏")[0]
+        x = board.find("░░", max(0, name_at - 4))
+        if x >= 0:
+            return x, y
+    raise AssertionError(f"no face-down card of {name}'s:\n{page.text}")
