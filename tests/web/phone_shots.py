@@ -14,55 +14,47 @@ import asyncio
 import tempfile
 from pathlib import Path
 
-from server.netclient import ServerConnection
-
 from .browserkit import TermPage, chromium
-from .phonekit import PHONES, compact_face_down_card, phone, tap_footer
+from .phonekit import (
+    PHONES,
+    a_private_table_with_a_bot,
+    phone,
+    tap_a_face_down_card,
+    tap_footer,
+)
 from .webdoor import web_door
 
 
 async def shoot(out: Path) -> None:
     with tempfile.TemporaryDirectory(prefix="skyjo-shot-") as data_dir:
-        async with chromium() as browser, web_door(Path(data_dir)) as door:
-            host = await ServerConnection.open("127.0.0.1", door.server.port)
-            try:
-                await host.hello(name="host")
-                reply = await host.request(
-                    {"type": "create_table", "name": "Friday", "seats": 3, "private": True}
-                )
-                code = reply["table"]["code"]
-                await host.request({"type": "add_bot", "level": "casual"})
-                async with (
-                    phone(browser, "pixel-7") as context,
-                    TermPage.open(context, f"{door.url}t/{code}") as page,
-                ):
-                    await page.shows("Choose your name")
-                    await page.type("bob")
-                    await page.press("Enter")
-                    await page.shows(f"code {code}")
-                    await page.shows("█")  # the QR code
-                    await page.assert_drawn()
-                    await page.page.screenshot(path=str(out / "phone-room.png"))
-                    await tap_footer(page, "Ready")
-                    await page.shows("You are ready")
-                    await host.request({"type": "start_game"})
-                    await host.request({"type": "leave_table"})  # a bot plays for the host
-                    await page.shows("Turn up a card")
-                    for turned in (1, 2):
-                        await page.tap_cell(*compact_face_down_card(page, "bob"))
-                        await page.wait_until(
-                            lambda turned=turned: page.text.count("You turned up") == turned,
-                            "a card turned up",
-                        )
-                    await page.shows("Your turn")
-                    await page.page.screenshot(path=str(out / "phone-portrait.png"))
-                    await page.page.set_viewport_size(PHONES["pixel-7-landscape"]["viewport"])
-                    await page.wait_until(lambda: page.size[1] < 30, "the phone turned")
-                    await page.shows("Your turn")
-                    await page.assert_drawn()
-                    await page.page.screenshot(path=str(out / "phone-landscape.png"))
-            finally:
-                await host.close()
+        async with (
+            chromium() as browser,
+            web_door(Path(data_dir)) as door,
+            a_private_table_with_a_bot(door, "casual") as (host, code),
+            phone(browser, "pixel-7") as context,
+            TermPage.open(context, f"{door.url}t/{code}") as page,
+        ):
+            await page.shows("Choose your name")
+            await page.type("bob")
+            await page.press("Enter")
+            await page.shows(f"code {code}")
+            await page.shows("█")  # the QR code
+            await page.assert_drawn()
+            await page.page.screenshot(path=str(out / "phone-room.png"))
+            await tap_footer(page, "Ready")
+            await page.shows("You are ready")
+            await host.request({"type": "start_game"})
+            await host.request({"type": "leave_table"})  # a bot plays for the host
+            await page.shows("Turn up a card")
+            for _ in range(2):
+                await tap_a_face_down_card(page, "bob")
+            await page.shows("Your turn")
+            await page.page.screenshot(path=str(out / "phone-portrait.png"))
+            await page.page.set_viewport_size(PHONES["pixel-7-landscape"]["viewport"])
+            await page.wait_until(lambda: page.size[1] < 30, "the phone turned")
+            await page.shows("Your turn")
+            await page.assert_drawn()
+            await page.page.screenshot(path=str(out / "phone-landscape.png"))
 
 
 def main() -> None:

@@ -8,7 +8,10 @@ from typing import Any
 
 from playwright.async_api import Browser, BrowserContext
 
+from server.netclient import ServerConnection
+
 from .browserkit import TermPage
+from .webdoor import WebDoor
 
 #: Playwright's descriptors of the two phones (CSS pixels), without their user agents.
 PHONES: dict[str, dict[str, Any]] = {
@@ -50,3 +53,32 @@ def compact_face_down_card(page: TermPage, name: str) -> tuple[int, int]:
         if x >= 0:
             return x, y
     raise AssertionError(f"no face-down card of {name}'s:\n{page.text}")
+
+
+@contextlib.asynccontextmanager
+async def a_private_table_with_a_bot(
+    door: WebDoor, bot: str = "random"
+) -> AsyncIterator[tuple[ServerConnection, str]]:
+    """A host (a program on the lobby) at a private table of three with a bot: the host's
+    connection and the table's code; closed at the end."""
+    host = await ServerConnection.open("127.0.0.1", door.server.port)
+    try:
+        await host.hello(name="host")
+        reply = await host.request(
+            {"type": "create_table", "name": "Friday", "seats": 3, "private": True}
+        )
+        await host.request({"type": "add_bot", "level": bot})
+        yield host, reply["table"]["code"]
+    finally:
+        await host.close()
+
+
+async def tap_a_face_down_card(page: TermPage, name: str) -> None:
+    """Tap one of ``name``'s face-down cards; wait until it is turned up (the log says so)."""
+    turned = page.text.count("You turned up")
+    await page.tap_cell(*compact_face_down_card(page, name))
+
+    def turned_up() -> bool:
+        return page.text.count("You turned up") > turned
+
+    await page.wait_until(turned_up, "the card turned up")

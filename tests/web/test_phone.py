@@ -15,10 +15,14 @@ from typing import Any
 import pytest
 from playwright.async_api import Browser
 
-from server.netclient import ServerConnection
-
 from .browserkit import IN_BROWSER, TIMEOUT, TermPage
-from .phonekit import PHONES, compact_face_down_card, phone, tap_footer
+from .phonekit import (
+    PHONES,
+    a_private_table_with_a_bot,
+    phone,
+    tap_a_face_down_card,
+    tap_footer,
+)
 from .webdoor import web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
@@ -123,60 +127,69 @@ async def test_a_tap_on_a_font_button_changes_the_text_in_place_and_keeps_the_ga
         assert "Choose your name" in page.text
 
 
+async def test_a_phone_turned_gets_a_font_that_fits_it_again(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with (
+        web_door(tmp_path) as door,
+        phone(browser, "pixel-7") as context,
+        TermPage.open(context, door.url) as page,
+    ):
+        await page.shows("Choose your name")
+        await page.page.set_viewport_size(PHONES["pixel-7-landscape"]["viewport"])
+        await page.wait_until(lambda: page.size[1] < 30, "the terminal turned")
+        columns, rows = page.size
+        assert columns >= APP_MIN[0] and rows >= APP_MIN[1], page.size
+        await page.shows("Choose your name")
+        assert "too small" not in page.text
+
+
 async def test_taps_only_from_a_tables_link_the_keyboard_comes_up_to_type_only(
     tmp_path: Path, browser: Browser
 ) -> None:
     """A friend opens the table's link on a phone: the keyboard comes up for their name, they
     are seated at that table; it goes down in the room, up for the chat, and a game's card
     taps never bring it back."""
-    async with web_door(tmp_path) as door:
-        host = await ServerConnection.open("127.0.0.1", door.server.port)
-        try:
-            await host.hello(name="host")
-            reply = await host.request(
-                {"type": "create_table", "name": "Friday", "seats": 3, "private": True}
-            )
-            code = reply["table"]["code"]
-            await host.request({"type": "add_bot", "level": "random"})
-            async with (
-                phone(browser, "pixel-7") as context,
-                TermPage.open(context, f"{door.url}t/{code}") as page,
-            ):
-                await page.shows("Choose your name")
-                await keyboard_is_up(page)
-                await page.type("bob")
-                await page.press("Enter")
-                await page.shows(f"code {code}")  # the room of the link's table
-                await page.wait_until(lambda: "bob" in page.text, "bob seated")
-                await until_in_page(page, f"!({TYPING})", "the text area put away")
-                await keyboard_is_down(page)
-                assert page.page.url == door.url  # a reload comes back to bob's seat
+    async with (
+        web_door(tmp_path) as door,
+        a_private_table_with_a_bot(door) as (host, code),
+        phone(browser, "pixel-7") as context,
+        TermPage.open(context, f"{door.url}t/{code}") as page,
+    ):
+        await page.shows("Choose your name")
+        await keyboard_is_up(page)
+        await page.type("bob")
+        await page.press("Enter")
+        await page.shows(f"code {code}")  # the room of the link's table
+        await page.wait_until(lambda: "bob" in page.text, "bob seated")
+        await until_in_page(page, f"!({TYPING})", "the text area put away")
+        await keyboard_is_down(page)
+        assert page.page.url == door.url  # a reload comes back to bob's seat, not the link's
+        first = page.connection
+        await page.page.reload(timeout=TIMEOUT * 1000)
+        await page.wait_until(lambda: page.connection is not first, "a new connection")
+        await page.shows(f"code {code}")
+        await keyboard_is_down(page)
 
-                await tap_footer(page, "Chat")
-                await keyboard_is_up(page)
-                await page.type("hello")
-                await page.press("Enter")
-                await page.shows("bob: hello")  # sent, and heard back from the table
-                await tap_footer(page, "Close chat")  # the keyboard goes down
-                await until_in_page(page, f"!({TYPING})", "the text area put away")
-                await keyboard_is_down(page)
+        await tap_footer(page, "Chat")
+        await keyboard_is_up(page)
+        await page.type("hello")
+        await page.press("Enter")
+        await page.shows("bob: hello")  # sent, and heard back from the table
+        await tap_footer(page, "Close chat")  # the keyboard goes down
+        await until_in_page(page, f"!({TYPING})", "the text area put away")
+        await keyboard_is_down(page)
 
-                await tap_footer(page, "Ready")
-                await page.shows("You are ready")
-                await host.request({"type": "start_game"})
-                await page.shows("Turn up a card")
-                await keyboard_is_down_after_taps_on_cards(page)
-        finally:
-            await host.close()
+        await tap_footer(page, "Ready")
+        await page.shows("You are ready")
+        await host.request({"type": "start_game"})
+        await page.shows("Turn up a card")
+        await keyboard_is_down_after_taps_on_cards(page)
 
 
 async def keyboard_is_down_after_taps_on_cards(page: TermPage) -> None:
     """Tap two of bob's face-down cards (turning them up); no tap raises the keyboard."""
     await until_in_page(page, f"!({TYPING})", "the text area put away")
-    for turned in (1, 2):
-        column, row = compact_face_down_card(page, "bob")
-        await page.tap_cell(column, row)
-        await page.wait_until(
-            lambda turned=turned: page.text.count("You turned up") == turned, "the card turned up"
-        )
+    for _ in range(2):
+        await tap_a_face_down_card(page, "bob")
         await keyboard_is_down(page)
