@@ -125,6 +125,8 @@ class KeyFooter(Widget, can_focus=False):
         """The line: the keys from the left, one unit a key or group; the palette's key."""
         self._drawn: tuple[DrawnKey, ...] | None = None
         """Where each key landed at the last paint (None: not painted since they changed)."""
+        self._words: tuple[DrawnKey, ...] = ()
+        """Where a group's name presses one of its keys (``_group_words``), at the last paint."""
         self._hovered: FooterKey | None = None
 
     # -- what it shows ------------------------------------------------------------------
@@ -211,14 +213,16 @@ class KeyFooter(Widget, can_focus=False):
         left = fitted(units, room)
         line = Text(no_wrap=True, overflow="crop", end="")
         drawn: list[DrawnKey] = []
+        words: list[DrawnKey] = []
         for piece in left:
-            self._append(line, piece, drawn, room)
+            self._append(line, piece, drawn, words, room)
         line.truncate(room)
         line.pad_right(room - line.cell_len)
         for piece in palette:
-            self._append(line, piece, drawn, width)
+            self._append(line, piece, drawn, words, width)
         line.truncate(width)
         self._drawn = tuple(drawn)
+        self._words = tuple(words)
         return line
 
     def _append(
@@ -226,6 +230,7 @@ class KeyFooter(Widget, can_focus=False):
         line: Text,
         piece: Piece,
         drawn: list[DrawnKey],
+        words: list[DrawnKey],
         room: int,
     ) -> None:
         start = line.cell_len
@@ -235,7 +240,10 @@ class KeyFooter(Widget, can_focus=False):
             return
         end = line.cell_len
         if drawn and drawn[-1].key == key and drawn[-1].end == start:
-            start = drawn.pop().start  # the key and its words: one stretch
+            start = drawn.pop().start  # the key and its description: one stretch
+        elif any(spot.key == key for spot in drawn):  # a group's name, after its keys
+            words.append(DrawnKey(key, start, end, whole=end <= room))
+            return
         drawn.append(DrawnKey(key, start, end, whole=end <= room))
 
     def _style(self, piece: Piece) -> Style:
@@ -252,7 +260,7 @@ class KeyFooter(Widget, can_focus=False):
     # -- the mouse ----------------------------------------------------------------------
 
     def _key_at(self, x: int) -> FooterKey | None:
-        for spot in self._drawn or ():
+        for spot in (*(self._drawn or ()), *self._words):
             if spot.start <= x < spot.end:
                 return spot.key
         return None
