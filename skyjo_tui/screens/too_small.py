@@ -13,10 +13,13 @@ from textual.geometry import Size
 from ..widgets.text import Button, Static
 from .base import SkyjoScreen
 
+QUIT_KEYS = "q,ctrl+c"
+QUIT_KEY = QUIT_KEYS.split(",", 1)[0]  # the one the button names
+
 
 class TooSmallScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q,ctrl+c", "app.quit", "keys.quit", id="small.quit"),
+        Binding(QUIT_KEYS, "app.quit", "keys.quit", id="small.quit"),
     ]
 
     def __init__(self, width: int, height: int, needed: tuple[int, int]) -> None:
@@ -28,7 +31,7 @@ class TooSmallScreen(SkyjoScreen[None]):
         with Vertical(id="too-small"):
             yield Static(self._text(), id="too-small-text")
             quit_button = Button(
-                self.tr("small.quit", **self.key_labels("small.quit")),
+                self.tr("small.quit", quit_key=self.app.get_key_display(Binding(QUIT_KEY, ""))),
                 id="too-small-quit",
                 compact=True,
             )
