@@ -282,6 +282,12 @@
   }
 
   // -- the on-screen keyboard: only to type --------------------------------------
+  /** Whether an on-screen keyboard covers part of the page now (it shrinks what is seen). */
+  function keyboardShown() {
+    const seen = window.visualViewport;
+    return Boolean(seen) && seen.height < window.innerHeight * 0.85;
+  }
+
   // On a touch screen the text area is xterm.js's way in for the keyboard: focused,
   // it raises the on-screen keyboard.  While the app has no text field focused,
   // the text area takes no focus (xterm.js focuses it on every tap) and says it
@@ -308,6 +314,18 @@
     textarea.focus = function (options) {
       if (typing) focusIt(options);
     };
+    // A phone raises its keyboard for a focus given during a tap, not for one given
+    // later (the app's word comes after the tap that focused its field), nor for a tap
+    // on a text area focused already: while typing, each tap gives the focus anew.
+    terminal.element.addEventListener(
+      "touchend",
+      function () {
+        if (!typing || keyboardShown()) return;
+        textarea.blur();
+        focusIt({ preventScroll: true });
+      },
+      { passive: true },
+    );
     terminal.parser.registerOscHandler(KEYBOARD_OSC, function (data) {
       if (data === "text") toType();
       else if (data === "keys") toTap();
