@@ -163,6 +163,9 @@ class SkyjoApp(InputInTurnApp[None]):
         #: it was last told that a text field has the focus (its on-screen keyboard).
         self.page = page_address(options.environ)
         self._page_typing: bool | None = None
+        if self.page is not None and options.data_dir is None:
+            # The page rings no bell: it vibrates a phone whose tab is hidden (in a pocket).
+            self.prefs = replace(self.prefs, turn_bell=True)
         self._language_lock = asyncio.Lock()  # one change of language at a time
 
     def _respect_no_color(self, environ: Mapping[str, str]) -> None:

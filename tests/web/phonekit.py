@@ -23,9 +23,14 @@ PHONES: dict[str, dict[str, Any]] = {
 
 
 @contextlib.asynccontextmanager
-async def phone(browser: Browser, name: str) -> AsyncIterator[BrowserContext]:
-    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen."""
+async def phone(
+    browser: Browser, name: str, script: str | None = None
+) -> AsyncIterator[BrowserContext]:
+    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen; ``script``
+    runs in each of its pages before theirs."""
     context = await browser.new_context(**PHONES[name], is_mobile=True, has_touch=True)
+    if script is not None:
+        await context.add_init_script(script)
     try:
         yield context
     finally:

@@ -39,6 +39,14 @@ TEXT_AREA_STATE = """() => {
 }"""
 
 
+#: A phone that can be put in a pocket (its tab hidden) and records its vibrations.
+POCKET = """
+window.inThePocket = false;
+window.vibrations = [];
+Object.defineProperty(Document.prototype, "hidden", { get: () => window.inThePocket });
+navigator.vibrate = (pattern) => { window.vibrations.push(pattern); return true; };
+"""
+
 TYPING = (
     "document.activeElement === document.querySelector('.xterm-helper-textarea')"
     " && document.activeElement.getAttribute('inputmode') === 'text'"
@@ -153,7 +161,7 @@ async def test_taps_only_from_a_tables_link_the_keyboard_comes_up_to_type_only(
     async with (
         web_door(tmp_path) as door,
         a_private_table_with_a_bot(door) as (host, code),
-        phone(browser, "pixel-7") as context,
+        phone(browser, "pixel-7", POCKET) as context,
         TermPage.open(context, f"{door.url}t/{code}") as page,
     ):
         await page.shows("Choose your name")
@@ -185,6 +193,14 @@ async def test_taps_only_from_a_tables_link_the_keyboard_comes_up_to_type_only(
         await host.request({"type": "start_game"})
         await page.shows("Turn up a card")
         await keyboard_is_down_after_taps_on_cards(page)
+
+        # The phone goes in a pocket; the host leaves (a bot plays on) and bob's turn comes:
+        # the tab's title says so, and the phone vibrates.
+        await page.page.evaluate("window.inThePocket = true")
+        await host.request({"type": "leave_table"})
+        await page.shows("Your turn")
+        assert await page.page.title() == "Your turn · Skyjo"
+        await until_in_page(page, "window.vibrations.length > 0", "a vibration")
 
 
 async def keyboard_is_down_after_taps_on_cards(page: TermPage) -> None:
