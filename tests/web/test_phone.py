@@ -135,6 +135,28 @@ async def test_a_tap_on_a_font_button_changes_the_text_in_place_and_keeps_the_ga
         assert "Choose your name" in page.text
 
 
+#: A Wake Lock that grants every request, and remembers them.
+WAKE_LOCK = """
+window.wakeLocks = [];
+Object.defineProperty(navigator, "wakeLock", { value: { request: async (kind) => {
+    window.wakeLocks.push(kind);
+    return { release: async () => {}, addEventListener: () => {} };
+} } });
+"""
+
+
+async def test_the_screen_is_kept_awake_while_the_game_is_open(
+    tmp_path: Path, browser: Browser
+) -> None:
+    async with (
+        web_door(tmp_path) as door,
+        phone(browser, "iphone-13", WAKE_LOCK) as context,
+        TermPage.open(context, door.url) as page,
+    ):
+        await page.shows("Choose your name")
+        await until_in_page(page, "window.wakeLocks.includes('screen')", "the screen kept on")
+
+
 async def test_a_phone_turned_gets_a_font_that_fits_it_again(
     tmp_path: Path, browser: Browser
 ) -> None:
