@@ -192,6 +192,7 @@ async def test_taps_only_from_a_tables_link_the_keyboard_comes_up_to_type_only(
         await page.press("Enter")
         await page.shows(f"code {code}")  # the room of the link's table
         await page.wait_until(lambda: "bob" in page.text, "bob seated")
+        await page.shows(f"{door.url}t/{code}")  # the link to pass on, as this page has it
         await until_in_page(page, f"!({TYPING})", "the text area put away")
         await keyboard_is_down(page)
         assert page.page.url == door.url  # a reload comes back to bob's seat, not the link's
