@@ -87,3 +87,26 @@ async def tap_a_face_down_card(page: TermPage, name: str) -> None:
         return page.text.count("You turned up") > turned
 
     await page.wait_until(turned_up, "the card turned up")
+
+
+async def swipe(page: TermPage, column: int, from_row: int, to_row: int) -> None:
+    """A finger put on a cell, moved up or down to another row, and lifted (Chromium's own
+    touch events: Playwright has taps only)."""
+    session = await page.page.context.new_cdp_session(page.page)
+    try:
+        x, start = await page.middle_of(column, from_row)
+        _, end = await page.middle_of(column, to_row)
+        steps = 8
+        await session.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchStart", "touchPoints": [{"x": x, "y": start}]},
+        )
+        for step in range(1, steps + 1):
+            y = start + (end - start) * step / steps
+            await session.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]},
+            )
+        await session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        await session.detach()

@@ -20,6 +20,7 @@ from .phonekit import (
     PHONES,
     a_private_table_with_a_bot,
     phone,
+    swipe,
     tap_a_face_down_card,
     tap_footer,
 )
@@ -232,3 +233,28 @@ async def keyboard_is_down_after_taps_on_cards(page: TermPage) -> None:
     for _ in range(2):
         await tap_a_face_down_card(page, "bob")
         await keyboard_is_down(page)
+
+
+async def test_a_swipe_scrolls_a_form_taller_than_a_phone_turned_sideways(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """The New table form is taller than 18 rows: a swipe up brings its buttons into view."""
+    async with (
+        web_door(tmp_path) as door,
+        phone(browser, "pixel-7-landscape") as context,
+        TermPage.open(context, door.url) as page,
+    ):
+        await page.shows("Choose your name")
+        await page.type("bob")
+        await page.press("Enter")
+        await page.shows("Lobby")
+        await tap_footer(page, "New table")
+        await page.shows("Starting player")
+        columns, rows = page.size
+
+        def buttons_seen() -> bool:
+            return any("Create" in line for line in page.lines[:-1])  # not the footer's
+
+        assert not buttons_seen(), page.text
+        await swipe(page, columns // 2, rows - 3, 2)
+        await page.wait_until(buttons_seen, "the form's buttons scrolled into view")

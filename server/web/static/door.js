@@ -13,6 +13,7 @@
 //   and gives its terminal the keyboard;
 // - on a touch screen, raises the on-screen keyboard only while the app says a
 //   text field has the focus (its OSC 7717), so taps on the cards never do;
+// - turns a finger's vertical swipe into the mouse wheel's scrolling;
 // - opens the table of a link /t/CODE, keeps the screen awake while the page is
 //   seen, and shows the app's title (the turn notice) as the tab's, vibrating
 //   on the app's bell while the tab is hidden.
@@ -334,6 +335,50 @@
     toTap();
   }
 
+  // -- a finger's swipe scrolls what it is on ---------------------------------------
+  // xterm.js turns a mouse's wheel into the app's scrolling, and a finger's swipe into
+  // nothing: a form taller than a phone turned sideways could not be scrolled.  A
+  // vertical swipe becomes wheel steps, one for each row the finger travels, reported
+  // (SGR, as Textual asks) at the cell under the finger.
+  const WHEEL_UP = 64;
+  const WHEEL_DOWN = 65;
+
+  function swipesScroll(terminal) {
+    const element = terminal.element;
+    let lastY = null;
+    element.addEventListener(
+      "touchstart",
+      function (event) {
+        lastY = event.touches.length === 1 ? event.touches[0].clientY : null;
+      },
+      { passive: true },
+    );
+    element.addEventListener(
+      "touchmove",
+      function (event) {
+        const screen = element.querySelector(".xterm-screen");
+        if (lastY === null || event.touches.length !== 1 || !screen) return;
+        const touch = event.touches[0];
+        const box = screen.getBoundingClientRect();
+        const rowHeight = box.height / terminal.rows;
+        const steps = Math.trunc((touch.clientY - lastY) / rowHeight);
+        if (steps === 0) return;
+        lastY += steps * rowHeight;
+        const column = cellIndex(touch.clientX - box.left, box.width / terminal.cols, terminal.cols);
+        const row = cellIndex(touch.clientY - box.top, rowHeight, terminal.rows);
+        // The finger going down pulls what is above into view: the wheel turned up.
+        const report = "\x1b[<" + (steps > 0 ? WHEEL_UP : WHEEL_DOWN) + ";" + column + ";" + row + "M";
+        terminal.input(report.repeat(Math.abs(steps)), false);
+      },
+      { passive: true },
+    );
+  }
+
+  /** The 1-based cell at ``offset`` pixels, on a line of ``count`` cells of ``size``. */
+  function cellIndex(offset, size, count) {
+    return Math.min(count, Math.max(1, Math.floor(offset / size) + 1));
+  }
+
   // -- the page -----------------------------------------------------------------
   document.addEventListener("DOMContentLoaded", function () {
     // textual.js would fetch a "?ping=" address and wait for a "?delay" click.
@@ -407,7 +452,10 @@
           });
           if (terminal !== null) {
             followTheApp(terminal);
-            if (touchScreen) keyboardOnlyToType(terminal);
+            if (touchScreen) {
+              keyboardOnlyToType(terminal);
+              swipesScroll(terminal);
+            }
           }
           if (!touchScreen) focusTerminal();
         });
