@@ -6,39 +6,12 @@ never gets it) when that is a terminal, or with ``--qr``; ``--no-qr`` never.
 
 from __future__ import annotations
 
-import contextlib
-import socket
 import sys
 from typing import Any, TextIO
 
 from skyjo_tui.qr import ansi_qr
 
-#: An address of TEST-NET-1 (RFC 5737): a UDP socket "connected" there learns which of
-#: this machine's addresses leads out, and sends nothing.
-_OUTSIDE = ("192.0.2.1", 9)
-
-
-def lan_address() -> str | None:
-    """This machine's address on its network, as a phone on the same Wi-Fi reaches it
-    (None offline: no route out)."""
-    with (
-        contextlib.suppress(OSError),
-        socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe,
-    ):
-        probe.connect(_OUTSIDE)
-        address = str(probe.getsockname()[0])
-        if not address.startswith("127.") and address != "0.0.0.0":
-            return address
-    return None
-
-
-def page_address(host: str | None, port: int) -> str:
-    """The page's address for another machine: the listening host if one was given,
-    else this machine's network address (else its name)."""
-    if not host:
-        host = lan_address() or socket.gethostname()
-    shown = f"[{host}]" if ":" in host else host
-    return f"http://{shown}:{port}/"
+from .address import page_address
 
 
 def show_page_qr(server: Any, wanted: bool | None, out: TextIO | None = None) -> None:

@@ -37,6 +37,7 @@ from ..limits import ConnectionRegistry, Refusal
 from ..listen import describe_listening, dual_stack_socket, peer_host
 from ..termhost.options import INPUT_SLICE
 from ..termhost.session import DoorPlayer, HostedSession, SessionStart
+from .address import for_other_machines
 from .options import WebOptions, web_options_from_args
 from .policy import (
     COOKIE_MAX_AGE,
@@ -212,6 +213,11 @@ class WebFrontDoor:
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/"
 
+    @property
+    def _everywhere(self) -> bool:
+        """Whether the door listens on every interface (a wildcard address)."""
+        return any(sock.getsockname()[0] in ("0.0.0.0", "::") for sock in self.sockets)
+
     async def stop(self) -> None:
         """Send every page away with 1001 (they reconnect by themselves), then stop."""
         if self._runner is None:
@@ -339,7 +345,9 @@ class WebFrontDoor:
             size=terminal_size(request.query),
             env={
                 **terminal_environment(request.headers.get("Accept-Language", "")),
-                **page_environment(place, request.query.get("table", "")),
+                **page_environment(
+                    place, request.query.get("table", ""), everywhere=self._everywhere
+                ),
             },
         )
         logger.info(
@@ -465,12 +473,15 @@ def page_policy(host: str) -> str:
     )
 
 
-def page_environment(place: ClientPlace, table: str) -> dict[str, str]:
-    """What the app learns of the page (``skyjo_tui.webpage``): its address (for
-    the tables' links), and the table whose link opened it."""
+def page_environment(place: ClientPlace, table: str, *, everywhere: bool) -> dict[str, str]:
+    """What the app learns of the page (``skyjo_tui.webpage``): its address for other
+    machines (the tables' links), and the table whose link opened it.  ``everywhere``:
+    the door listens on every interface, so a page opened on this machine (localhost)
+    gives the others this machine's network address."""
     env = {}
     if _PLAIN_HOST.fullmatch(place.host):
-        env[PAGE_ENV] = f"{'https' if place.secure else 'http'}://{place.host}"
+        host = for_other_machines(place.host) if everywhere else place.host
+        env[PAGE_ENV] = f"{'https' if place.secure else 'http'}://{host}"
     if TABLE_CODE.fullmatch(table):
         env[TABLE_ENV] = table.upper()
     return env
