@@ -44,7 +44,7 @@ from .routing import HeardChat
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
-from .webpage import keyboard_sequence, page_address, table_to_open
+from .webpage import in_page, keyboard_sequence, page_address, table_to_open
 
 Connector = Callable[[], Awaitable[ServerConnection]]
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
@@ -159,11 +159,13 @@ class SkyjoApp(InputInTurnApp[None]):
         self.held_pushes: list[dict[str, Any]] = []
         self.terminal_title = TerminalTitle(self.write_to_terminal)
         self._my_turn = False
-        #: The browser door's page's address (None in any other terminal), and whether
-        #: it was last told that a text field has the focus (its on-screen keyboard).
+        #: In the browser door's page; the page's address (for the tables' links: the SSH
+        #: door gives it too); whether the page was last told that a text field has the
+        #: focus (its on-screen keyboard).
+        self.in_page = in_page(options.environ)
         self.page = page_address(options.environ)
         self._page_typing: bool | None = None
-        if self.page is not None and options.data_dir is None:
+        if self.in_page and options.data_dir is None:
             # The page rings no bell: it vibrates a phone whose tab is hidden (in a pocket).
             self.prefs = replace(self.prefs, turn_bell=True)
         self._language_lock = asyncio.Lock()  # one change of language at a time
@@ -274,7 +276,7 @@ class SkyjoApp(InputInTurnApp[None]):
     def tell_page_about_typing(self) -> None:
         """Tell the page whether a text field has the focus (``webpage``): a phone's
         keyboard comes up for the name, the chat, a code, and not for a tap on a card."""
-        if self.page is None:
+        if not self.in_page:
             return
         typing = isinstance(self.focused, Input | TextArea)
         if typing != self._page_typing:

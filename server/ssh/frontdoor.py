@@ -20,6 +20,8 @@ from typing import Any
 
 import asyncssh
 
+from skyjo_tui.webpage import PAGE_ENV
+
 from ..doors.game import GameAppFactory, InProcessServer, PlayerSession, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..listen import describe_listening, dual_stack_socket, peer_host
@@ -126,6 +128,7 @@ class SSHFrontDoor:
             limits=options.connection_limits,
             messages=_messages(options.lobby_username, options.port),
             player_of=_player_of,
+            environment={PAGE_ENV: options.page} if options.page else None,
         )
         authorized = self._authorized
         bans = getattr(getattr(server, "lobby", None), "bans", None)  # a SkyjoServer's lobby

@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from skyjo_tui.webpage import PAGE_ENV, TABLE_CODE, TABLE_ENV
+from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_CODE, TABLE_ENV
 
 from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
@@ -478,7 +478,7 @@ def page_environment(place: ClientPlace, table: str, *, everywhere: bool) -> dic
     machines (the tables' links), and the table whose link opened it.  ``everywhere``:
     the door listens on every interface, so a page opened on this machine (localhost)
     gives the others this machine's network address."""
-    env = {}
+    env = {IN_PAGE_ENV: "1"}
     if _PLAIN_HOST.fullmatch(place.host):
         host = for_other_machines(place.host) if everywhere else place.host
         env[PAGE_ENV] = f"{'https' if place.secure else 'http'}://{host}"

@@ -63,7 +63,7 @@ class TooSmallScreen(SkyjoScreen[None]):
             need_height=need_height,
         )
         # In the browser door's page: what a phone can do about it.
-        return f"{text}\n{self.tr('small.page')}" if self.skyjo.page else text
+        return f"{text}\n{self.tr('small.page')}" if self.skyjo.in_page else text
 
 
 def cover_when_too_small(app: App[Any], size: Size) -> None:

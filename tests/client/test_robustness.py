@@ -182,7 +182,7 @@ async def test_the_too_small_screen_has_a_way_out_for_a_finger(
 ) -> None:
     """A phone has no q: a tap on the screen's button quits; in the browser door's page it
     says what a phone can do (turn it, A-)."""
-    app = make_app(environ={"SKYJO_PAGE": "http://192.0.2.7:8080"})
+    app = make_app(environ={"SKYJO_IN_PAGE": "1", "SKYJO_PAGE": "http://192.0.2.7:8080"})
     async with app.run_test(size=(43, 39)) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
         words = str(app.screen.query_one("#too-small-text").render())

@@ -52,11 +52,15 @@ class RealDoor:
 
 @contextlib.asynccontextmanager
 async def real_door(
-    data_dir: Path, limits: HostLimits | None = None, workers: WorkerOptions | None = None
+    data_dir: Path,
+    limits: HostLimits | None = None,
+    workers: WorkerOptions | None = None,
+    page: str | None = None,
 ) -> AsyncIterator[RealDoor]:
     """Lobby + SSH front door, always stopped (the door first, as the server does).
 
-    With ``workers``, the apps run in worker processes (``apps`` stays empty)."""
+    With ``workers``, the apps run in worker processes (``apps`` stays empty); ``page``:
+    the browser door's address, as ``skyjo-server`` gives it."""
     apps: list[weakref.ref[App[Any]]] = []
     build = functools.partial(skyjo_app_factory, pace="off", lang="en")
 
@@ -75,6 +79,7 @@ async def real_door(
         limits=limits or HostLimits(stop_timeout=3.0),
         workers=workers,
         worker_app_options={"pace": "off", "lang": "en"},
+        page=page,
     )
     door = SSHFrontDoor(options, game_app_factory=factory)
     server.add_front_door(door)

@@ -9,7 +9,7 @@ import pytest
 from server.web.address import for_other_machines, is_loopback, lan_address, page_address
 from server.web.door import page_environment
 from server.web.policy import ClientPlace
-from skyjo_tui.webpage import PAGE_ENV, TABLE_ENV
+from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_ENV
 
 
 @pytest.mark.parametrize(
@@ -38,11 +38,15 @@ def test_a_page_opened_on_this_machine_gives_phones_its_network_address() -> Non
     assert env[TABLE_ENV] == "KXQPTW"
     assert for_other_machines("[::1]:8080") == (f"{here}:8080" if here else "[::1]:8080")
     # Listening on loopback only: another machine could not reach the network address.
-    assert page_environment(mine, "", everywhere=False) == {PAGE_ENV: "http://localhost:8080"}
+    assert page_environment(mine, "", everywhere=False) == {
+        IN_PAGE_ENV: "1",
+        PAGE_ENV: "http://localhost:8080",
+    }
     # Any other host is the one the browser used (a proxy's name, an address).
     theirs = ClientPlace("192.0.2.7", "https", "play.example.org")
     assert page_environment(theirs, "K<b>", everywhere=True) == {
-        PAGE_ENV: "https://play.example.org"
+        IN_PAGE_ENV: "1",
+        PAGE_ENV: "https://play.example.org",
     }
 
 
@@ -51,3 +55,15 @@ def test_the_start_banner_names_the_listening_host_else_this_machines_address() 
     assert page_address("2001:db8::1", 8080) == "http://[2001:db8::1]:8080/"
     everywhere = page_address(None, 8080)
     assert everywhere in (f"http://{lan_address()}:8080/", f"http://{socket.gethostname()}:8080/")
+
+
+def test_skyjo_server_gives_ssh_players_the_pages_address_for_their_tables_links() -> None:
+    from server.cli import build_parser
+    from server.ssh.options import ssh_options_from_args
+
+    parser = build_parser()
+    assert ssh_options_from_args(parser.parse_args([])).page == page_address(None, 8080)[:-1]
+    chosen = parser.parse_args(["--host", "192.168.1.20", "--web-port", "8081"])
+    assert ssh_options_from_args(chosen).page == "http://192.168.1.20:8081"
+    assert ssh_options_from_args(parser.parse_args(["--no-web"])).page is None
+    assert ssh_options_from_args(parser.parse_args(["--web-port", "0"])).page is None
