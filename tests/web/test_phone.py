@@ -9,6 +9,8 @@ on a card; a table's link opens that table.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -80,17 +82,26 @@ async def keyboard_is_up(page: TermPage) -> None:
     await until_in_page(page, TYPING, "the text area focused to type")
 
 
+@contextlib.asynccontextmanager
+async def at_the_name_prompt(
+    tmp_path: Path, browser: Browser, name: str, script: str | None = None
+) -> AsyncIterator[TermPage]:
+    """A server with its page, open on the phone ``name`` at the name prompt."""
+    async with (
+        web_door(tmp_path) as door,
+        phone(browser, name, script) as context,
+        TermPage.open(context, door.url) as page,
+    ):
+        await page.shows("Choose your name")
+        yield page
+
+
 @pytest.mark.parametrize("name", list(PHONES))
 async def test_a_phone_opens_the_page_on_the_game_drawn_whole_with_its_buttons_beside_it(
     tmp_path: Path, browser: Browser, name: str
 ) -> None:
-    async with (
-        web_door(tmp_path) as door,
-        phone(browser, name) as context,
-        TermPage.open(context, door.url) as page,
-    ):
-        screen = await page.shows("Choose your name")
-        assert "too small" not in screen
+    async with at_the_name_prompt(tmp_path, browser, name) as page:
+        assert "too small" not in page.text
         columns, rows = page.size
         assert columns >= APP_MIN[0] and rows >= APP_MIN[1], page.size
         await page.assert_drawn()
@@ -123,12 +134,7 @@ async def test_a_phone_opens_the_page_on_the_game_drawn_whole_with_its_buttons_b
 async def test_a_tap_on_a_font_button_changes_the_text_in_place_and_keeps_the_game(
     tmp_path: Path, browser: Browser
 ) -> None:
-    async with (
-        web_door(tmp_path) as door,
-        phone(browser, "pixel-7-landscape") as context,
-        TermPage.open(context, door.url) as page,
-    ):
-        await page.shows("Choose your name")
+    async with at_the_name_prompt(tmp_path, browser, "pixel-7-landscape") as page:
         before = page.size
         await page.page.tap("#door-font-smaller")
         await page.wait_until(lambda: page.size[0] > before[0], "more columns")
@@ -149,24 +155,14 @@ Object.defineProperty(navigator, "wakeLock", { value: { request: async (kind) =>
 async def test_the_screen_is_kept_awake_while_the_game_is_open(
     tmp_path: Path, browser: Browser
 ) -> None:
-    async with (
-        web_door(tmp_path) as door,
-        phone(browser, "iphone-13", WAKE_LOCK) as context,
-        TermPage.open(context, door.url) as page,
-    ):
-        await page.shows("Choose your name")
+    async with at_the_name_prompt(tmp_path, browser, "iphone-13", WAKE_LOCK) as page:
         await until_in_page(page, "window.wakeLocks.includes('screen')", "the screen kept on")
 
 
 async def test_a_phone_turned_gets_a_font_that_fits_it_again(
     tmp_path: Path, browser: Browser
 ) -> None:
-    async with (
-        web_door(tmp_path) as door,
-        phone(browser, "pixel-7") as context,
-        TermPage.open(context, door.url) as page,
-    ):
-        await page.shows("Choose your name")
+    async with at_the_name_prompt(tmp_path, browser, "pixel-7") as page:
         await page.page.set_viewport_size(PHONES["pixel-7-landscape"]["viewport"])
         await page.wait_until(lambda: page.size[1] < 30, "the terminal turned")
         columns, rows = page.size
@@ -239,12 +235,7 @@ async def test_a_swipe_scrolls_a_form_taller_than_a_phone_turned_sideways(
     tmp_path: Path, browser: Browser
 ) -> None:
     """The New table form is taller than 18 rows: a swipe up brings its buttons into view."""
-    async with (
-        web_door(tmp_path) as door,
-        phone(browser, "pixel-7-landscape") as context,
-        TermPage.open(context, door.url) as page,
-    ):
-        await page.shows("Choose your name")
+    async with at_the_name_prompt(tmp_path, browser, "pixel-7-landscape") as page:
         await page.type("bob")
         await page.press("Enter")
         await page.shows("Lobby")
