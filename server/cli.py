@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -86,6 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-admin",
         action="store_true",
         help="no admin socket (for `skyjo-server admin ...`) in the data directory",
+    )
+    parser.add_argument(
+        "--qr",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="print the web page's address as a QR code at start, for phones' cameras "
+        "(default: when the output is a terminal; never in the log)",
     )
     _add_limits(parser, Limits())
     _add_pace(parser, Pace())
@@ -238,13 +246,15 @@ def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> GameHost | No
     return game_host
 
 
-async def serve(server: SkyjoServer) -> None:
-    """Run until SIGINT or SIGTERM, then stop cleanly."""
+async def serve(server: SkyjoServer, started: Callable[[], None] | None = None) -> None:
+    """Run until SIGINT or SIGTERM, then stop cleanly; ``started`` is called once it listens."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     await server.start()
+    if started is not None:
+        started()
     try:
         await stop.wait()
         logger.info("stopping")
@@ -295,11 +305,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         attach_metrics(server, args, game_host)
     _raise_open_files_limit(args)
     try:
-        asyncio.run(serve(server))
+        asyncio.run(serve(server, functools.partial(_show_page_qr, server, args)))
     except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart
         logger.error("cannot start: %s", exc)
         return 1
     return 0
+
+
+def _show_page_qr(server: SkyjoServer, args: argparse.Namespace) -> None:
+    if not args.no_web and args.qr is not False:
+        from .web.banner import show_page_qr  # aiohttp: only with the door on
+
+        show_page_qr(server, args.qr)
 
 
 if __name__ == "__main__":

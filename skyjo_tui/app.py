@@ -28,6 +28,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
+from textual.widgets import Input, TextArea
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
@@ -47,6 +48,7 @@ from .routing import HeardChat
 from .session import Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
+from .webpage import in_page, keyboard_sequence, page_address, table_to_open
 
 logger = logging.getLogger(__name__)
 
@@ -164,6 +166,15 @@ class SkyjoApp(InputInTurnApp[None]):
         self.held_pushes: list[dict[str, Any]] = []
         self.terminal_title = TerminalTitle(self.write_to_terminal)
         self._my_turn = False
+        #: In the browser door's page; the page's address (for the tables' links: the SSH
+        #: door gives it too); whether the page was last told that a text field has the
+        #: focus (its on-screen keyboard).
+        self.in_page = in_page(options.environ)
+        self.page = page_address(options.environ)
+        self._page_typing: bool | None = None
+        if self.in_page and options.data_dir is None:
+            # The page rings no bell: it vibrates a phone whose tab is hidden (in a pocket).
+            self.prefs = replace(self.prefs, turn_bell=True)
         self._language_lock = asyncio.Lock()  # one change of language at a time
 
     def _respect_no_color(self, environ: Mapping[str, str]) -> None:
@@ -261,6 +272,24 @@ class SkyjoApp(InputInTurnApp[None]):
         if mine and self.prefs.turn_bell:
             self.bell()
 
+    # -- the browser door's page: its on-screen keyboard ------------------------------
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.tell_page_about_typing()
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.tell_page_about_typing()
+
+    def tell_page_about_typing(self) -> None:
+        """Tell the page whether a text field has the focus (``webpage``): a phone's
+        keyboard comes up for the name, the chat, a code, and not for a tap on a card."""
+        if not self.in_page:
+            return
+        typing = isinstance(self.focused, Input | TextArea)
+        if typing != self._page_typing:
+            self._page_typing = typing
+            self.write_to_terminal(keyboard_sequence(typing))
+
     # -- the terminal's size ---------------------------------------------------------
 
     def on_resize(self, event: events.Resize) -> None:
@@ -318,6 +347,18 @@ class SkyjoApp(InputInTurnApp[None]):
             await self.push_screen(LobbyScreen())
         for message in held:
             self._pushed(message)
+        linked = table_to_open(self.options.environ)
+        if linked is not None and self.table is None:
+            await self.go_to_linked_table(linked)
+
+    async def go_to_linked_table(self, code: str) -> None:
+        """The page was opened from a table's link: sit there if a seat is free, else watch
+        (a game on, a full table); a table that is gone is said, from the lobby."""
+        reply, words = await self.call_in_dialog({"type": "join_table", "code": code})
+        if reply is not None or not words:
+            return  # seated (the table's push opens it), or the connection is lost (said)
+        if await self.call({"type": "spectate", "code": code}, quiet=True) is None:
+            self.notify(words, severity="warning", timeout=8)
 
     async def _show(self, screen: Screen[Any]) -> None:
         """Push ``screen`` unless it is on the stack already."""

@@ -21,6 +21,8 @@ from typing import Any
 
 import asyncssh
 
+from skyjo_tui.webpage import PAGE_ENV
+
 from ..doors.game import GameAppFactory, InProcessServer, PlayerSession, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..listen import bound_sockets, describe_listening, peer_host
@@ -159,6 +161,7 @@ class SSHFrontDoor:
             limits=options.connection_limits,
             messages=_messages(options.lobby_username, self.port),
             player_of=_player_of,
+            environment={PAGE_ENV: options.page} if options.page else None,
         )
         authorized = self._authorized
         bans = getattr(getattr(server, "lobby", None), "bans", None)  # a SkyjoServer's lobby

@@ -62,6 +62,9 @@ class SSHOptions:
     gc_policy: GCPolicy | None = DEFAULT_GC_POLICY
     asyncssh_options: Mapping[str, Any] = field(default_factory=dict)
     """Extra ``asyncssh.create_server`` options (e.g. ``login_timeout``)."""
+    page: str | None = None
+    """The browser door's page (``http://host:8080``): the rooms show their tables' links
+    and QR codes; ``skyjo-server`` gives it when it serves the page on a known port."""
 
     def host_key_path(self, server_config: ServerConfig) -> Path:
         if self.host_key is not None:
@@ -132,7 +135,17 @@ def ssh_options_from_args(args: argparse.Namespace) -> SSHOptions:
         connection_limits=connection_limits,
         limits=limits,
         workers=workers,
+        page=_page(args),
     )
+
+
+def _page(args: argparse.Namespace) -> str | None:
+    """Where this server's page is for a phone, if it serves one on a known port."""
+    if getattr(args, "no_web", True) or not getattr(args, "web_port", 0):
+        return None
+    from ..web.address import page_address  # the standard library only
+
+    return page_address(args.host, args.web_port).rstrip("/")
 
 
 def _authorized_keys_file(text: str) -> Path:

@@ -18,6 +18,8 @@ from typing import Any, Final
 
 import asyncssh
 
+from skyjo_tui.webpage import OWN_PREFIX
+
 from ..limits import ConnectionRegistry
 from ..listen import peer_host
 from ..termhost import DoorPlayer, HostedSession, SessionHost, SessionStart
@@ -169,7 +171,16 @@ class SSHSession(asyncssh.SSHServerSession):
                 player=self._door.player_of(self._connection, self._server),
                 term_type=self._term_type,
                 size=self._size,
-                env=MappingProxyType(dict(chan.get_environment())),
+                env=MappingProxyType(
+                    {  # the client's own, but never what only a door says
+                        **{
+                            name: value
+                            for name, value in chan.get_environment().items()
+                            if not name.startswith(OWN_PREFIX)
+                        },
+                        **self._door.environment,
+                    }
+                ),
             )
             flow = connection_flow(self._connection)
             self.hosted = hosted = self._door.host.open(
@@ -234,8 +245,11 @@ class SSHSessions:
         limits: SSHLimits | None = None,
         messages: SSHMessages | None = None,
         player_of: PlayerOf = guest_player,
+        environment: Mapping[str, str] | None = None,
     ) -> None:
         self.host = host
+        self.environment: Mapping[str, str] = MappingProxyType(dict(environment or {}))
+        """Added to each terminal's environment (the page's address, ``skyjo_tui.webpage``)."""
         self.limits = limits or SSHLimits()
         self.messages = messages or SSHMessages()
         self.player_of = player_of

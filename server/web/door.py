@@ -29,12 +29,15 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_CODE, TABLE_ENV
+
 from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..limits import ConnectionRegistry, Refusal
 from ..listen import describe_listening, dual_stack_socket, peer_host
 from ..termhost.options import INPUT_SLICE
 from ..termhost.session import DoorPlayer, HostedSession, SessionStart
+from .address import for_other_machines
 from .options import WebOptions, web_options_from_args
 from .pending import GuardedProtocol, PendingConnections
 from .policy import (
@@ -63,7 +66,15 @@ TERMINAL_ASSETS: Final = {
     "css/xterm.css": "text/css",
     "fonts/RobotoMono-VariableFont_wght.ttf": "font/ttf",
 }
-OWN_ASSETS: Final = {"door.js": "application/javascript", "door.css": "text/css"}
+OWN_ASSETS: Final = {
+    "door.js": "application/javascript",
+    "door.css": "text/css",
+    # "Add to Home screen": a full-screen Skyjo with its icon.
+    "manifest.webmanifest": "application/manifest+json",
+    "icon.svg": "image/svg+xml",
+    "icon-192.png": "image/png",
+    "icon-512.png": "image/png",
+}
 CONTENT_SECURITY_POLICY: Final = "; ".join(
     (
         "default-src 'none'",
@@ -72,6 +83,7 @@ CONTENT_SECURITY_POLICY: Final = "; ".join(
         "style-src 'self' 'unsafe-inline'",
         "font-src 'self'",
         "img-src 'self' data:",
+        "manifest-src 'self'",
         "connect-src 'self'",
         "frame-ancestors 'none'",
         "base-uri 'none'",
@@ -170,6 +182,8 @@ class WebFrontDoor:
         app = web.Application(client_max_size=4096)
         app.on_response_prepare.append(_secure_headers)
         app.router.add_get("/", self._page_handler)
+        # A table's link: the same page, which opens that table (door.js).
+        app.router.add_get("/t/{code:[A-Za-z]{6}}", self._page_handler)
         app.router.add_get("/healthz", self._health)
         app.router.add_get("/ws", self._websocket)
         for name, kind in TERMINAL_ASSETS.items():
@@ -244,6 +258,11 @@ class WebFrontDoor:
             )
         shown = f"[{host}]" if ":" in host else host
         return f"http://{shown}:{self.port}/"
+
+    @property
+    def _everywhere(self) -> bool:
+        """Whether the door listens on every interface (a wildcard address)."""
+        return any(sock.getsockname()[0] in ("0.0.0.0", "::") for sock in self.sockets)
 
     async def stop(self) -> None:
         """Send every page away with 1001 (they reconnect by themselves), then stop."""
@@ -401,7 +420,12 @@ class WebFrontDoor:
             player=DoorPlayer(door="web", identity=identity, peer=place.address),
             term_type=TERM_TYPE,
             size=terminal_size(request.query),
-            env=terminal_environment(request.headers.get("Accept-Language", "")),
+            env={
+                **terminal_environment(request.headers.get("Accept-Language", "")),
+                **page_environment(
+                    place, request.query.get("table", ""), everywhere=self._everywhere
+                ),
+            },
         )
         logger.info(
             "web connection from %s (%s)",
@@ -553,6 +577,20 @@ def page_policy(host: str) -> str:
     return CONTENT_SECURITY_POLICY.replace(
         "connect-src 'self'", f"connect-src 'self' ws://{host} wss://{host}"
     )
+
+
+def page_environment(place: ClientPlace, table: str, *, everywhere: bool) -> dict[str, str]:
+    """What the app learns of the page (``skyjo_tui.webpage``): its address for other
+    machines (the tables' links), and the table whose link opened it.  ``everywhere``:
+    the door listens on every interface, so a page opened on this machine (localhost)
+    gives the others this machine's network address."""
+    env = {IN_PAGE_ENV: "1"}
+    if _PLAIN_HOST.fullmatch(place.host):
+        host = for_other_machines(place.host) if everywhere else place.host
+        env[PAGE_ENV] = f"{'https' if place.secure else 'http'}://{host}"
+    if TABLE_CODE.fullmatch(table):
+        env[TABLE_ENV] = table.upper()
+    return env
 
 
 def _file(path: Path, content_type: str) -> Any:

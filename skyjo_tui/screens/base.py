@@ -124,6 +124,7 @@ class SkyjoScreenMixin:
             self._has_resumed = True
         show_focus_marks(cast("Screen[Any]", self), True)
         self.skyjo.check_size()
+        self.skyjo.tell_page_about_typing()  # the field that had the focus may be covered
         # The footer listens from its own on_mount, which may come after ours:
         # tell it once this screen has been drawn.
         self.call_after_refresh(self.refresh_bindings)  # type: ignore[attr-defined]

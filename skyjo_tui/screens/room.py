@@ -17,6 +17,7 @@ from ..rules_text import hints_brief, rules_brief, timer_brief
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
+from ..widgets.table_link import TableLink
 from ..widgets.text import Label, Select
 from .base import SkyjoScreen
 
@@ -62,6 +63,7 @@ class RoomScreen(SkyjoScreen[None]):
                 yield Label("", id="room-state")
                 yield Label("", id="room-watchers", classes="hint")
                 yield Label("", id="room-return", classes="hint")
+                yield TableLink(id="room-link")  # in the browser door's page: friends join by it
             yield ChatPanel(
                 tr("room.chat"),
                 tr,
@@ -123,6 +125,7 @@ class RoomScreen(SkyjoScreen[None]):
         words, come_back = self._return_line(), self.query_one("#room-return", Label)
         come_back.update(Text(words))
         come_back.display = bool(words)  # no empty line where nothing is said
+        self.query_one(TableLink).show(self.skyjo.page, table.get("code"))
         chat = self.query_one(ChatPanel)
         for line in news:
             chat.add_note(line)

@@ -4,17 +4,22 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.geometry import Size
 
-from ..widgets.text import Static
+from ..widgets.text import Button, Static
 from .base import SkyjoScreen
+
+QUIT_KEYS = "q,ctrl+c"
+QUIT_KEY = QUIT_KEYS.split(",", 1)[0]  # the one the button names
 
 
 class TooSmallScreen(SkyjoScreen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("q,ctrl+c", "app.quit", "keys.quit", id="small.quit"),
+        Binding(QUIT_KEYS, "app.quit", "keys.quit", id="small.quit"),
     ]
 
     def __init__(self, width: int, height: int, needed: tuple[int, int]) -> None:
@@ -22,7 +27,20 @@ class TooSmallScreen(SkyjoScreen[None]):
         self._shown = (width, height, needed)
 
     def compose(self) -> ComposeResult:
-        yield Static(self._text(), id="too-small")
+        # A way out a finger can take: a phone has no q to press.
+        with Vertical(id="too-small"):
+            yield Static(self._text(), id="too-small-text")
+            quit_button = Button(
+                self.tr("small.quit", quit_key=self.app.get_key_display(Binding(QUIT_KEY, ""))),
+                id="too-small-quit",
+                compact=True,
+            )
+            quit_button.can_focus = False  # Enter, pressed as the window shrank, must not quit
+            yield quit_button
+
+    @on(Button.Pressed, "#too-small-quit")
+    def _quit(self) -> None:
+        self.app.exit()
 
     def fits(self, width: int, height: int) -> bool:
         return True
@@ -32,18 +50,20 @@ class TooSmallScreen(SkyjoScreen[None]):
 
     def show_size(self, width: int, height: int, needed: tuple[int, int]) -> None:
         self._shown = (width, height, needed)
-        for label in self.query("#too-small").results(Static):
+        for label in self.query("#too-small-text").results(Static):
             label.update(self._text())
 
     def _text(self) -> str:
         width, height, (need_width, need_height) = self._shown
-        return self.tr(
+        text = self.tr(
             "small.message",
             width=width,
             height=height,
             need_width=need_width,
             need_height=need_height,
         )
+        # In the browser door's page: what a phone can do about it.
+        return f"{text}\n{self.tr('small.page')}" if self.skyjo.in_page else text
 
 
 def cover_when_too_small(app: App[Any], size: Size) -> None:

@@ -125,6 +125,8 @@ class KeyFooter(Widget, can_focus=False):
         """The line: the keys from the left, one unit a key or group; the palette's key."""
         self._drawn: tuple[DrawnKey, ...] | None = None
         """Where each key landed at the last paint (None: not painted since they changed)."""
+        self._words: tuple[DrawnKey, ...] = ()
+        """Where a group's name presses one of its keys (``_group_words``), at the last paint."""
         self._hovered: FooterKey | None = None
 
     # -- what it shows ------------------------------------------------------------------
@@ -176,12 +178,14 @@ class KeyFooter(Widget, can_focus=False):
                     yield tuple(_key_pieces(key))
                 continue
             pieces = [Piece(" ", None)]
+            keys = []
             for index, (binding, enabled, tooltip) in enumerate(members):
                 if index and not group.compact:
                     pieces.append(Piece(" ", None))
                 key = self._footer_key(binding, enabled, tooltip or binding.description, "")
+                keys.append(key)
                 pieces.append(Piece(key.display, "key", key))
-            pieces += [Piece(" ", None), Piece(group.description, "description"), Piece(" ", None)]
+            pieces += [Piece(" ", None), *_group_words(group.description, keys), Piece(" ", None)]
             yield tuple(pieces)
 
     def _palette_pieces(self) -> Iterator[Piece]:
@@ -209,15 +213,16 @@ class KeyFooter(Widget, can_focus=False):
         left = fitted(units, room)
         line = Text(no_wrap=True, overflow="crop", end="")
         drawn: list[DrawnKey] = []
-        starts: dict[FooterKey, int] = {}
+        words: list[DrawnKey] = []
         for piece in left:
-            self._append(line, piece, drawn, starts, room)
+            self._append(line, piece, drawn, words, room)
         line.truncate(room)
         line.pad_right(room - line.cell_len)
         for piece in palette:
-            self._append(line, piece, drawn, starts, width)
+            self._append(line, piece, drawn, words, width)
         line.truncate(width)
         self._drawn = tuple(drawn)
+        self._words = tuple(words)
         return line
 
     def _append(
@@ -225,7 +230,7 @@ class KeyFooter(Widget, can_focus=False):
         line: Text,
         piece: Piece,
         drawn: list[DrawnKey],
-        starts: dict[FooterKey, int],
+        words: list[DrawnKey],
         room: int,
     ) -> None:
         start = line.cell_len
@@ -233,11 +238,13 @@ class KeyFooter(Widget, can_focus=False):
         key = piece.key
         if key is None:
             return
-        first = starts.setdefault(key, start)
         end = line.cell_len
-        if drawn and drawn[-1].key == key:
-            drawn.pop()
-        drawn.append(DrawnKey(key, first, end, whole=end <= room))
+        if drawn and drawn[-1].key == key and drawn[-1].end == start:
+            start = drawn.pop().start  # the key and its description: one stretch
+        elif any(spot.key == key for spot in drawn):  # a group's name, after its keys
+            words.append(DrawnKey(key, start, end, whole=end <= room))
+            return
+        drawn.append(DrawnKey(key, start, end, whole=end <= room))
 
     def _style(self, piece: Piece) -> Style:
         style = Style()
@@ -253,7 +260,7 @@ class KeyFooter(Widget, can_focus=False):
     # -- the mouse ----------------------------------------------------------------------
 
     def _key_at(self, x: int) -> FooterKey | None:
-        for spot in self._drawn or ():
+        for spot in (*(self._drawn or ()), *self._words):
             if spot.start <= x < spot.end:
                 return spot.key
         return None
@@ -325,6 +332,23 @@ def _action_ranks(node: DOMNode) -> dict[str, int]:
 
 def _length(pieces: Unit) -> int:
     return sum(len(piece.text) for piece in pieces)
+
+
+def _group_words(name: str, keys: list[FooterKey]) -> Iterator[Piece]:
+    """A group's name after its keys, each stretch of it pressing one of them: a finger
+    hits a word more surely than a letter. "Draw/take" and "Bots +/-" are cut at their
+    "/" (Draw: d, take: t; "Bots +": b, "-": x); another name in equal parts, in the
+    keys' order ("Move": "Mo" is ←, "ve" is →)."""
+    parts = name.split("/")
+    separator = "/"
+    if len(parts) != len(keys):
+        size = -(-len(name) // max(1, len(keys)))  # rounded up: no part left without a key
+        parts = [name[start : start + size] for start in range(0, len(name), size)] or [""]
+        separator = ""
+    for index, (part, key) in enumerate(zip(parts, keys, strict=False)):
+        if index and separator:
+            yield Piece(separator, "description")
+        yield Piece(part, "description", key)
 
 
 def _key_pieces(key: FooterKey) -> Iterator[Piece]:

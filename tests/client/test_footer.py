@@ -117,3 +117,39 @@ async def test_a_key_not_available_is_dimmed_and_its_click_only_rings_the_bell()
         await pilot.click(KeyFooter, offset=(right.start, 0))
         await pilot.pause()
         assert (app.added, app.moved, bells) == (1, 1, [True])
+
+
+class GroupsApp(App[None]):
+    """Two groups of two keys: one named "this/that" (Draw/take), one by one word (Move)."""
+
+    BINDINGS: ClassVar[list[Binding | tuple[str, str] | tuple[str, str, str]]] = [
+        Binding("d", "play('draw')", "Draw", group=Binding.Group("Draw/take")),
+        Binding("t", "play('take')", "Take", group=Binding.Group("Draw/take")),
+        Binding("left", "play('back')", "Back", group=Binding.Group("Move")),
+        Binding("right", "play('on')", "On", group=Binding.Group("Move")),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.played: list[str] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("groups")
+        yield KeyFooter()
+
+    def action_play(self, what: str) -> None:
+        self.played.append(what)
+
+
+async def test_a_tap_on_a_group_s_words_presses_the_key_they_name() -> None:
+    """A finger hits "Draw" more surely than "d": each stretch of a group's name presses
+    one of its keys ("Draw" d, "take" t; a one-word name in halves, in the keys' order)."""
+    app = GroupsApp()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await until(pilot, lambda: app.query_one(KeyFooter).drawn, "the footer drawn")
+        line = screen_lines(app)[-1]
+        assert line.rstrip() == " d t Draw/take  ← → Move"
+        for word in ("Draw", "take", "Mo", "ve"):
+            await pilot.click(KeyFooter, offset=(line.index(word) + len(word) // 2, 0))
+            await pilot.pause()
+        assert app.played == ["draw", "take", "back", "on"]

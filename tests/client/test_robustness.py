@@ -103,7 +103,7 @@ async def test_a_terminal_made_too_small_mid_round_and_back(
         await pilot.pause()
         await pilot.resize_terminal(50, 14)
         await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
-        assert "50×14" in str(app.screen.query_one("#too-small").render())
+        assert "50×14" in str(app.screen.query_one("#too-small-text").render())
         for push in pushes[20:]:  # the round ends while the table cannot be seen
             table.feed_game(push)
         await pilot.pause()
@@ -175,3 +175,18 @@ def test_bad_command_lines_get_a_reason_not_a_traceback(
         assert exit_.value.code == 2
         error = capsys.readouterr().err
         assert said in error and "Traceback" not in error, argv
+
+
+async def test_the_too_small_screen_has_a_way_out_for_a_finger(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """A phone has no q: a tap on the screen's button quits; in the browser door's page it
+    says what a phone can do (turn it, A-)."""
+    app = make_app(environ={"SKYJO_IN_PAGE": "1", "SKYJO_PAGE": "http://192.0.2.7:8080"})
+    async with app.run_test(size=(43, 39)) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, TooSmallScreen))
+        words = str(app.screen.query_one("#too-small-text").render())
+        assert "43×39" in words and "Turn the phone" in words and "A\N{MINUS SIGN}" in words
+        assert app.is_running
+        await pilot.click("#too-small-quit")
+        await wait_for(pilot, lambda: not app.is_running)

@@ -56,12 +56,13 @@ async def real_door(
     limits: HostLimits | None = None,
     workers: WorkerOptions | None = None,
     lang: str | None = "en",
+    page: str | None = None,
 ) -> AsyncIterator[RealDoor]:
     """Lobby + SSH front door, always stopped (the door first, as the server does).
 
     With ``workers``, the apps run in worker processes (``apps`` stays empty). ``lang``
     None: each player's language comes from the LANG their client sends, as in
-    ``skyjo-server``."""
+    ``skyjo-server``; ``page``: the browser door's address, as ``skyjo-server`` gives it."""
     apps: list[weakref.ref[App[Any]]] = []
     build = functools.partial(skyjo_app_factory, pace="off", lang=lang)
 
@@ -80,6 +81,7 @@ async def real_door(
         limits=limits or HostLimits(stop_timeout=3.0),
         workers=workers,
         worker_app_options={"pace": "off", "lang": lang},
+        page=page,
     )
     door = SSHFrontDoor(options, game_app_factory=factory)
     server.add_front_door(door)

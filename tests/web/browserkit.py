@@ -270,15 +270,26 @@ class TermPage:
             rows.append(line)
         return rows
 
-    async def click_cell(self, column: int, row: int) -> None:
-        """A click in the middle of that cell, where the page draws it."""
+    async def middle_of(self, column: int, row: int) -> tuple[float, float]:
+        """Where the page draws the middle of that cell (CSS pixels)."""
         box = await self.page.locator(".xterm-screen").bounding_box(timeout=TIMEOUT * 1000)
         assert box is not None, "the terminal is not on the page"
         columns, rows = self.size
         width, height = box["width"] / columns, box["height"] / rows
-        await self.page.mouse.click(
-            box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height
-        )
+        return box["x"] + (column + 0.5) * width, box["y"] + (row + 0.5) * height
+
+    async def click_cell(self, column: int, row: int) -> None:
+        """A click in the middle of that cell, where the page draws it."""
+        await self.page.mouse.click(*await self.middle_of(column, row))
+
+    async def tap_cell(self, column: int, row: int) -> None:
+        """A finger's tap in the middle of that cell (a page with ``has_touch``)."""
+        await self.page.touchscreen.tap(*await self.middle_of(column, row))
+
+    async def tap_text(self, needle: str, offset: int = 0) -> None:
+        """Tap ``needle`` where the screen shows it (``offset`` cells into it)."""
+        column, row = self.find(needle)
+        await self.tap_cell(column + offset, row)
 
     async def click_text(self, needle: str, offset: int = 0) -> None:
         """Click on ``needle`` where the screen shows it (``offset`` cells into it)."""

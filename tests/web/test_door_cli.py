@@ -102,3 +102,52 @@ def test_with_the_door_on_every_log_line_is_json_workers_included(tmp_path: Path
         r["message"].startswith("worker ") and r["logger"] != "server.termhost.workers"
         for r in records
     ), "no line from a worker process itself"
+
+
+def started_server_output(tmp_path: Path, *options: str) -> tuple[str, str]:
+    """skyjo-server with the browser door (and ``options``) from start to stop: what it
+    wrote on standard output (not a terminal here), and its log (standard error)."""
+    import signal
+    import time
+
+    from ..server.processes import server_command
+
+    command = [part for part in server_command(tmp_path / "data") if part != "--no-web"]
+    tmp_path.mkdir()
+    out, log = tmp_path / "stdout", tmp_path / "server.log"
+    with out.open("w") as stdout, log.open("w") as stderr:
+        process = subprocess.Popen(
+            [*command, "--web-port", "0", "--workers", "0", *options], stdout=stdout, stderr=stderr
+        )
+    try:
+        deadline = time.monotonic() + 60
+        # Its last line once started; the banner, if any, is printed before it stops.
+        while "data in " not in log.read_text() or (options and "scan" not in out.read_text()):
+            assert process.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, log.read_text() + out.read_text()
+            time.sleep(0.05)
+    finally:
+        process.send_signal(signal.SIGTERM)
+        assert process.wait(60) == 0
+    return out.read_text(), log.read_text()
+
+
+def test_the_start_banner_shows_the_pages_address_as_a_qr_code_a_camera_reads(
+    tmp_path: Path,
+) -> None:
+    import re
+
+    import segno
+
+    from skyjo_tui.qr import QUIET_ZONE, modules_of_lines
+
+    out, log = started_server_output(tmp_path / "asked", "--qr")
+    (address,) = re.findall(r"open (http://127\.0\.0\.1:\d+/)$", out, re.MULTILINE)
+    drawn = [re.sub(r"\x1b\[[0-9;]*m", "", line) for line in out.splitlines()[:-1]]
+    symbol = segno.make(address, error="l", micro=False, boost_error=True)
+    expected = [[not dark for dark in row] for row in symbol.matrix_iter(border=QUIET_ZONE)]
+    assert modules_of_lines(drawn)[: len(expected)] == expected
+    assert "█" not in log  # never in the log
+    # Not a terminal, not asked: no banner (a service's output stays plain).
+    out, log = started_server_output(tmp_path / "plain")
+    assert out == "" and "█" not in log

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import ipaddress
+import json
+import struct
 from pathlib import Path
 
 import aiohttp
@@ -122,3 +124,39 @@ def test_web_origin_options_are_checked_at_the_command_line(header: str) -> None
     else:
         with pytest.raises(SystemExit):
             parser.parse_args(["--web-origin", header])
+
+
+async def test_add_to_home_screen_gets_a_full_screen_skyjo_with_its_icon(tmp_path: Path) -> None:
+    """The page names its manifest, which the policy lets the browser load; the manifest
+    opens the game full screen, with icons the door serves."""
+    async with web_door(tmp_path) as door, aiohttp.ClientSession() as session:
+        async with session.get(door.url) as reply:
+            page = await reply.text()
+            assert "manifest-src 'self'" in reply.headers["Content-Security-Policy"]
+        assert '<link rel="manifest" href="/manifest.webmanifest"' in page
+        async with session.get(door.url + "manifest.webmanifest") as reply:
+            assert reply.status == 200 and reply.content_type == "application/manifest+json"
+            manifest = json.loads(await reply.read())
+        assert manifest["name"] == "Skyjo" and manifest["display"] == "fullscreen"
+        assert manifest["start_url"] == "/"
+        sizes = set()
+        for icon in manifest["icons"]:
+            async with session.get(door.url + icon["src"].lstrip("/")) as reply:
+                assert reply.status == 200 and reply.content_type == icon["type"], icon
+                body = await reply.read()
+            if icon["type"] == "image/png":
+                width, height = struct.unpack(">II", body[16:24])  # the PNG's IHDR
+                assert f"{width}x{height}" == icon["sizes"]
+                sizes.add(width)
+        assert {192, 512} <= sizes  # what Android asks of an installable page
+
+
+async def test_a_tables_link_serves_the_page_and_nothing_else_does(tmp_path: Path) -> None:
+    async with web_door(tmp_path) as door, aiohttp.ClientSession() as session:
+        async with session.get(door.url) as reply:
+            page = await reply.read()
+        async with session.get(door.url + "t/KXQPTW") as reply:
+            assert reply.status == 200 and await reply.read() == page
+        for wrong in ("t/KXQ", "t/KXQPTW1", "t/KX%3CPTW", "t/"):
+            async with session.get(door.url + wrong) as reply:
+                assert reply.status == 404, wrong

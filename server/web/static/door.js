@@ -1,25 +1,45 @@
 // The browser door's own script, loaded before textual.js (which draws the
 // terminal and speaks the WebSocket).  It
 // - points textual.js at this server's WebSocket and sets the font size
-//   (?fontsize=N, else the saved choice, else 16; 8 to 40);
+//   (?fontsize=N, else the saved choice, else the largest up to 16 that gives
+//   the app its 60x18 cells in this window; 8 to 40); A- and A+ change it in
+//   place;
 // - learns how the game's WebSocket closed: 1000 is the player quitting
 //   ("Session ended", Play again); anything else is the server going away:
 //   it says so, waits for /healthz to answer, then reloads (the cookie
 //   brings the player back to their seat); 1013 (over a cap) and 1008 (a
 //   misbehaving connection) show the server's reason and a Try again button;
 // - starts textual.js once the font is in (it measures a cell when it starts),
-//   and gives its terminal the keyboard.
+//   and gives its terminal the keyboard;
+// - on a touch screen, raises the on-screen keyboard only while the app says a
+//   text field has the focus (its OSC 7717), so taps on the cards never do;
+// - turns a finger's vertical swipe into the mouse wheel's scrolling;
+// - opens the table of a link /t/CODE, keeps the screen awake while the page is
+//   seen, and shows the app's title (the turn notice) as the tab's, vibrating
+//   on the app's bell while the tab is hidden.
 "use strict";
 (function () {
   const MIN_FONT = 8;
   const MAX_FONT = 40;
   const DEFAULT_FONT = 16;
   const FONT_KEY = "skyjo.fontSize";
+  // The app's smallest screen (skyjo_tui.layout.MENU_MIN_SIZE): the font chosen for a
+  // window gives at least this many cells, so a phone opens on the game, not on
+  // "the terminal is too small".
+  const APP_COLUMNS = 60;
+  const APP_ROWS = 18;
+  const KEYBOARD_OSC = 7717; // skyjo_tui.webpage: "text" or "keys"
+  const TABLE_PATH = /^\/t\/([A-Za-z]{6})$/;
   const ENDED = 1000;
   const POLICY = 1008; // this connection misbehaved: no automatic retry
   const TRY_LATER = 1013; // over a cap (server full, too many from here)
   const FIRST_RETRY_MS = 1000;
   const LAST_RETRY_MS = 15000;
+  const TURN_BUZZ_MS = [200, 100, 200];
+
+  // A phone or a tablet: its keyboard is on the screen, and comes up for a focused
+  // text area.
+  const touchScreen = window.matchMedia("(hover: none) and (pointer: coarse)").matches;
 
   function clampFont(value) {
     const size = parseInt(value, 10);
@@ -35,26 +55,49 @@
     }
   }
 
-  function fontSize() {
-    const asked = clampFont(new URLSearchParams(window.location.search).get("fontsize"));
-    return asked || savedFont() || DEFAULT_FONT;
+  /** The size the player asked for (?fontsize=N, else saved), or null: chosen here. */
+  function askedFont() {
+    return clampFont(new URLSearchParams(window.location.search).get("fontsize")) || savedFont();
   }
 
-  function chooseFont(size) {
-    try {
-      window.localStorage.setItem(FONT_KEY, String(clampFont(size)));
-    } catch (error) {
-      // not saved: this page still gets it below
+  /** A cell of Roboto Mono at ``size`` px as xterm.js lays it out: its width rounded
+   * down and its height up to device pixels (the renderers' own rounding). */
+  function cellAt(size) {
+    const probe = document.createElement("span");
+    probe.style.cssText =
+      "position:absolute;visibility:hidden;white-space:pre;line-height:normal;" +
+      "font-family:'Roboto Mono',monospace;font-size:" + size + "px";
+    probe.textContent = "W".repeat(32);
+    document.body.appendChild(probe);
+    const box = probe.getBoundingClientRect();
+    probe.remove();
+    const ratio = window.devicePixelRatio || 1;
+    return {
+      width: Math.floor((box.width / 32) * ratio) / ratio,
+      height: Math.ceil(box.height * ratio) / ratio,
+    };
+  }
+
+  /** The largest font up to 16 px that gives the app its cells in ``element``. */
+  function fittingFont(element) {
+    const width = element.clientWidth;
+    const height = element.clientHeight;
+    for (let size = DEFAULT_FONT; size > MIN_FONT; size--) {
+      const cell = cellAt(size);
+      if (width / cell.width >= APP_COLUMNS && height / cell.height >= APP_ROWS) return size;
     }
-    const url = new URL(window.location.href);
-    url.searchParams.delete("fontsize");
-    if (savedFont() === null) url.searchParams.set("fontsize", String(clampFont(size)));
-    window.location.replace(url.toString());
+    return MIN_FONT;
   }
 
   function socketUrl() {
     const scheme = window.location.protocol === "https:" ? "wss:" : "ws:";
     return scheme + "//" + window.location.host + "/ws";
+  }
+
+  /** The code of the table whose link opened the page, or null. */
+  function linkedTable() {
+    const match = TABLE_PATH.exec(window.location.pathname);
+    return match ? match[1].toUpperCase() : null;
   }
 
   // -- how the game's connection ended -----------------------------------------
@@ -96,10 +139,17 @@
     if (again) again.focus();
   }
 
+  // xterm.js reports the text area's focus to the app (CSI I, CSI O) once the app
+  // asks; Textual takes "focus out" as leaving the app and focuses nothing until a
+  // key or a click.  The page is the game, and on a touch screen it puts the text
+  // area's focus away between texts: the app is never told it lost the player.
+  const FOCUS_REPORTS = new Set([JSON.stringify(["stdin", "\x1b[I"]), JSON.stringify(["stdin", "\x1b[O"])]);
+
   const NativeWebSocket = window.WebSocket;
   class DoorWebSocket extends NativeWebSocket {
     constructor(url, protocols) {
-      super(url, protocols);
+      const table = linkedTable();
+      super(table ? url + "&table=" + table : url, protocols);
       // textual.js sends sizes (and keys) as soon as the font changes a cell,
       // which can be before the socket is open: keep them until it is.
       this.early = [];
@@ -107,8 +157,13 @@
         const early = this.early;
         this.early = null;
         for (const data of early) super.send(data);
+        // The app has the table: a reload (or a reconnection) comes back to the player's
+        // own place, not to the link's.
+        if (table) window.history.replaceState(null, "", "/" + window.location.search);
+        keepAwake();
       });
       this.addEventListener("close", function (event) {
+        letSleep();
         if (event.code === ENDED) sessionEnded();
         else if (event.code === TRY_LATER || event.code === POLICY) refused(event.reason);
         else serverWentAway();
@@ -116,6 +171,7 @@
     }
 
     send(data) {
+      if (FOCUS_REPORTS.has(data)) return;
       if (this.early !== null && this.readyState === NativeWebSocket.CONNECTING) {
         this.early.push(data);
       } else if (this.readyState === NativeWebSocket.OPEN) {
@@ -125,13 +181,202 @@
   }
   window.WebSocket = DoorWebSocket;
 
-  // When the app turns focus reports on, xterm.js reports the state it is in:
-  // an unfocused terminal tells the app "focus out" before its first screen,
-  // and Textual then focuses nothing (keys typed go nowhere).  The page is the
-  // game: its terminal has the keyboard from the start.
-  function focusTerminal() {
-    const input = document.querySelector(".textual-terminal .xterm-helper-textarea");
-    if (input) input.focus();
+  // Chromium's device emulation at a pixel ratio above 1 gives ResizeObserver a
+  // devicePixelContentBoxSize in CSS pixels: xterm.js sized its canvas from it and
+  // drew the top-left part of the terminal, magnified.  An entry whose device
+  // pixels disagree with its CSS size times the ratio goes without them, and
+  // xterm.js computes them from the ratio itself; a real screen's agree.
+  const NativeResizeObserver = window.ResizeObserver;
+  if (NativeResizeObserver) {
+    window.ResizeObserver = class DoorResizeObserver extends NativeResizeObserver {
+      constructor(callback) {
+        super(function (entries, observer) {
+          callback(entries.map(trustedDevicePixels), observer);
+        });
+      }
+    };
+  }
+
+  function trustedDevicePixels(entry) {
+    const device = entry.devicePixelContentBoxSize && entry.devicePixelContentBoxSize[0];
+    if (!device) return entry;
+    const ratio = window.devicePixelRatio || 1;
+    const width = entry.contentRect.width * ratio;
+    const height = entry.contentRect.height * ratio;
+    if (Math.abs(device.inlineSize - width) <= 1.5 && Math.abs(device.blockSize - height) <= 1.5) {
+      return entry;
+    }
+    return {
+      target: entry.target,
+      contentRect: entry.contentRect,
+      contentBoxSize: entry.contentBoxSize,
+      borderBoxSize: entry.borderBoxSize,
+    };
+  }
+
+  // -- the screen kept awake while the page is seen ------------------------------
+  let wakeLock = null;
+  let awake = false;
+
+  async function keepAwake() {
+    awake = true;
+    if (wakeLock !== null || !("wakeLock" in navigator) || document.hidden) return;
+    try {
+      wakeLock = await navigator.wakeLock.request("screen");
+      wakeLock.addEventListener("release", function () {
+        wakeLock = null;
+      });
+    } catch (error) {
+      wakeLock = null; // refused (battery saver, policy): the screen sleeps as it likes
+    }
+  }
+
+  function letSleep() {
+    awake = false;
+    if (wakeLock !== null) wakeLock.release().catch(function () {});
+  }
+
+  document.addEventListener("visibilitychange", function () {
+    // A hidden page loses its lock; seen again, it asks anew.
+    if (awake && !document.hidden) keepAwake();
+  });
+
+  // -- the terminal of textual.js ---------------------------------------------------
+  // textual.js keeps its xterm.js Terminal to itself: it is caught as textual.js
+  // sets it up (its terminal object gets "terminal", then "fitAddon"), for the
+  // parser's OSC handlers, the bell, the title and the font.
+  function catchTerminal(start) {
+    let caught = null;
+    Object.defineProperty(Object.prototype, "fitAddon", {
+      configurable: true,
+      set(value) {
+        Object.defineProperty(this, "fitAddon", {
+          value,
+          writable: true,
+          configurable: true,
+          enumerable: true,
+        });
+        if (caught === null && this.terminal && this.terminal.parser) caught = this.terminal;
+      },
+    });
+    try {
+      start();
+    } finally {
+      delete Object.prototype.fitAddon;
+    }
+    return caught;
+  }
+
+  function fit() {
+    if (typeof window.onresize === "function") window.onresize(new Event("resize"));
+  }
+
+  /** The app's notices as a page's: its title, and its bell as a vibration while
+   * the tab is hidden (a phone in a pocket). */
+  function followTheApp(terminal) {
+    terminal.onTitleChange(function (title) {
+      document.title = title || "Skyjo";
+    });
+    terminal.onBell(function () {
+      if (document.hidden && navigator.vibrate) navigator.vibrate(TURN_BUZZ_MS);
+    });
+  }
+
+  // -- the on-screen keyboard: only to type --------------------------------------
+  /** Whether an on-screen keyboard covers part of the page now (it shrinks what is seen). */
+  function keyboardShown() {
+    const seen = window.visualViewport;
+    return Boolean(seen) && seen.height < window.innerHeight * 0.85;
+  }
+
+  // On a touch screen the text area is xterm.js's way in for the keyboard: focused,
+  // it raises the on-screen keyboard.  While the app has no text field focused,
+  // the text area takes no focus (xterm.js focuses it on every tap) and says it
+  // wants no keyboard; once a field has the focus, it is focused for typing.
+  function keyboardOnlyToType(terminal) {
+    const textarea = terminal.textarea;
+    if (!textarea) return;
+    const focusIt = textarea.focus.bind(textarea);
+    let typing = false;
+    function toTap() {
+      typing = false;
+      textarea.setAttribute("inputmode", "none");
+      textarea.readOnly = true;
+      document.body.classList.remove("door-typing");
+      if (document.activeElement === textarea) textarea.blur();
+    }
+    function toType() {
+      typing = true;
+      textarea.setAttribute("inputmode", "text");
+      textarea.readOnly = false;
+      document.body.classList.add("door-typing");
+      focusIt({ preventScroll: true });
+    }
+    textarea.focus = function (options) {
+      if (typing) focusIt(options);
+    };
+    // A phone raises its keyboard for a focus given during a tap, not for one given
+    // later (the app's word comes after the tap that focused its field), nor for a tap
+    // on a text area focused already: while typing, each tap gives the focus anew.
+    terminal.element.addEventListener(
+      "touchend",
+      function () {
+        if (!typing || keyboardShown()) return;
+        textarea.blur();
+        focusIt({ preventScroll: true });
+      },
+      { passive: true },
+    );
+    terminal.parser.registerOscHandler(KEYBOARD_OSC, function (data) {
+      if (data === "text") toType();
+      else if (data === "keys") toTap();
+      return true;
+    });
+    toTap();
+  }
+
+  // -- a finger's swipe scrolls what it is on ---------------------------------------
+  // xterm.js turns a mouse's wheel into the app's scrolling, and a finger's swipe into
+  // nothing: a form taller than a phone turned sideways could not be scrolled.  A
+  // vertical swipe becomes wheel steps, one for each row the finger travels, reported
+  // (SGR, as Textual asks) at the cell under the finger.
+  const WHEEL_UP = 64;
+  const WHEEL_DOWN = 65;
+
+  function swipesScroll(terminal) {
+    const element = terminal.element;
+    let lastY = null;
+    element.addEventListener(
+      "touchstart",
+      function (event) {
+        lastY = event.touches.length === 1 ? event.touches[0].clientY : null;
+      },
+      { passive: true },
+    );
+    element.addEventListener(
+      "touchmove",
+      function (event) {
+        const screen = element.querySelector(".xterm-screen");
+        if (lastY === null || event.touches.length !== 1 || !screen) return;
+        const touch = event.touches[0];
+        const box = screen.getBoundingClientRect();
+        const rowHeight = box.height / terminal.rows;
+        const steps = Math.trunc((touch.clientY - lastY) / rowHeight);
+        if (steps === 0) return;
+        lastY += steps * rowHeight;
+        const column = cellIndex(touch.clientX - box.left, box.width / terminal.cols, terminal.cols);
+        const row = cellIndex(touch.clientY - box.top, rowHeight, terminal.rows);
+        // The finger going down pulls what is above into view: the wheel turned up.
+        const report = "\x1b[<" + (steps > 0 ? WHEEL_UP : WHEEL_DOWN) + ";" + column + ";" + row + "M";
+        terminal.input(report.repeat(Math.abs(steps)), false);
+      },
+      { passive: true },
+    );
+  }
+
+  /** The 1-based cell at ``offset`` pixels, on a line of ``count`` cells of ``size``. */
+  function cellIndex(offset, size, count) {
+    return Math.min(count, Math.max(1, Math.floor(offset / size) + 1));
   }
 
   // -- the page -----------------------------------------------------------------
@@ -143,21 +388,52 @@
       url.searchParams.delete("delay");
       window.history.replaceState(null, "", url.toString());
     }
-    const size = fontSize();
-    for (const element of document.querySelectorAll(".textual-terminal")) {
-      element.dataset.sessionWebsocketUrl = socketUrl();
-      element.dataset.fontSize = String(size);
-    }
+    document.body.classList.toggle("door-touch", touchScreen);
+    const elements = document.querySelectorAll(".textual-terminal");
+    for (const element of elements) element.dataset.sessionWebsocketUrl = socketUrl();
     for (const id of ["door-play-again", "door-try-again"]) {
       document.getElementById(id).addEventListener("click", function () {
         window.location.reload();
       });
     }
+    let terminal = null;
+    let size = askedFont() || DEFAULT_FONT;
+    let chosen = askedFont() !== null; // else the window's size decides, and may again
+
+    function chooseFont(wanted) {
+      size = clampFont(wanted);
+      chosen = true;
+      try {
+        window.localStorage.setItem(FONT_KEY, String(size));
+      } catch (error) {
+        // not saved: this page still gets it
+      }
+      if (terminal === null) {
+        // textual.js changed: a reload with the size in the address
+        const again = new URL(window.location.href);
+        again.searchParams.set("fontsize", String(size));
+        window.location.replace(again.toString());
+        return;
+      }
+      terminal.options.fontSize = size;
+      fit();
+    }
+
     document.getElementById("door-font-smaller").addEventListener("click", function () {
-      chooseFont(size - 2);
+      chooseFont(size - 1);
     });
     document.getElementById("door-font-larger").addEventListener("click", function () {
-      chooseFont(size + 2);
+      chooseFont(size + 1);
+    });
+    window.addEventListener("resize", function () {
+      // A phone turned: a font of the page's choosing is chosen again for the new shape.
+      if (chosen || terminal === null || !elements.length) return;
+      const fitting = fittingFont(elements[0]);
+      if (fitting !== size) {
+        size = fitting;
+        terminal.options.fontSize = size;
+        fit();
+      }
     });
     // textual.js measures a cell as soon as the page has loaded: with the font
     // not ready yet, every cell would be mis-sized.  Start it once the font is in.
@@ -166,13 +442,31 @@
       window.onload = null;
       window.addEventListener("load", function (event) {
         const ready = document.fonts
-          ? document.fonts.load(size + "px 'Roboto Mono'").catch(function () {})
+          ? document.fonts.load(DEFAULT_FONT + "px 'Roboto Mono'").catch(function () {})
           : Promise.resolve();
         ready.then(function () {
-          startTerminal.call(window, event);
-          focusTerminal();
+          if (!chosen && elements.length) size = fittingFont(elements[0]);
+          for (const element of elements) element.dataset.fontSize = String(size);
+          terminal = catchTerminal(function () {
+            startTerminal.call(window, event);
+          });
+          if (terminal !== null) {
+            followTheApp(terminal);
+            if (touchScreen) {
+              keyboardOnlyToType(terminal);
+              swipesScroll(terminal);
+            }
+          }
+          if (!touchScreen) focusTerminal();
         });
       });
     }
   });
+
+  // When the app turns focus reports on, xterm.js reports the state it is in.  With
+  // a keyboard, the page's terminal has it from the start: keys go to the game.
+  function focusTerminal() {
+    const input = document.querySelector(".textual-terminal .xterm-helper-textarea");
+    if (input) input.focus();
+  }
 })();

@@ -1,0 +1,112 @@
+"""Phones for the browser tests: Chromium's emulation of real ones, and a finger's taps."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext
+
+from server.netclient import ServerConnection
+
+from .browserkit import TermPage
+from .webdoor import WebDoor
+
+#: Playwright's descriptors of the two phones (CSS pixels), without their user agents.
+PHONES: dict[str, dict[str, Any]] = {
+    "pixel-7": {"viewport": {"width": 412, "height": 839}, "device_scale_factor": 2.625},
+    "pixel-7-landscape": {"viewport": {"width": 863, "height": 360}, "device_scale_factor": 2.625},
+    "iphone-13": {"viewport": {"width": 390, "height": 664}, "device_scale_factor": 3},
+    "iphone-13-landscape": {"viewport": {"width": 750, "height": 342}, "device_scale_factor": 3},
+}
+
+
+@contextlib.asynccontextmanager
+async def phone(
+    browser: Browser, name: str, script: str | None = None
+) -> AsyncIterator[BrowserContext]:
+    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen; ``script``
+    runs in each of its pages before theirs."""
+    context = await browser.new_context(**PHONES[name], is_mobile=True, has_touch=True)
+    if script is not None:
+        await context.add_init_script(script)
+    try:
+        yield context
+    finally:
+        await context.close()
+
+
+async def tap_footer(page: TermPage, words: str) -> None:
+    """Tap the middle of ``words`` on the footer's line (the screen's last)."""
+    await page.wait_until(lambda: words in page.lines[-1], f"{words!r} in the footer")
+    footer = len(page.lines) - 1
+    column = page.lines[footer].index(words)
+    await page.tap_cell(column + len(words) // 2, footer)
+
+
+def compact_face_down_card(page: TermPage, name: str) -> tuple[int, int]:
+    """One of ``name``'s face-down cards ("░░") on a phone's compact board, under their
+    seat's name (left of the log; the piles are further left)."""
+    lines = page.lines
+    seat_row, name_at = next(
+        (y, line.index(name)) for y, line in enumerate(lines) if name in line.split("▏")[0]
+    )
+    for y in range(seat_row + 1, len(lines)):
+        board = lines[y].split("▏")[0]
+        x = board.find("░░", max(0, name_at - 4))
+        if x >= 0:
+            return x, y
+    raise AssertionError(f"no face-down card of {name}'s:\n{page.text}")
+
+
+@contextlib.asynccontextmanager
+async def a_private_table_with_a_bot(
+    door: WebDoor, bot: str = "random"
+) -> AsyncIterator[tuple[ServerConnection, str]]:
+    """A host (a program on the lobby) at a private table of three with a bot: the host's
+    connection and the table's code; closed at the end."""
+    host = await ServerConnection.open("127.0.0.1", door.server.port)
+    try:
+        await host.hello(name="host")
+        reply = await host.request(
+            {"type": "create_table", "name": "Friday", "seats": 3, "private": True}
+        )
+        await host.request({"type": "add_bot", "level": bot})
+        yield host, reply["table"]["code"]
+    finally:
+        await host.close()
+
+
+async def tap_a_face_down_card(page: TermPage, name: str) -> None:
+    """Tap one of ``name``'s face-down cards; wait until it is turned up (the log says so)."""
+    turned = page.text.count("You turned up")
+    await page.tap_cell(*compact_face_down_card(page, name))
+
+    def turned_up() -> bool:
+        return page.text.count("You turned up") > turned
+
+    await page.wait_until(turned_up, "the card turned up")
+
+
+async def swipe(page: TermPage, column: int, from_row: int, to_row: int) -> None:
+    """A finger put on a cell, moved up or down to another row, and lifted (Chromium's own
+    touch events: Playwright has taps only)."""
+    session = await page.page.context.new_cdp_session(page.page)
+    try:
+        x, start = await page.middle_of(column, from_row)
+        _, end = await page.middle_of(column, to_row)
+        steps = 8
+        await session.send(
+            "Input.dispatchTouchEvent",
+            {"type": "touchStart", "touchPoints": [{"x": x, "y": start}]},
+        )
+        for step in range(1, steps + 1):
+            y = start + (end - start) * step / steps
+            await session.send(
+                "Input.dispatchTouchEvent",
+                {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]},
+            )
+        await session.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        await session.detach()
