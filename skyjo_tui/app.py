@@ -28,7 +28,6 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Input, TextArea
 
 from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
@@ -49,6 +48,7 @@ from .session import Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
 from .webpage import in_page, keyboard_sequence, page_address, table_to_open
+from .widgets.text import Input
 
 logger = logging.getLogger(__name__)
 
@@ -285,7 +285,7 @@ class SkyjoApp(InputInTurnApp[None]):
         keyboard comes up for the name, the chat, a code, and not for a tap on a card."""
         if not self.in_page:
             return
-        typing = isinstance(self.focused, Input | TextArea)
+        typing = isinstance(self.focused, Input)  # every field of the app is one
         if typing != self._page_typing:
             self._page_typing = typing
             self.write_to_terminal(keyboard_sequence(typing))
