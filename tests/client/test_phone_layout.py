@@ -3,8 +3,11 @@ them; on its side, and on every terminal of 80x24 and more, the plan as it alway
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
+from skyjo_tui.app import SkyjoApp
 from skyjo_tui.layout import (
     FIXED_ROWS,
     PORTRAIT_LOG_ROWS,
@@ -16,6 +19,12 @@ from skyjo_tui.layout import (
     tableau_height,
     tableau_width,
 )
+from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.piles import PilesWidget
+
+from .journeys.seen import drawn_words
+from .scenes import moves
+from .test_snapshots import show_table
 
 #: A fingertip's 44x44 CSS pixels with the page's cell of about 7x15 pixels.
 THUMB = (7, 3)
@@ -96,6 +105,22 @@ def test_a_phone_on_its_side_keeps_the_landscape_plan() -> None:
     assert shown(plan_table(90, 18, 1)) == ((6, 3), (4, 1), 1, 1, 1, False)
     assert shown(plan_table(90, 18, 3)) == ((6, 3), (4, 1), 3, 1, 1, False)
     assert shown(plan_table(90, 18, 7)) == ((4, 1), (4, 1), 5, 2, 3, False)
+
+
+async def test_on_its_side_with_one_row_cards_the_empty_slot_says_nothing_not_none(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """Eight at a table on a phone on its side: one-row piles, too narrow for "Nothing
+    drawn", say "Nothing" under them (they said "None", which reads as a fault)."""
+    app = make_app()
+    async with app.run_test(size=(90, 18)) as pilot:
+        await show_table(8, 3, moves(17))(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        piles = screen.query_one(PilesWidget)
+        assert piles.card_size.height == 1 and screen.view and screen.view.drawn_card is None
+        words = drawn_words(app, piles).split()
+        assert "Nothing" in words and "None" not in words
 
 
 #: The plans of every table (1 to 7 opponents) before phones: (your cards, the others',
