@@ -7,6 +7,12 @@ others'; when even the smallest cards do not fit, there is no plan and the
 screen says the terminal is too small. The rows the cards leave over go to the
 log, and to the prompt when its words need more than one row (a hint does at
 80 columns); the cards are never made smaller for the prompt.
+
+A phone held upright (a terminal narrower than the landscape plan needs for
+boxed cards beside the log, and taller than wide) gets the portrait plan
+instead: the opponents above, the log in the rows left over, and at the bottom,
+within a thumb's reach, the piles beside your cards, each big enough to tap
+(``TAP_SIZES``: 7 cells by 3 rows is about 49x45 CSS pixels in the page).
 """
 
 from __future__ import annotations
@@ -41,6 +47,14 @@ SIDE_MIN_WIDTH: Final = 24  # the log of moves and chat
 BLOCK_PADDING: Final = 2  # one column each side of a tableau
 #: Screens without cards (menus, lobby) need at least this much.
 MENU_MIN_SIZE: Final = (60, 18)
+#: Your cards in the portrait plan, largest first: each at least 7 cells by 3 rows, a
+#: fingertip's 44x44 CSS pixels with the page's cell of about 7x15.
+TAP_SIZES: Final[tuple[CardSize, ...]] = (CardSize(8, 5, 1), CardSize(7, 3, 1))
+#: The log's rows the portrait plan keeps at least, above the piles (the latest moves).
+PORTRAIT_LOG_ROWS: Final = 5
+#: A cell is about twice as tall as it is wide: a terminal of w x h cells is taller
+#: than wide, as a phone held upright, when ``h * CELL_ASPECT >= w``.
+CELL_ASPECT: Final = 2
 
 
 def tableau_width(card: CardSize) -> int:
@@ -68,6 +82,8 @@ class TablePlan:
     side_width: int
     piles: CardSize
     spare_rows: int  # rows under the cards: the log's, which a long prompt may take
+    #: The phone held upright: the log above the piles and your cards, not beside them.
+    portrait: bool = False
 
     @property
     def prompt_rows(self) -> int:
@@ -82,11 +98,50 @@ class TablePlan:
 def plan_table(
     width: int, height: int, opponents: int, spectator: bool = False
 ) -> TablePlan | None:
-    """The largest cards that fit ``width`` x ``height``, or None when nothing fits.
+    """The largest cards that fit ``width`` x ``height``, or None when nothing fits;
+    on a phone held upright, the portrait plan when it fits (``_plan_portrait``).
 
     Bigger is better for every tableau, and the sizes stay balanced: an 11x7
     tableau beside 4x1 opponents reads worse than 8x5 beside 6x3.
     """
+    if not spectator and _upright(width, height):
+        upright = _plan_portrait(width, height, opponents)
+        if upright is not None:
+            return upright
+    return _plan_landscape(width, height, opponents, spectator)
+
+
+def portrait_below() -> int:
+    """The narrowest terminal whose landscape plan can box your cards beside the log:
+    narrower, the landscape plan's cards are one row high, too small for a finger."""
+    boxed = next(size for size in CARD_SIZES if size.boxed)
+    return tableau_width(boxed) + piles_width(boxed) + SIDE_MIN_WIDTH
+
+
+def _upright(width: int, height: int) -> bool:
+    return width < portrait_below() and height * CELL_ASPECT >= width
+
+
+def _plan_portrait(width: int, height: int, opponents: int) -> TablePlan | None:
+    """Your cards the largest of ``TAP_SIZES`` that fit beside the piles, then the
+    opponents' the largest that leave the log ``PORTRAIT_LOG_ROWS``."""
+    for own in TAP_SIZES:
+        middle_width = piles_width(own) + tableau_width(own)
+        if middle_width > width:
+            continue
+        middle = max(tableau_height(own), piles_height(own))
+        for others in reversed(CARD_SIZES):
+            if others.width >= own.width or (opponents and tableau_width(others) > width):
+                continue
+            per_band = max(1, min(opponents, width // tableau_width(others)))
+            bands = ceil(opponents / per_band) if opponents else 0
+            log_rows = height - FIXED_ROWS - bands * tableau_height(others) - middle
+            if log_rows >= PORTRAIT_LOG_ROWS:
+                return TablePlan(own, others, per_band, bands, width, own, log_rows, True)
+    return None
+
+
+def _plan_landscape(width: int, height: int, opponents: int, spectator: bool) -> TablePlan | None:
     best: tuple[tuple[int, int, int], TablePlan] | None = None
     own_indices = [None] if spectator else list(range(len(CARD_SIZES)))
     for own_index in own_indices:

@@ -1,7 +1,8 @@
 """The whole table: status bar, opponents, piles, your tableau, the log, the prompt.
 
 The board only draws a ``BoardModel`` (see ``presenter``) and sizes its cards
-from ``layout.plan_table``; clicks on cards and piles bubble up as the
+from ``layout.plan_table`` (whose portrait plan puts the log over the piles and
+your cards rather than beside them); clicks on cards and piles bubble up as the
 tableau's and piles' own messages for the screen to act on.
 """
 
@@ -49,6 +50,11 @@ class TableBoard(Vertical):
     TableBoard #middle { height: auto; }
     TableBoard #side { width: 1fr; height: 100%; }
     TableBoard #log { padding: 0 0 0 1; border-left: vkey $panel; }
+    /* A phone held upright: the log over the piles and your cards, across the width
+       (``_arrange``), and the cards at the bottom, within a thumb's reach. */
+    TableBoard.-portrait #middle { layout: grid; grid-size: 2 2; grid-gutter: 0; }
+    TableBoard.-portrait #side { column-span: 2; }
+    TableBoard.-portrait #log { padding: 0 1; border-left: none; border-bottom: hkey $panel; }
     """
 
     # The board draws nothing itself: its children repaint what changed.
@@ -212,4 +218,26 @@ class TableBoard(Vertical):
         middle = self.query_one("#middle", Horizontal)
         middle.styles.height = "1fr"  # the log takes what the cards leave
         middle.styles.min_height = plan.middle_height
+        self._arrange(plan)
         self.prompt_line.allow_rows(plan.prompt_rows)  # a long prompt takes the log's rows
+
+    def _arrange(self, plan: TablePlan) -> None:
+        """The log beside the cards (landscape), or over them across the width (portrait:
+        first in the middle's grid, the piles and your cards in the row under it)."""
+        middle = self.query_one("#middle", Horizontal)
+        side = self.query_one("#side", Vertical)
+        piles = self.query_one(PilesWidget)
+        if plan.portrait:
+            own = plan.own or plan.others
+            cards = piles_width(own) + tableau_width(own)
+            spare = max(0, (self.size.width or self.app.size.width) - cards)
+            middle.styles.grid_rows = f"1fr {plan.middle_height}"
+            middle.styles.grid_columns = f"{piles_width(own) + spare // 2} 1fr"
+            piles.styles.margin = (0, 0, 0, spare // 2)  # the piles and your cards centred
+        if plan.portrait != self.has_class("-portrait"):
+            if plan.portrait:
+                middle.move_child(side, before=0)
+            else:  # turned on its side: the log back beside the cards, as composed
+                middle.move_child(side, after=-1)
+                piles.styles.margin = 0
+            self.set_class(plan.portrait, "-portrait")

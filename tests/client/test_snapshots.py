@@ -64,6 +64,13 @@ def test_table_four_players_large(
     assert snap_compare(make_app(), run_before=show_table(4, 7, moves(30)), terminal_size=(160, 50))
 
 
+def test_table_phone_upright_60x45(
+    snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]
+) -> None:
+    """A phone held upright: the opponents above, the log, your cards and the piles below."""
+    assert snap_compare(make_app(), run_before=show_table(4, 7, moves(30)), terminal_size=(60, 45))
+
+
 def test_round_summary(snap_compare: SnapCompare, make_app: Callable[..., SkyjoApp]) -> None:
     async def run_before(pilot: Pilot[Any]) -> None:
         await show_table(3, 11, round_over)(pilot)

@@ -1,0 +1,139 @@
+"""The table's plan on a phone: upright, your cards big enough for a thumb, the log over
+them; on its side, and on every terminal of 80x24 and more, the plan as it always was."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from skyjo_tui.app import SkyjoApp
+from skyjo_tui.layout import (
+    FIXED_ROWS,
+    PORTRAIT_LOG_ROWS,
+    TablePlan,
+    piles_height,
+    piles_width,
+    plan_table,
+    portrait_below,
+    tableau_height,
+    tableau_width,
+)
+from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.widgets.piles import PilesWidget
+
+from .journeys.seen import drawn_words
+from .scenes import moves
+from .test_snapshots import show_table
+
+#: A fingertip's 44x44 CSS pixels with the page's cell of about 7x15 pixels.
+THUMB = (7, 3)
+
+
+def phone_grid(css_width: int, css_height: int, columns: int = 60) -> tuple[int, int]:
+    """The cells a phone's page gives the app: the font that fits ``columns`` across, its
+    cell twice as tall as wide (the page's own controls take nothing from the terminal)."""
+    cell = css_width / columns
+    return columns, int(css_height // (2 * cell))
+
+
+def shown(plan: TablePlan | None) -> tuple[object, ...] | None:
+    """What a player sees of a plan: the card sizes, the opponents' bands, the log's rows."""
+    if plan is None:
+        return None
+    own = plan.own and (plan.own.width, plan.own.height)
+    return (own, (plan.others.width, plan.others.height), plan.per_band, plan.bands,
+            plan.spare_rows, plan.portrait)  # fmt: skip
+
+
+def assert_upright_for_a_thumb(plan: TablePlan | None, width: int, height: int) -> None:
+    assert plan is not None and plan.portrait and plan.own is not None
+    own = plan.own
+    assert own.width >= THUMB[0] and own.height >= THUMB[1]
+    assert plan.piles == own  # the piles as easy to hit as your cards
+    assert piles_width(own) + tableau_width(own) <= width  # side by side, at the bottom
+    assert plan.per_band * tableau_width(plan.others) <= width
+    used = FIXED_ROWS + plan.bands * tableau_height(plan.others) + plan.spare_rows
+    assert used + max(tableau_height(own), piles_height(own)) == height
+    assert plan.spare_rows >= PORTRAIT_LOG_ROWS  # the latest moves over the cards
+
+
+@pytest.mark.parametrize("opponents", range(1, 8))
+@pytest.mark.parametrize(
+    "size",
+    [(60, 45), (60, 40), (60, 55), phone_grid(412, 839), phone_grid(390, 664), (65, 50)],
+)
+def test_a_phone_upright_gets_thumb_sized_cards_at_every_table(
+    size: tuple[int, int], opponents: int
+) -> None:
+    width, height = size
+    assert_upright_for_a_thumb(plan_table(width, height, opponents), width, height)
+
+
+def test_upright_your_cards_are_8x5_and_the_opponents_as_big_as_the_log_allows() -> None:
+    assert shown(plan_table(60, 45, 1)) == ((8, 5), (6, 3), 1, 1, 16, True)
+    assert shown(plan_table(60, 45, 3)) == ((8, 5), (6, 3), 2, 2, 6, True)
+    assert shown(plan_table(60, 45, 7)) == ((8, 5), (4, 1), 3, 3, 14, True)
+    # Two bands of boxed opponents would leave the log one row: they are one row high.
+    assert shown(plan_table(60, 40, 3)) == ((8, 5), (4, 1), 3, 1, 17, True)
+    # Short of rows for 8x5 beside seven opponents: 7x3, still a thumb's.
+    assert shown(plan_table(60, 30, 7)) == ((7, 3), (4, 1), 3, 3, 5, True)
+
+
+def test_the_upright_plan_begins_where_the_landscape_one_cannot_box_your_cards() -> None:
+    """70 columns: 6x3 cards and piles beside the 24 columns of the log."""
+    assert portrait_below() == 70
+    assert shown(plan_table(69, 40, 1)) == ((8, 5), (6, 3), 1, 1, 11, True)
+    plan = plan_table(70, 40, 1)
+    assert plan is not None and not plan.portrait
+
+
+@pytest.mark.parametrize("size", [(60, 18), (60, 29)])
+def test_a_terminal_wider_than_tall_keeps_the_log_beside_the_cards(size: tuple[int, int]) -> None:
+    plan = plan_table(*size, 1)
+    assert plan is not None and not plan.portrait and plan.side_width >= 24
+
+
+def test_a_spectator_keeps_the_landscape_plan_on_a_phone() -> None:
+    plan = plan_table(60, 45, 3, spectator=True)
+    assert plan is not None and not plan.portrait and plan.own is None
+
+
+def test_a_phone_on_its_side_keeps_the_landscape_plan() -> None:
+    """90x18 (a phone on its side at the page's font): your cards boxed beside the log
+    with up to three opponents, 9x22 CSS pixels a cell there: a 6x3 card is 56x66."""
+    assert shown(plan_table(90, 18, 1)) == ((6, 3), (4, 1), 1, 1, 1, False)
+    assert shown(plan_table(90, 18, 3)) == ((6, 3), (4, 1), 3, 1, 1, False)
+    assert shown(plan_table(90, 18, 7)) == ((4, 1), (4, 1), 5, 2, 3, False)
+
+
+async def test_on_its_side_with_one_row_cards_the_empty_slot_says_nothing_not_none(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """Eight at a table on a phone on its side: one-row piles, too narrow for "Nothing
+    drawn", say "Nothing" under them (they said "None", which reads as a fault)."""
+    app = make_app()
+    async with app.run_test(size=(90, 18)) as pilot:
+        await show_table(8, 3, moves(17))(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        piles = screen.query_one(PilesWidget)
+        assert piles.card_size.height == 1 and screen.view and screen.view.drawn_card is None
+        words = drawn_words(app, piles).split()
+        assert "Nothing" in words and "None" not in words
+
+
+#: The plans of every table (1 to 7 opponents) before phones: (your cards, the others',
+#: opponents a band, bands, the log's rows under the cards, portrait).
+BEFORE_PHONES = {
+    (80, 24): [((6, 3), (6, 3), 1, 1, 1), ((6, 3), (6, 3), 2, 1, 1)]
+    + [((6, 3), (4, 1), 3, 1, 7), ((6, 3), (4, 1), 4, 1, 7)]
+    + [((6, 3), (4, 1), 4, 2, 3)] * 3,
+    (120, 40): [((11, 7), (6, 3), n, 1, 5) for n in range(1, 5)] + [((8, 5), (6, 3), 4, 2, 1)] * 3,
+}
+
+
+@pytest.mark.parametrize("size", list(BEFORE_PHONES))
+def test_80x24_and_120x40_plan_as_before(size: tuple[int, int]) -> None:
+    expected = [(*plan, False) for plan in BEFORE_PHONES[size]]
+    assert [shown(plan_table(*size, n)) for n in range(1, 8)] == expected

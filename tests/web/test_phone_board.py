@@ -1,0 +1,107 @@
+"""A phone held upright (a Pixel 7's 412x839 CSS pixels, touch) plays on the page by taps:
+its cards are drawn at least 44x44 CSS pixels, the usual touch target, at the bottom of the
+screen, and a tap on a card's corner or a pile's plays it.
+
+The page's font is given (``?fontsize=11``: 68x55 cells) so that this tests the board's
+layout in the page, whatever font the page picks for a phone by itself.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import pytest
+from playwright.async_api import Browser, ViewportSize
+
+from .browserkit import IN_BROWSER, TIMEOUT, TermPage
+from .webdoor import SCORE, choose_name, open_table, web_door
+
+pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
+
+PIXEL_7: ViewportSize = {"width": 412, "height": 839}
+TOUCH_TARGET = 44  # CSS pixels
+
+
+class Cards:
+    """Where the page draws the screen's cells, in CSS pixels."""
+
+    def __init__(self, page: TermPage, x: float, y: float, width: float, height: float) -> None:
+        self.page = page
+        columns, rows = page.size
+        self.x, self.y = x, y
+        self.cell = (width / columns, height / rows)
+
+    @classmethod
+    async def of(cls, page: TermPage) -> Cards:
+        box = await page.page.locator(".xterm-screen").bounding_box(timeout=TIMEOUT * 1000)
+        assert box is not None, "the terminal is not on the page"
+        return cls(page, box["x"], box["y"], box["width"], box["height"])
+
+    def my_card(self, name: str, column: int, row: int) -> tuple[int, int, int, int]:
+        """(left, top, width, height) in cells of one of ``name``'s cards, read from its
+        frame on the screen: the first card's "┌" (under the name), then along and down."""
+        lines = self.page.lines
+        seat = [y for y, line in enumerate(lines) if name in line and SCORE.search(line)]
+        assert seat, f"no seat line for {name}:\n{self.page.text}"
+        start, top = lines[seat[0]].index(name), seat[0] + 1  # the name is over the first card
+        corners = [m.start() for m in re.finditer("[┌┏╔╭]", lines[top]) if m.start() >= start]
+        assert len(corners) >= 2, f"{name}'s cards are not framed cards:\n{self.page.text}"
+        right = re.compile("[┐┓╗╮]").search(lines[top], corners[0])
+        assert right is not None, lines[top]
+        bottom = next(y for y in range(top, len(lines)) if lines[y][corners[0]] in "└┗╚╰")
+        width, height = right.end() - corners[0], bottom + 1 - top
+        left = corners[0] + column * (corners[1] - corners[0])
+        return left, top + row * height, width, height
+
+    def pixels(self, cells: tuple[int, int, int, int]) -> tuple[float, float]:
+        return cells[2] * self.cell[0], cells[3] * self.cell[1]
+
+    async def tap(self, column: int, row: int) -> None:
+        """A finger's tap on the middle of that cell."""
+        x = self.x + (column + 0.5) * self.cell[0]
+        y = self.y + (row + 0.5) * self.cell[1]
+        await self.page.page.touchscreen.tap(x, y)
+
+
+async def test_a_phone_upright_taps_thumb_sized_cards_at_the_bottom(
+    tmp_path: Path, browser: Browser
+) -> None:
+    context = await browser.new_context(
+        viewport=PIXEL_7, has_touch=True, is_mobile=True, device_scale_factor=1
+    )
+    try:
+        async with (
+            web_door(tmp_path) as door,
+            TermPage.open(context, door.url + "?fontsize=11") as page,
+        ):
+            await choose_name(page, "Ann")
+            await open_table(page)
+            await page.press("b", "b")
+            await page.screen_until(lambda s: s.count("Casual") == 2, "two bots seated")
+            await page.press("s")
+            await page.shows("Turn up a card")
+            cards = await Cards.of(page)
+            first = cards.my_card("Ann", 0, 0)
+            width, height = cards.pixels(first)
+            assert width >= TOUCH_TARGET and height >= TOUCH_TARGET, (width, height, page.text)
+            assert first[1] >= page.size[1] // 2, "your cards are in the top half"
+
+            # A corner of each of two cards turns them up.
+            await cards.tap(first[0], first[1])
+            await page.shows("You turned up")
+            last = cards.my_card("Ann", 3, 2)
+            await cards.tap(last[0] + last[2] - 1, last[1] + last[3] - 1)
+            await page.screen_until(lambda s: s.count("You turned up") == 2, "two cards up")
+
+            # Our turn: a tap on the draw pile, then on a card keeps the drawn one.
+            await page.shows("Your turn", timeout=TIMEOUT)
+            column, row = page.find("Pile")
+            await cards.tap(column + 1, row + 1)
+            await page.shows("You drew")
+            swap = cards.my_card("Ann", 1, 0)
+            await cards.tap(swap[0], swap[1] + swap[3] - 1)
+            await page.shows("You kept")
+    finally:
+        await asyncio.wait_for(context.close(), TIMEOUT)
