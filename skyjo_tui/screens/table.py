@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Final
 
 from rich.text import Text
 from textual import events, on, work
@@ -47,6 +47,8 @@ from ..widgets.piles import PilesWidget
 from ..widgets.tableau import TableauWidget
 from .base import SkyjoScreen, localize_bindings
 
+#: How many times ``i`` asks the coach while other players' moves keep changing the position.
+HINT_ASKS: Final = 3
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel", "hint")
 #: The move keys that explain themselves when they can do nothing.
 _REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
@@ -581,10 +583,17 @@ class TableScreen(SkyjoScreen[None]):
 
     @work(group="hint", exclusive=True)
     async def _ask_hint(self, seq: int | None) -> None:
-        reply = await self.skyjo.call({"type": "hint"})
-        if reply is None:  # refused (said in a notification): nothing to show
-            return
-        self._hint = (seq, Hint.from_wire(reply["hint"]))
+        # A hint is of the position it was asked in; when another player's move (the
+        # others' first flips, say) came while the coach thought, that one is of no use:
+        # ask again of the position now, a few times at most, so that i is never lost.
+        for _ask in range(HINT_ASKS):
+            reply = await self.skyjo.call({"type": "hint"})
+            if reply is None:  # refused (said in a notification): nothing to show
+                return
+            self._hint = (seq, Hint.from_wire(reply["hint"]))
+            if seq == self._shown_seq or self.view is None or not self.view.legal_actions:
+                break
+            seq = self._shown_seq
         self._redraw()
         hint = self._current_hint()
         if hint is not None and self.view is not None:  # the whole sentence, wrapped
