@@ -46,11 +46,14 @@ async def tap_footer(page: TermPage, words: str) -> None:
 
 
 def compact_face_down_card(page: TermPage, name: str) -> tuple[int, int]:
-    """One of ``name``'s face-down cards ("░░") on a phone's compact board, under their
-    seat's name (left of the log; the piles are further left)."""
+    """One of ``name``'s face-down cards ("░░") on a phone's board, under their seat's
+    label (its name and points: not a chat line of theirs in the log; left of the log
+    where the log is beside the cards; the piles are further left)."""
     lines = page.lines
     seat_row, name_at = next(
-        (y, line.index(name)) for y, line in enumerate(lines) if name in line.split("▏")[0]
+        (y, line.index(name))
+        for y, line in enumerate(lines)
+        if name in (board := line.split("▏")[0]) and "pts" in board[board.index(name) :]
     )
     for y in range(seat_row + 1, len(lines)):
         board = lines[y].split("▏")[0]

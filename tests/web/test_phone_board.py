@@ -16,7 +16,8 @@ import pytest
 from playwright.async_api import Browser, ViewportSize
 
 from .browserkit import IN_BROWSER, TIMEOUT, TermPage
-from .webdoor import SCORE, choose_name, open_table, web_door
+from .phonekit import a_private_table_with_a_bot, tap_footer
+from .webdoor import SCORE, web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
 
@@ -74,14 +75,20 @@ async def test_a_phone_upright_taps_thumb_sized_cards_at_the_bottom(
     try:
         async with (
             web_door(tmp_path) as door,
-            TermPage.open(context, door.url + "?fontsize=11") as page,
+            a_private_table_with_a_bot(door, "casual") as (host, code),
+            TermPage.open(context, f"{door.url}t/{code}?fontsize=11") as page,
         ):
-            await choose_name(page, "Ann")
-            await open_table(page)
-            await page.press("b", "b")
-            await page.screen_until(lambda s: s.count("Casual") == 2, "two bots seated")
-            await page.press("s")
+            # By the table's link, as a friend arrives: only the name is typed (a touch
+            # screen's keyboard is up for it, and down for everything else).
+            await page.shows("Choose your name")
+            await page.type("Ann")
+            await page.press("Enter")
+            await page.shows(f"code {code}")
+            await tap_footer(page, "Ready")
+            await page.shows("You are ready")
+            await host.request({"type": "start_game"})
             await page.shows("Turn up a card")
+            await host.request({"type": "leave_table"})  # a bot plays the host's seat
             cards = await Cards.of(page)
             first = cards.my_card("Ann", 0, 0)
             width, height = cards.pixels(first)
