@@ -6,11 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import time
 from pathlib import Path
 
 import pytest
 
 from .doorclient import TIMEOUT, door_client
+from .test_door_flood import ports_of, real_server
 from .webdoor import web_door
 
 NAME_PROMPT = "Choose your name"
@@ -76,3 +79,46 @@ async def test_json_nested_too_deep_closes_with_1007_and_no_traceback(
     _no_traceback(caplog)
     said = [r for r in caplog.records if "nested too deep" in r.getMessage()]
     assert len(said) == 1 and said[0].levelno == logging.WARNING
+
+
+async def _brief(url: str, lasting: float, abort: bool) -> None:
+    """A WebSocket without a cookie, gone after ``lasting`` seconds (``abort``: without a
+    close frame, as a tab killed or a network lost)."""
+    async with door_client(url) as stranger:
+        await asyncio.sleep(lasting)
+        if abort:
+            transport = stranger.ws._response.connection.transport  # noqa: SLF001 - the socket
+            transport.abort()
+
+
+def _warnings_after(log: Path, sessions: int) -> list[str]:
+    """The server log's WARNING lines, once it says ``sessions`` sessions have closed."""
+    deadline = time.monotonic() + TIMEOUT
+    while len(re.findall(r"session \d+ closed", text := log.read_text())) < sessions:
+        assert time.monotonic() < deadline, text[-3000:]
+        time.sleep(0.05)
+    assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    return [line for line in text.splitlines() if " WARNING " in line]
+
+
+async def test_short_lived_cookieless_websockets_write_at_most_one_warning(
+    tmp_path: Path,
+) -> None:
+    """30 WebSockets without a cookie, 10 at a time, each gone within 0.3 s of opening
+    (every third without a close frame), against the real ``skyjo-server`` with its
+    players' screens in a worker process: their apps end as they start, and the log
+    never gets a WARNING each. It had one for many: "the app exited with workers still
+    running (go_online)", the login's lobby connection coming in the same moment as its
+    cancellation, which Python 3.11's ``wait_for`` dropped."""
+    with real_server(tmp_path, workers=1) as (process, log):
+        _tcp, web_port = ports_of(process, log)
+        url = f"http://127.0.0.1:{web_port}/"
+        for batch in range(3):
+            await asyncio.gather(
+                *(_brief(url, 0.03 * (i + 1), (batch * 10 + i) % 3 == 0) for i in range(10)),
+                return_exceptions=True,
+            )
+        async with door_client(url) as honest:
+            await honest.shows(NAME_PROMPT)
+        warned = _warnings_after(log, 30)
+    assert len(warned) <= 1, "\n".join(warned)
