@@ -363,7 +363,8 @@ class ChannelTerminal:
         self._channel.pause_reading()
         self.input_pauses += 1
         if self.input_pauses == 1:
-            logger.info("client sends input too fast; pausing it for %.2f s", pause)
+            # In ms: most pauses are a few of them ("0.00 s" read as no pause at all).
+            logger.info("client sends input too fast; pausing it for %.1f ms", pause * 1000)
         loop = asyncio.get_running_loop()
         self._resume_handle = loop.call_later(pause, self._resume_reading)
 

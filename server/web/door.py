@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 
 from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_CODE, TABLE_ENV
 
@@ -148,6 +148,9 @@ class WebFrontDoor:
         self.bad_requests = RefusalLog(logger, "bad HTTP requests answered 400")
         self.bad_messages = RefusalLog(
             logger, "web connections closed (1007) for a message nested too deep to read"
+        )
+        self.non_readers = RefusalLog(
+            logger, "web connections dropped: no answer to a ping (they do not read)"
         )
         self.pending = PendingConnections(
             options.max_pending,
@@ -364,12 +367,20 @@ class WebFrontDoor:
                 tcp if isinstance(tcp, asyncio.Transport) else None,
                 heartbeat=options.heartbeat,
                 peer=place.address,
+                non_readers=self.non_readers,
             )
             self._send_away_older(connection, place)
             await self._serve(ws, connection, request, place)
         finally:
             self.connections.release(place.address, connection)
         return ws
+
+    def _error_words(self, error: object) -> str:
+        """What ended a connection, for the log: a message too big in the door's own
+        limit (aiohttp's words name ``max_msg_size``, one byte over it: see ``_websocket``)."""
+        if isinstance(error, WebSocketError) and error.code == WSCloseCode.MESSAGE_TOO_BIG:
+            return f"a message over {self.options.max_message} bytes (1009)"
+        return str(error)
 
     def _send_away_older(self, newer: _Connection, place: ClientPlace) -> None:
         """The player opened the game again (another tab, another window): their
@@ -484,7 +495,9 @@ class WebFrontDoor:
                 ):
                     if message.type is WSMsgType.ERROR:
                         logger.info(
-                            "web connection from %s closed: %s", place.address, message.data
+                            "web connection from %s closed: %s",
+                            place.address,
+                            self._error_words(message.data),
                         )
                     break
                 elif session is not None:  # binary: not textual.js's
