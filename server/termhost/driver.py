@@ -49,6 +49,7 @@ from textual.message import Message
 from skyjo_tui.keyturns import InputInTurnApp
 
 from ..limits import TokenBucket
+from ..ratelog import RefusalLog
 from .options import (
     DEFAULT_PENDING_INPUT_CAP,
     DEFAULT_WRITE_BUFFER_CAP,
@@ -62,6 +63,9 @@ if TYPE_CHECKING:
     from textual.app import App
 
 logger = logging.getLogger(__name__)
+
+NON_READERS: Final = RefusalLog(logger, "sessions dropped: their client did not read")
+"""Each door's clients that stop reading (any stranger can): one WARNING a minute."""
 
 RESIZE_INTERVAL: Final = 0.1
 """Seconds between two layouts for window changes at least (a flood of them is
@@ -274,7 +278,8 @@ class ChannelTerminal:
     def _overflow(self, why: str, reason: str) -> None:
         """The client is not reading: abort rather than buffer without limit."""
         self.overflowed = True
-        logger.warning("%s (client not reading); dropping session", why)
+        logger.info("%s (client not reading); dropping session", why)
+        NON_READERS.refused(why)
         self.close(reason)
         with contextlib.suppress(OSError):
             self._channel.abort()  # discard the backlog instead of flushing it

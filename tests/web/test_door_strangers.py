@@ -10,6 +10,7 @@ import re
 import time
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from .doorclient import TIMEOUT, door_client
@@ -87,8 +88,9 @@ async def _brief(url: str, lasting: float, abort: bool) -> None:
     async with door_client(url) as stranger:
         await asyncio.sleep(lasting)
         if abort:
-            transport = stranger.ws._response.connection.transport  # noqa: SLF001 - the socket
-            transport.abort()
+            connection = stranger.ws._response.connection  # noqa: SLF001 - the socket
+            assert connection is not None and connection.transport is not None
+            connection.transport.abort()
 
 
 def _warnings_after(log: Path, sessions: int) -> list[str]:
@@ -122,3 +124,36 @@ async def test_short_lived_cookieless_websockets_write_at_most_one_warning(
             await honest.shows(NAME_PROMPT)
         warned = _warnings_after(log, 30)
     assert len(warned) <= 1, "\n".join(warned)
+
+
+async def test_refused_origins_and_bad_messages_write_one_warning_a_kind(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three pages of another site, and three connections closed (1008) for garbage: each
+    said at INFO, and one counted WARNING a kind (they once wrote a WARNING each)."""
+    caplog.set_level(logging.INFO)
+    async with web_door(tmp_path, max_bad_messages=2) as door:
+        for _ in range(3):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                async with door_client(door.url, headers={"Origin": "https://evil.example"}):
+                    pass
+            assert refused.value.status == 403
+        for _ in range(3):
+            async with door_client(door.url) as stranger:
+                await stranger.shows(NAME_PROMPT)
+                await stranger.ws.send_str("not json")
+                await stranger.ws.send_bytes(b"\x00")
+                assert await stranger.closed() == 1008
+        async with door_client(door.url) as honest:
+            await honest.shows(NAME_PROMPT)
+    _no_traceback(caplog)
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warned) == 2, warned
+    assert any("refused (403): foreign origin" in w for w in warned), warned
+    assert any("(1008) for bad messages" in w for w in warned), warned
+    said = [
+        r
+        for r in caplog.records
+        if r.levelno == logging.INFO and "refused: foreign" in r.getMessage()
+    ]
+    assert len(said) == 3
