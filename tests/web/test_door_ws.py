@@ -8,6 +8,7 @@ import contextlib
 import ipaddress
 import json
 import logging
+import re
 from pathlib import Path
 
 import aiohttp
@@ -16,6 +17,7 @@ import pytest
 from server.termhost import HostLimits
 from skyjo_tui.i18n import LANGUAGES, Translator
 
+from ..ssh.sshkit import poll_until
 from .doorclient import DoorClient, door_client, page_cookie
 from .webdoor import web_door
 
@@ -315,3 +317,34 @@ async def test_a_second_tab_of_the_same_player_closes_the_first_and_says_why(
                 await guest.shows(NAME_PROMPT)
                 await another.shows(NAME_PROMPT)
                 assert not guest.ws.closed
+
+
+async def test_a_cookieless_guest_replaced_by_another_tab_is_offered_quit_not_a_loop(
+    tmp_path: Path,
+) -> None:
+    """A tab without a cookie (no key to know it by) sits as Dora; another tab takes her
+    seat with her name and return code. The first says so and offers Quit: never a
+    Reconnect that answers "the server no longer knows this player" and offers itself
+    again (the new login replaced her token)."""
+    async with web_door(tmp_path) as door:
+        async with door_client(door.url) as first:
+            await _sign_in(first, "Dora")
+            await first.type("n")
+            await first.shows("New table")
+            await first.type("\x13")  # ctrl+s: open it
+            code = re.compile(r"return code:?\s+([2-9A-Z]{4}-[2-9A-Z]{4})")
+
+            def room_code() -> re.Match[str] | None:  # the room's words may wrap
+                return code.search(" ".join(first.text.split()))
+
+            await poll_until(lambda: room_code() is not None, "the return code")
+            found = room_code()
+            assert found is not None
+            async with door_client(door.url) as second:
+                await second.shows(NAME_PROMPT)
+                await second.type("\x15Dora\t" + found.group(1) + "\r")  # ctrl+u: a new name
+                await second.shows("You are the host")
+                told = await first.shows("You connected again from")
+                assert "Reconnect" not in told, told
+                await first.type("q")
+                assert await first.closed() == 1000
