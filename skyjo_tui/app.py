@@ -44,7 +44,7 @@ from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
 from .routing import HeardChat
-from .session import Link, LinkChanged, NameNeeded, Pushed, Session
+from .session import NO_RECONNECT_CODES, Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
 from .webpage import in_page, keyboard_sequence, page_address, table_to_open
@@ -685,16 +685,19 @@ class SkyjoApp(InputInTurnApp[None]):
         elif change.link is Link.OFFLINE:
             self._reconnecting = False
             self.clear_notifications()
-            self._disconnected(self._offline_words(change))
+            self._disconnected(
+                self._offline_words(change), reconnect=change.code not in NO_RECONNECT_CODES
+            )
         for screen in self.screen_stack:
             handler = getattr(screen, "link_changed", None)
             if handler is not None:
                 handler(change)
 
-    def _disconnected(self, why: str) -> None:
+    def _disconnected(self, why: str, *, reconnect: bool = True) -> None:
         """The link is down for good (the app will not try again by itself): say so, and
-        ask whether to connect again or quit, over whatever is on screen (which cannot
-        work without it: a leave it would send, say, would never reach the server)."""
+        ask whether to connect again (unless ``reconnect`` is false: it could not work) or
+        quit, over whatever is on screen (which cannot work without it: a leave it would
+        send, say, would never reach the server)."""
         from .screens.disconnected import RECONNECT, DisconnectedScreen
 
         if isinstance(self.screen, DisconnectedScreen):
@@ -707,7 +710,7 @@ class SkyjoApp(InputInTurnApp[None]):
                 self.disconnect()
 
         home = self.options.connect is None
-        self.push_screen(DisconnectedScreen(why, home=home), answered)
+        self.push_screen(DisconnectedScreen(why, home=home, reconnect=reconnect), answered)
 
     @work(exclusive=True, group="login")
     async def reconnect(self) -> None:

@@ -32,6 +32,12 @@ TIMEOUT: Final = 10.0
 FINAL_BYE_CODES: Final = frozenset(
     {"replaced", "version_mismatch", "server_full", "too_many_from_address", "kicked", "banned"}
 )
+#: Codes after which connecting again with our token cannot bring this player back, or
+#: would only take their seat from where they are now: the server forgot the token
+#: (``bad_token``: another login of theirs replaced it, or the server was reset), or a
+#: newer connection of theirs took over (``replaced``; a keyless guest's, or a key's, login
+#: gives them a new token, so this one is dead too). Their way back is a new login.
+NO_RECONNECT_CODES: Final = frozenset({"replaced", "bad_token", "version_mismatch", "banned"})
 #: Login errors that mean "ask the player for a (different) name".
 NAME_ERRORS: Final = frozenset(
     {

@@ -49,6 +49,7 @@ from textual.message import Message
 from skyjo_tui.keyturns import InputInTurnApp
 
 from ..limits import TokenBucket
+from ..ratelog import RefusalLog
 from .options import (
     DEFAULT_PENDING_INPUT_CAP,
     DEFAULT_WRITE_BUFFER_CAP,
@@ -62,6 +63,9 @@ if TYPE_CHECKING:
     from textual.app import App
 
 logger = logging.getLogger(__name__)
+
+NON_READERS: Final = RefusalLog(logger, "sessions dropped: their client did not read")
+"""Each door's clients that stop reading (any stranger can): one WARNING a minute."""
 
 RESIZE_INTERVAL: Final = 0.1
 """Seconds between two layouts for window changes at least (a flood of them is
@@ -274,7 +278,8 @@ class ChannelTerminal:
     def _overflow(self, why: str, reason: str) -> None:
         """The client is not reading: abort rather than buffer without limit."""
         self.overflowed = True
-        logger.warning("%s (client not reading); dropping session", why)
+        logger.info("%s (client not reading); dropping session", why)
+        NON_READERS.refused(why)
         self.close(reason)
         with contextlib.suppress(OSError):
             self._channel.abort()  # discard the backlog instead of flushing it
@@ -363,7 +368,8 @@ class ChannelTerminal:
         self._channel.pause_reading()
         self.input_pauses += 1
         if self.input_pauses == 1:
-            logger.info("client sends input too fast; pausing it for %.2f s", pause)
+            # In ms: most pauses are a few of them ("0.00 s" read as no pause at all).
+            logger.info("client sends input too fast; pausing it for %.1f ms", pause * 1000)
         loop = asyncio.get_running_loop()
         self._resume_handle = loop.call_later(pause, self._resume_reading)
 

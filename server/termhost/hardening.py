@@ -41,6 +41,8 @@ from textual.filter import Monochrome, NoColor
 from textual.strip import Strip
 from textual.worker import Worker
 
+from ..ratelog import RefusalLog
+
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
@@ -374,6 +376,12 @@ def clear_instance_keyed_caches() -> None:
 # --------------------------------------------------------------------------
 
 
+LEFTOVER_WORKERS: Final = RefusalLog(
+    logger, "apps that exited with workers still running (cancelled again)"
+)
+"""Counts ``end_leftover_workers``'s finds, whichever session's (one WARNING a minute)."""
+
+
 async def end_leftover_workers(app: App[Any], timeout: float, session: str) -> None:
     """Once ``app`` has exited: cancel again, and wait for, its workers still running.
 
@@ -384,7 +392,10 @@ async def end_leftover_workers(app: App[Any], timeout: float, session: str) -> N
     screen's answer that never comes.  Nothing owns it any more: it keeps the
     finished app alive until the collector destroys it mid-await (a
     ``Worker._run`` coroutine closed in another context, an unraisable error).
-    Each one ended here is logged, by name: the place that lost it wants fixing.
+    Each one ended here is logged, by name, at INFO, and counted in one WARNING a
+    minute at most (``LEFTOVER_WORKERS``): the place that lost it wants fixing, but
+    a stranger whose connections end as they open must not pour a line each into the
+    log.
     """
     leftover = {
         worker: task
@@ -393,11 +404,11 @@ async def end_leftover_workers(app: App[Any], timeout: float, session: str) -> N
     }
     if not leftover:
         return
-    logger.warning(
-        "%s: the app exited with workers still running (%s); cancelling them",
-        session,
-        ", ".join(worker.name or worker.description for worker in leftover),
+    names = ", ".join(worker.name or worker.description for worker in leftover)
+    logger.info(
+        "%s: the app exited with workers still running (%s); cancelling them", session, names
     )
+    LEFTOVER_WORKERS.refused(f"{session}: {names}")
     for worker in leftover:
         worker.cancel()
     _done, pending = await asyncio.wait(leftover.values(), timeout=timeout)

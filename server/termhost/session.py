@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Final, Protocol
 from textual.app import App
 
 from ..limits import TokenBucket
+from ..ratelog import RefusalLog
 from .driver import ChannelTerminal, TerminalDriver, clamp_size
 from .gcpolicy import GCScheduler
 from .hardening import (
@@ -53,6 +54,9 @@ if TYPE_CHECKING:
     from .workers import WorkerPool
 
 logger = logging.getLogger(__name__)
+
+REFUSED_FULL: Final = RefusalLog(logger, "sessions refused: server full")
+"""A flood at the host's cap: a line each at INFO, one WARNING a minute (any door's)."""
 
 EXIT_OK: Final = 0
 EXIT_FAILURE: Final = 1
@@ -454,7 +458,8 @@ class SessionHost:
         ``on_closed`` is called once, when the session is over.
         """
         if self._closing or len(self._sessions) >= self.limits.max_sessions:
-            logger.warning("session refused for %s: server full", start.player.peer or "?")
+            logger.info("session refused for %s: server full", start.player.peer or "?")
+            REFUSED_FULL.refused(start.player.peer or "?")
             try:
                 transport.write(self.messages.full.encode())
                 transport.end(EXIT_FAILURE)

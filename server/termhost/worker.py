@@ -192,7 +192,15 @@ class AppHost:
         self._lobby_replies[request] = reply
         self._control.send({"op": "connect", "session": session_id, "request": request})
         try:
-            return await asyncio.wait_for(reply, CONNECT_TIMEOUT)
+            # Not wait_for: on Python 3.11 it returns a reply that comes in the same moment
+            # as our cancellation (an app ending as its connection opens) and drops the
+            # cancellation, and the app's login worker ran on after its app had exited.
+            async with asyncio.timeout(CONNECT_TIMEOUT):
+                return await reply
+        except asyncio.CancelledError:
+            if reply.done() and not reply.cancelled() and reply.exception() is None:
+                reply.result().close()  # the lobby answered anyway: nobody will use it
+            raise
         finally:
             self._lobby_replies.pop(request, None)
 

@@ -27,7 +27,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
-from aiohttp import WSMsgType, web
+from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 
 from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_CODE, TABLE_ENV
 
@@ -146,8 +146,16 @@ class WebFrontDoor:
         """The address listened on (None: every interface), once bound."""
         self._closing = False
         self.bad_requests = RefusalLog(logger, "bad HTTP requests answered 400")
-        self.bad_messages = RefusalLog(
+        # A stranger can do each of these again and again: a line each at INFO, and one
+        # counted WARNING a minute at most a kind.
+        self.too_deep = RefusalLog(
             logger, "web connections closed (1007) for a message nested too deep to read"
+        )
+        self.bad_messages = RefusalLog(logger, "web connections closed (1008) for bad messages")
+        self.foreign_origins = RefusalLog(logger, "web connections refused (403): foreign origin")
+        self.over_caps = RefusalLog(logger, "web connections refused (1013): over a cap")
+        self.non_readers = RefusalLog(
+            logger, "web connections dropped: no answer to a ping (they do not read)"
         )
         self.pending = PendingConnections(
             options.max_pending,
@@ -327,12 +335,11 @@ class WebFrontDoor:
         place = self._place(request)
         origin = request.headers.get("Origin")
         if not origin_allowed(origin, place, options.origins):
-            logger.warning(
-                "web connection from %s refused: foreign origin %r%s",
-                place.address,
-                origin[:100] if origin else origin,
-                _proxy_hint(origin, place),
+            why = (
+                f"foreign origin {origin[:100] if origin else origin!r}{_proxy_hint(origin, place)}"
             )
+            logger.info("web connection from %s refused: %s", place.address, why)
+            self.foreign_origins.refused(f"{place.address}: {why}")
             return web.Response(status=403, text="This page may not open a game here.\n")
         if self._closing or self.game_host.host is None:
             return web.Response(status=503, text="The server is shutting down.\n")
@@ -352,7 +359,8 @@ class WebFrontDoor:
         connection = _Connection(identity_of(request.cookies.get(COOKIE_NAME)))
         refusal = self.connections.admit(place.address, connection)
         if refusal is not None:
-            logger.warning("web connection from %s refused: %s", place.address, refusal.value)
+            logger.info("web connection from %s refused: %s", place.address, refusal.value)
+            self.over_caps.refused(f"{place.address}: {refusal.value}")
             return await self._refuse(request, ws, refusal.value)
         try:
             await ws.prepare(request)
@@ -364,12 +372,20 @@ class WebFrontDoor:
                 tcp if isinstance(tcp, asyncio.Transport) else None,
                 heartbeat=options.heartbeat,
                 peer=place.address,
+                non_readers=self.non_readers,
             )
             self._send_away_older(connection, place)
             await self._serve(ws, connection, request, place)
         finally:
             self.connections.release(place.address, connection)
         return ws
+
+    def _error_words(self, error: object) -> str:
+        """What ended a connection, for the log: a message too big in the door's own
+        limit (aiohttp's words name ``max_msg_size``, one byte over it: see ``_websocket``)."""
+        if isinstance(error, WebSocketError) and error.code == WSCloseCode.MESSAGE_TOO_BIG:
+            return f"a message over {self.options.max_message} bytes (1009)"
+        return str(error)
 
     def _send_away_older(self, newer: _Connection, place: ClientPlace) -> None:
         """The player opened the game again (another tab, another window): their
@@ -454,7 +470,7 @@ class WebFrontDoor:
                     try:
                         handled = self._handle(message.data, session, transport)
                     except RecursionError:  # JSON nested deeper than Python's stack
-                        self.bad_messages.refused(place.address)
+                        self.too_deep.refused(place.address)
                         transport.close(CLOSE_BAD_DATA, "message nested too deep")
                         break
                     if isinstance(handled, str):
@@ -484,16 +500,19 @@ class WebFrontDoor:
                 ):
                     if message.type is WSMsgType.ERROR:
                         logger.info(
-                            "web connection from %s closed: %s", place.address, message.data
+                            "web connection from %s closed: %s",
+                            place.address,
+                            self._error_words(message.data),
                         )
                     break
                 elif session is not None:  # binary: not textual.js's
                     session.charge(len(message.data))
                 bad += 1
                 if bad >= self.options.max_bad_messages:
-                    logger.warning(
+                    logger.info(
                         "web connection from %s closed: %d bad messages", place.address, bad
                     )
+                    self.bad_messages.refused(f"{place.address}: {bad} bad messages")
                     transport.close(CLOSE_POLICY, "too many bad messages")
                     break
         finally:

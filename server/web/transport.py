@@ -37,6 +37,8 @@ from aiohttp import WSCloseCode
 if TYPE_CHECKING:
     from aiohttp import web
 
+    from ..ratelog import RefusalLog
+
 logger = logging.getLogger(__name__)
 
 MAX_FRAME: Final = 256 * 1024
@@ -60,10 +62,13 @@ class WebSocketTransport:
         *,
         heartbeat: float | None = None,
         peer: str = "?",
+        non_readers: RefusalLog | None = None,
     ) -> None:
         self._ws = ws
         self._tcp = tcp
         self._peer = peer
+        self._non_readers = non_readers
+        """Counts the connections the heartbeat drops (the door's: one WARNING a minute)."""
         self._queue: deque[bytes] = deque()
         """Output, in order."""
         self._pong: str | None = None
@@ -184,12 +189,15 @@ class WebSocketTransport:
         if heartbeat is None or self.is_closing():
             return
         if self._pong_due:
-            logger.warning(
-                "web connection from %s dropped: no answer to a ping in %.0f s "
+            # A line each at INFO; a stranger's many only count in the door's WARNING.
+            logger.info(
+                "web connection from %s dropped: no answer to a ping in %g s "
                 "(it does not read, or sends more than its input budget lets us read)",
                 self._peer,
                 heartbeat / 2,
             )
+            if self._non_readers is not None:
+                self._non_readers.refused(self._peer)
             self.abort()
             return
         self._pong_due = True

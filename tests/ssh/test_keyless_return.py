@@ -77,3 +77,34 @@ async def test_a_keyless_guest_comes_back_to_the_seat_with_the_code_a_stranger_l
             assert shown is not None and shown.group(1) == code, back  # still hers
             await press(dora, "t", "Choose the card the")
             await press(dora, "Enter", "You took the")
+
+
+#: As the room says it: "Your return code: 7KQM-3XHD" (the words may wrap).
+ROOM_CODE = re.compile(r"return code:?\s+([2-9A-Z]{4}-[2-9A-Z]{4})")
+
+
+async def test_a_keyless_guest_replaced_by_a_second_connection_is_told_so_and_offered_quit(
+    tmp_path: Path,
+) -> None:
+    """Dora's second connection takes her seat back with her code while the first is still
+    open: the first says plainly that the seat went there, and offers to quit, never a
+    Reconnect that only says "the server no longer knows this player" and offers itself
+    again (her token died with the new login)."""
+    async with real_door(tmp_path / "server", workers=WorkerOptions(processes=1)) as door:
+        guest = openssh_command(door.port, "skyjo", None)
+        async with tmux_pane(guest) as first:
+            await give_name(first, "Dora")
+            await first.wait_for("Lobby · Dora")
+            await press(first, "n", "New table")
+            await press(first, "C-s", "You are the host")
+            room = await first.wait_for("Your return code:")
+            found = ROOM_CODE.search(" ".join(room.split()))
+            assert found, room
+            async with tmux_pane(guest) as second:
+                await give_name(second, "Dora", found.group(1))
+                await second.wait_for("You are the host")
+                told = await first.wait_for("You connected again from")
+                assert "Reconnect" not in told, told
+                await first.keys("q")
+                status, _ = await first.wait_for_exit()
+                assert status == 0

@@ -15,7 +15,7 @@ import re
 import resource
 import subprocess
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 
 import aiohttp
@@ -129,10 +129,21 @@ async def test_a_trusted_proxy_brings_everyone_and_has_no_cap_of_its_own(tmp_pat
 @contextlib.contextmanager
 def _server_with_1024_descriptors(tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
     """``skyjo-server`` (TCP and web) whose descriptor limit, soft and hard, is 1,024."""
-    log = tmp_path / "server.log"
 
     def limited() -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (1024, 1024))
+
+    with real_server(tmp_path, workers=0, preexec_fn=limited) as started:
+        yield started
+
+
+@contextlib.contextmanager
+def real_server(
+    tmp_path: Path, *, workers: int, preexec_fn: Callable[[], None] | None = None
+) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """``skyjo-server`` (TCP and web, the players' screens in ``workers`` processes), and
+    its log (``_ports`` says where it listens), stopped at the end."""
+    log = tmp_path / "server.log"
 
     command = [
         str(SERVER),
@@ -145,13 +156,13 @@ def _server_with_1024_descriptors(tmp_path: Path) -> Iterator[tuple[subprocess.P
         "--no-ssh",
         "--no-admin",
         "--workers",
-        "0",
+        str(workers),
         "--data-dir",
         str(tmp_path / "data"),
     ]
     with log.open("w") as out:
         process = subprocess.Popen(
-            command, stdout=subprocess.DEVNULL, stderr=out, preexec_fn=limited
+            command, stdout=subprocess.DEVNULL, stderr=out, preexec_fn=preexec_fn
         )
     try:
         yield process, log
@@ -164,7 +175,7 @@ def _server_with_1024_descriptors(tmp_path: Path) -> Iterator[tuple[subprocess.P
             process.wait(TIMEOUT)
 
 
-def _ports(process: subprocess.Popen[bytes], log: Path) -> tuple[int, int]:
+def ports_of(process: subprocess.Popen[bytes], log: Path) -> tuple[int, int]:
     """The TCP and web ports, once the log says both listen."""
     deadline = time.monotonic() + TIMEOUT
     while time.monotonic() < deadline:
@@ -199,7 +210,7 @@ async def test_a_flood_of_idle_connections_leaves_room_for_players_and_health_ch
     server with 1,024 descriptors: a TCP player, a browser and /healthz get in,
     and the log has no traceback (it had thousands: every accept failed)."""
     with _server_with_1024_descriptors(tmp_path) as (process, log):
-        tcp_port, web_port = _ports(process, log)
+        tcp_port, web_port = ports_of(process, log)
         async with _holding() as held:
             for i in range(1100):
                 with contextlib.suppress(OSError, TimeoutError):

@@ -6,11 +6,15 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import time
 from pathlib import Path
 
+import aiohttp
 import pytest
 
 from .doorclient import TIMEOUT, door_client
+from .test_door_flood import ports_of, real_server
 from .webdoor import web_door
 
 NAME_PROMPT = "Choose your name"
@@ -76,3 +80,80 @@ async def test_json_nested_too_deep_closes_with_1007_and_no_traceback(
     _no_traceback(caplog)
     said = [r for r in caplog.records if "nested too deep" in r.getMessage()]
     assert len(said) == 1 and said[0].levelno == logging.WARNING
+
+
+async def _brief(url: str, lasting: float, abort: bool) -> None:
+    """A WebSocket without a cookie, gone after ``lasting`` seconds (``abort``: without a
+    close frame, as a tab killed or a network lost)."""
+    async with door_client(url) as stranger:
+        await asyncio.sleep(lasting)
+        if abort:
+            connection = stranger.ws._response.connection  # noqa: SLF001 - the socket
+            assert connection is not None and connection.transport is not None
+            connection.transport.abort()
+
+
+def _warnings_after(log: Path, sessions: int) -> list[str]:
+    """The server log's WARNING lines, once it says ``sessions`` sessions have closed."""
+    deadline = time.monotonic() + TIMEOUT
+    while len(re.findall(r"session \d+ closed", text := log.read_text())) < sessions:
+        assert time.monotonic() < deadline, text[-3000:]
+        time.sleep(0.05)
+    assert "Traceback" not in text and " ERROR " not in text, text[-3000:]
+    return [line for line in text.splitlines() if " WARNING " in line]
+
+
+async def test_short_lived_cookieless_websockets_write_at_most_one_warning(
+    tmp_path: Path,
+) -> None:
+    """30 WebSockets without a cookie, 10 at a time, each gone within 0.3 s of opening
+    (every third without a close frame), against the real ``skyjo-server`` with its
+    players' screens in a worker process: their apps end as they start, and the log
+    never gets a WARNING each. It had one for many: "the app exited with workers still
+    running (go_online)", the login's lobby connection coming in the same moment as its
+    cancellation, which Python 3.11's ``wait_for`` dropped."""
+    with real_server(tmp_path, workers=1) as (process, log):
+        _tcp, web_port = ports_of(process, log)
+        url = f"http://127.0.0.1:{web_port}/"
+        for batch in range(3):
+            await asyncio.gather(
+                *(_brief(url, 0.03 * (i + 1), (batch * 10 + i) % 3 == 0) for i in range(10)),
+                return_exceptions=True,
+            )
+        async with door_client(url) as honest:
+            await honest.shows(NAME_PROMPT)
+        warned = _warnings_after(log, 30)
+    assert len(warned) <= 1, "\n".join(warned)
+
+
+async def test_refused_origins_and_bad_messages_write_one_warning_a_kind(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three pages of another site, and three connections closed (1008) for garbage: each
+    said at INFO, and one counted WARNING a kind (they once wrote a WARNING each)."""
+    caplog.set_level(logging.INFO)
+    async with web_door(tmp_path, max_bad_messages=2) as door:
+        for _ in range(3):
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                async with door_client(door.url, headers={"Origin": "https://evil.example"}):
+                    pass
+            assert refused.value.status == 403
+        for _ in range(3):
+            async with door_client(door.url) as stranger:
+                await stranger.shows(NAME_PROMPT)
+                await stranger.ws.send_str("not json")
+                await stranger.ws.send_bytes(b"\x00")
+                assert await stranger.closed() == 1008
+        async with door_client(door.url) as honest:
+            await honest.shows(NAME_PROMPT)
+    _no_traceback(caplog)
+    warned = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warned) == 2, warned
+    assert any("refused (403): foreign origin" in w for w in warned), warned
+    assert any("(1008) for bad messages" in w for w in warned), warned
+    said = [
+        r
+        for r in caplog.records
+        if r.levelno == logging.INFO and "refused: foreign" in r.getMessage()
+    ]
+    assert len(said) == 3

@@ -4,8 +4,11 @@ answers keys, the cookie is the player, and the door's limits hold."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import ipaddress
 import json
+import logging
+import re
 from pathlib import Path
 
 import aiohttp
@@ -14,6 +17,7 @@ import pytest
 from server.termhost import HostLimits
 from skyjo_tui.i18n import LANGUAGES, Translator
 
+from ..ssh.sshkit import poll_until
 from .doorclient import DoorClient, door_client, page_cookie
 from .webdoor import web_door
 
@@ -157,7 +161,10 @@ async def test_forwarded_for_counts_only_from_a_trusted_proxy(tmp_path: Path) ->
                 assert await two.closed() == 1013
 
 
-async def test_an_oversized_message_closes_only_its_connection(tmp_path: Path) -> None:
+async def test_an_oversized_message_closes_only_its_connection(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.INFO)
     async with web_door(tmp_path, max_message=64 * 1024) as door:
         async with door_client(door.url) as big, door_client(door.url) as other:
             await big.shows(NAME_PROMPT)
@@ -165,6 +172,9 @@ async def test_an_oversized_message_closes_only_its_connection(tmp_path: Path) -
             await big.type("x" * (70 * 1024))
             assert await big.closed() == 1009
             await _sign_in(other, "dora")
+    # The log says the limit that holds (aiohttp's words said one byte more).
+    (said,) = [r.getMessage() for r in caplog.records if "(1009)" in r.getMessage()]
+    assert said.endswith("closed: a message over 65536 bytes (1009)"), said
 
 
 async def test_garbage_is_ignored_then_the_connection_is_closed(tmp_path: Path) -> None:
@@ -232,6 +242,26 @@ async def test_a_browser_that_vanished_is_noticed_by_the_heartbeat(tmp_path: Pat
             assert silent.ws.close_code == 1006
 
 
+async def test_browsers_dropped_by_the_heartbeat_are_counted_in_one_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Three browsers that never answer a ping: each drop is said at INFO, and the WARNING
+    line counts them, once (a stranger's many non-readers once wrote a WARNING each)."""
+    caplog.set_level(logging.INFO)
+    async with web_door(tmp_path, heartbeat=1.0) as door:
+        async with contextlib.AsyncExitStack() as stack:
+            silent = [
+                await stack.enter_async_context(door_client(door.url, autoping=False))
+                for _ in range(3)
+            ]
+            assert [await each.closed() for each in silent] == [1006] * 3
+    said = [r for r in caplog.records if "dropped: no answer to a ping in" in r.getMessage()]
+    assert [r.levelno for r in said] == [logging.INFO] * 3, [r.getMessage() for r in said]
+    warned = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert len(warned) == 1 and "dropped: no answer to a ping (they" in warned[0], warned
+    assert door.web.non_readers.count == 3
+
+
 async def test_a_session_that_ends_while_its_input_is_held_back_frees_its_place(
     tmp_path: Path,
 ) -> None:
@@ -287,3 +317,34 @@ async def test_a_second_tab_of_the_same_player_closes_the_first_and_says_why(
                 await guest.shows(NAME_PROMPT)
                 await another.shows(NAME_PROMPT)
                 assert not guest.ws.closed
+
+
+async def test_a_cookieless_guest_replaced_by_another_tab_is_offered_quit_not_a_loop(
+    tmp_path: Path,
+) -> None:
+    """A tab without a cookie (no key to know it by) sits as Dora; another tab takes her
+    seat with her name and return code. The first says so and offers Quit: never a
+    Reconnect that answers "the server no longer knows this player" and offers itself
+    again (the new login replaced her token)."""
+    async with web_door(tmp_path) as door:
+        async with door_client(door.url) as first:
+            await _sign_in(first, "Dora")
+            await first.type("n")
+            await first.shows("New table")
+            await first.type("\x13")  # ctrl+s: open it
+            code = re.compile(r"return code:?\s+([2-9A-Z]{4}-[2-9A-Z]{4})")
+
+            def room_code() -> re.Match[str] | None:  # the room's words may wrap
+                return code.search(" ".join(first.text.split()))
+
+            await poll_until(lambda: room_code() is not None, "the return code")
+            found = room_code()
+            assert found is not None
+            async with door_client(door.url) as second:
+                await second.shows(NAME_PROMPT)
+                await second.type("\x15Dora\t" + found.group(1) + "\r")  # ctrl+u: a new name
+                await second.shows("You are the host")
+                told = await first.shows("You connected again from")
+                assert "Reconnect" not in told, told
+                await first.type("q")
+                assert await first.closed() == 1000
