@@ -251,3 +251,64 @@ async def test_back_at_the_game_over_the_log_is_the_one_who_stayed_reads(
         for conn in arrivals:
             await conn.close()
         await bob.stop()
+
+
+def rounds_begun(log: list[str]) -> list[int]:
+    """Where a game's first round begins in ``log``."""
+    return [i for i, line in enumerate(log) if line.startswith("Round 1")]
+
+
+async def test_back_after_a_rematch_the_log_still_tells_the_game_before(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any], tmp_path: Path
+) -> None:
+    """Bob, Dan and Alice play a game to 10; Dan leaves after its end, Carol sits down in
+    his seat, and the three play the rematch. Alice closes her app during its first flips
+    and opens it again: her log is the one she left, the first game (Dan's moves his, not
+    Carol's, who now sits there; hers "You") above the rematch's, then what happened
+    since."""
+    server: SkyjoServer = await make_server()
+    connect = tcp_connector("127.0.0.1", server.port)
+    bob = Opponent(await ServerConnection.open("127.0.0.1", server.port))
+    dan = Opponent(await ServerConnection.open("127.0.0.1", server.port))
+    carol = Opponent(await ServerConnection.open("127.0.0.1", server.port))
+    try:
+        await bob.conn.hello(name="Bob")
+        await dan.conn.hello(name="Dan")
+        await carol.conn.hello(name="Carol")
+        settings = {"end-score": 10}
+        created = await bob.conn.request(
+            {"type": "create_table", "name": "Bob's table", "seats": 3, "settings": settings}
+        )
+        table_id = created["table"]["table_id"]
+        await dan.conn.request({"type": "join_table", "table_id": table_id})
+        await dan.conn.request({"type": "ready"})
+        bob.start()
+        dan.start()
+        alice = make_app(connect, name="Alice", data_dir=tmp_path / "alice", server_label="t")
+        async with alice.run_test(size=SIZE) as pilot:
+            await ready_at_the_listed_table(pilot, "Alice")
+            await bob.conn.request({"type": "start_game"})
+            await on_screen(pilot, TableScreen)
+            await play_to_game_over(pilot, alice, KeyboardPlayer(pilot))
+            await dan.conn.request({"type": "leave_table"})
+            await carol.conn.request({"type": "join_table", "table_id": table_id})
+            carol.start()
+            await pilot.press("r")
+            await bob.conn.request({"type": "rematch"})
+            await carol.conn.request({"type": "rematch"})
+            await until(pilot, lambda: len(rounds_begun(log_of(alice))) == 2, "the rematch")
+            left = log_of(alice)
+        first, rematch = rounds_begun(left)
+        assert bob.table["game_seats"][1]["name"] == "Carol"  # in Dan's seat
+        assert any(line.startswith("Dan turned up") for line in left[first:rematch]), left
+        assert any(line.startswith("You turned up") for line in left[first:rematch]), left
+        assert not any(line.startswith("Carol turned up") for line in left[:rematch]), left
+
+        again = make_app(connect, data_dir=tmp_path / "alice", server_label="t")
+        async with again.run_test(size=SIZE) as pilot:
+            await on_screen(pilot, TableScreen)
+            await until(pilot, lambda: log_of(again)[: len(left)] == left, "the log Alice left")
+    finally:
+        await carol.stop()
+        await dan.stop()
+        await bob.stop()
