@@ -157,6 +157,9 @@ class SkyjoApp(InputInTurnApp[None]):
         self.session: Session | None = None
         self.local: LocalServer | None = None
         self.table: dict[str, Any] | None = None
+        #: The story of the table we arrived at (``log`` in its ``table`` push) while no board
+        #: shows it yet: at a finished table the board opens with the ``game`` push after it.
+        self.arrival_story: list[Any] | None = None
         self.lobby_tables = LobbyTables()  # the page of public tables the lobby shows
         self.chat_lines: list[HeardChat] = []  # the lobby's and the table's, as heard
         self.left_note = ""  # why the server sent us from our last table (the lobby says it)

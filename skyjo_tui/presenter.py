@@ -153,9 +153,11 @@ def _seat_lines(
     """Every seat's name line, each saying its scores in the same form for a given width."""
     lines = [_seat_line(view, seats, s, tr) for s in range(len(view.tableaux))]
 
-    def room(name: int) -> int:  # 0: the whole names; -1: the short ones
+    def room(name: int, tags: bool = False) -> int:  # 0: the whole names; -1: the short ones
         return max(
-            cell_len(line.names()[name]) + (len(CLOSER_MARK) if line.closer else 0)
+            cell_len(line.names()[name])
+            + (len(CLOSER_MARK) if line.closer else 0)
+            + (1 + cell_len(line.tag) if tags and line.tag else 0)
             for line in lines
         )
 
@@ -170,7 +172,12 @@ def _seat_lines(
     widths = tuple(max(len(text) for text in form) for form in forms)
     return tuple(
         replace(
-            line, score_widths=widths, name_room=min(NAME_ROOM, room(-1)), whole_names_room=room(0)
+            line,
+            score_widths=widths,
+            # With their marks: one who is away or left is said so, the scores in fewer
+            # words at every seat if need be (a watcher's narrow columns dropped the mark).
+            name_room=min(NAME_ROOM, room(-1, tags=True)),
+            whole_names_room=room(0),
         )
         for line in lines
     )

@@ -92,6 +92,7 @@ def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
     if app.table is None or app.table.get("table_id") != table.get("table_id"):
         # Another table's chat was said there: its lines are not shown at this one.
         app.chat_lines = [line for line in app.chat_lines if line.scope != "table"]
+        app.arrival_story = None  # nor its story
     said = message.get("chat")  # arrived at this table: what was said here so far
     if isinstance(said, list):
         _table_chat_so_far(app, said)
@@ -102,6 +103,10 @@ def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
     status = table.get("status")
     board = find_screen(app, TableScreen)
     room = find_screen(app, RoomScreen)
+    if story is not None and board is None:
+        # Kept for the board: at a finished table, the game push after this one opens it
+        # (for whoever played or watches the game), and its log is told from the story.
+        app.arrival_story = story
     if board is not None:
         board.update_table(table, removed, story)
         summary = find_screen(app, RoundSummaryScreen)
@@ -119,6 +124,7 @@ def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
 def _open_table(app: SkyjoApp, table: dict[str, Any], story: list[Any] | None = None) -> None:
     from .screens.table import TableScreen
 
+    app.arrival_story = None  # told by this board, or of a game before this one
     take_a_seat_screen(app, TableScreen(table, story))
 
 
@@ -147,7 +153,7 @@ def _game(app: SkyjoApp, message: dict[str, Any]) -> None:
 
     board = find_screen(app, TableScreen)
     if board is None and app.table is not None:
-        _open_table(app, app.table)
+        _open_table(app, app.table, app.arrival_story)
         board = find_screen(app, TableScreen)
     if board is not None:
         board.feed_game(message)

@@ -160,7 +160,7 @@ class TablePlay:
             await self.store.save_snapshot(
                 table.id, table.to_meta(), self.game.to_dict(), time.time()
             )
-            table.story.begin(table.to_wire(None), table.chat)
+            table.story.dealt(table.to_wire(None), table.chat)
             # The table first: its ``game_seats`` name the players of the views that follow.
             table.push_table()
             self._after_update([self.game.round.start_event()])

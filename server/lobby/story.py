@@ -5,8 +5,10 @@ was away (the table's people as each ``table`` push showed them), and the table'
 a client that arrives (comes to watch, comes back after a drop or after quitting) is
 given the story and tells it as those who stayed were told it, in the same order.
 
-It begins with each game (with the chat said before it, which a player reads before the
-moves) and is kept in memory, in at most ``STORY_BYTES``: the oldest part goes first.
+It begins with a table's first game (with the chat said before it, which a player reads
+before the moves) and goes on through its rematches, as those who stay read them (each
+``table`` entry names the game's players, ``game_seats``: a rematch's may differ); it is
+kept in memory, in at most ``STORY_BYTES``: the oldest part goes first.
 Pure (no I/O): the table feeds it what it pushes, when it pushes it.
 """
 
@@ -29,7 +31,8 @@ Entry = dict[str, Any]
 
 def people(table: Mapping[str, Any]) -> Entry:
     """Who is at the table, from its wire map: each seat's presence, who watches, who asked
-    for a rematch (``autoplay_in`` too, as it was told, though it changes by itself)."""
+    for a rematch (``autoplay_in`` too, as it was told, though it changes by itself), who
+    plays the game (``game_seats``: the moves that follow are theirs)."""
     seats = [
         None
         if seat is None
@@ -44,6 +47,7 @@ def people(table: Mapping[str, Any]) -> Entry:
         "seats": seats,
         "watchers": list(table.get("watchers") or []),
         "rematch": list(table.get("rematch") or []),
+        "game_seats": table.get("game_seats"),
     }
 
 
@@ -54,7 +58,7 @@ def _same_people(one: Entry, other: Entry) -> bool:
         seats = tuple(
             None if s is None else tuple(s.get(k) for k in PRESENCE_FIELDS) for s in entry["seats"]
         )
-        return seats, tuple(entry["watchers"]), tuple(entry["rematch"])
+        return seats, tuple(entry["watchers"]), tuple(entry["rematch"]), entry["game_seats"]
 
     return told(one) == told(other)
 
@@ -77,8 +81,9 @@ class Story:
         self.begun = False
 
     def begin(self, table: Mapping[str, Any], chat: Iterable[Entry]) -> None:
-        """A game begins: the story so far is forgotten, and starts with who is at the
-        table and what was said before the game."""
+        """The table's first game begins (or the one in play, after a restart): the story
+        so far is forgotten, and starts with who is at the table and what was said before
+        the game."""
         self._entries.clear()
         self._bytes = 0
         self._people = self._base = None
@@ -86,6 +91,15 @@ class Story:
         self.seen(table)
         for line in chat:
             self.said(line)
+
+    def dealt(self, table: Mapping[str, Any], chat: Iterable[Entry]) -> None:
+        """A game begins: the first one begins the story (``chat``: what was said before
+        it); a rematch goes on with it (its chat is in it already), from its players
+        (``game_seats``)."""
+        if self.begun:
+            self.seen(table)
+        else:
+            self.begin(table, chat)
 
     def seen(self, table: Mapping[str, Any], removed: Mapping[str, Any] | None = None) -> None:
         """The table as a ``table`` push shows it: kept when who is here changed."""

@@ -29,7 +29,7 @@ from ..cursor import Target, move
 from ..kept_keys import MoveInFlight
 from ..keymap import keys_now, keys_of
 from ..layout import plan_table
-from ..names import seat_names
+from ..names import SeatInfo, seat_names
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
 from ..presence import presence_news
@@ -320,8 +320,10 @@ class TableScreen(SkyjoScreen[None]):
     def _retell(self, own: int | None) -> None:
         """The log from the server's story: what everyone here was told, in order (who
         came, went or was away; the moves, those a bot chose for a person introduced as
-        such; the chat, what was said before the game first). ``own``: your seat in the
-        game (the table's seats now may differ: a finished game keeps its players)."""
+        such; the chat, what was said before the game first), from the table's first
+        game through its rematches. ``own``: your seat in the game (the table's seats now
+        may differ: a finished game keeps its players); an earlier game's moves are named
+        from its own players (the ``game_seats`` of the story's entries)."""
         story, self._story = self._story or [], None
         self.board.clear_log()
         self._chat_told = self._story_told = True
@@ -329,12 +331,26 @@ class TableScreen(SkyjoScreen[None]):
         players = len(self.seats)
         at_table = self.table.get("your_seat")  # who is here is told of the table's seats
         at_table = at_table if isinstance(at_table, int) else None
+        seats: Sequence[SeatInfo] = self.seats  # who plays the game told
+        mine = own  # our seat in it (None: we watch it)
         names = seat_names(self.seats, players, self.tr, own)
+        roster = self.table.get("game_seats")  # the game in play, or the last one
         before: dict[str, Any] | None = None  # who was here, as last told
         earlier = True  # no move told yet: a chat line was said before the game
         for entry in story:
             kind = entry.get("kind") if isinstance(entry, dict) else None
             if kind == "table":
+                told = entry.get("game_seats")
+                if isinstance(told, list):
+                    # The story goes on through rematches: a game before this one's moves
+                    # are its players', we among them or not.
+                    seats, mine = (
+                        (self.seats, own)
+                        if told == roster
+                        else game_seats_of(entry, told, self.skyjo.player_id)
+                    )
+                    players = len(seats)
+                    names = seat_names(seats, players, self.tr, mine)
                 now = others_at(entry, at_table)
                 self._tell(
                     presence_news(before, now, self.tr, entry.get("removed"), self.skyjo.player_id)
@@ -342,8 +358,8 @@ class TableScreen(SkyjoScreen[None]):
                 before = now
             elif kind == "game":
                 events_ = [event_from_dict(e) for e in entry.get("events") or []]
-                self._log_standin(standin_of(entry, players), players, own)
-                for line in describe(events_, names, self.tr, own):
+                self._log_standin(standin_of(entry, players), players, mine, seats)
+                for line in describe(events_, names, self.tr, mine):
                     self.board.write_log(line)
                 earlier = False
             elif kind == "chat" and isinstance(line := entry.get("chat"), dict):
@@ -404,14 +420,19 @@ class TableScreen(SkyjoScreen[None]):
         self._play_pending()
 
     def _log_standin(
-        self, standin: tuple[int, Standin] | None, players: int, own: int | None
+        self,
+        standin: tuple[int, Standin] | None,
+        players: int,
+        own: int | None,
+        seats: Sequence[SeatInfo] | None = None,
     ) -> None:
         """Before the first of a run of moves a bot chose for a person, the log says whose
         and why ("Your time ran out, so the expert bot played for you:"), so nobody takes
-        them for the person's own."""
+        them for the person's own. ``seats``: the game's players (the table's game's if
+        None; a story tells earlier games too)."""
         if standin is not None and standin != self._standin_told:
             seat = standin[0]
-            name = seat_names(self.seats, players, self.tr)[seat]
+            name = seat_names(self.seats if seats is None else seats, players, self.tr)[seat]
             who = standin_words(standin[1], name, self.tr, yours=seat == own)
             self.board.write_log(Text(self.tr("log.standin", standin=who), style="italic"))
         self._standin_told = standin
@@ -912,6 +933,25 @@ def next_round_at(table: dict[str, Any]) -> float | None:
     if isinstance(seconds, (int, float)) and seconds > 0:
         return time.monotonic() + float(seconds)
     return None
+
+
+def game_seats_of(
+    entry: Mapping[str, Any], roster: list[Any], me: int | None
+) -> tuple[list[SeatInfo], int | None]:
+    """A story's ``table`` entry of an earlier game: who played it (as ``seats_of`` names
+    them), and our seat in it (None: we did not play it)."""
+    ours = next(
+        (
+            i
+            for i, seat in enumerate(roster)
+            if isinstance(seat, Mapping)
+            and seat.get("kind") == "human"
+            and me is not None
+            and seat.get("player_id") == me
+        ),
+        None,
+    )
+    return seats_of({**entry, "game_seats": roster}), ours
 
 
 def others_at(entry: Mapping[str, Any], own: int | None) -> dict[str, Any]:

@@ -38,6 +38,25 @@ def test_the_story_keeps_its_budget_and_still_begins_with_who_was_there() -> Non
     assert sum(len(encode_frame(entry)) for entry in told) <= 2_000 + len(encode_frame(told[0]))
 
 
+def test_a_rematch_goes_on_with_the_story_from_its_players() -> None:
+    """Those who stay read the first game above the rematch, its chat once: so does whoever
+    arrives; each game's moves follow the roster of its players."""
+    story = Story()
+    first = {**a_table("Ann", "Bob"), "game_seats": [{"name": "Ann"}, {"name": "Bob"}]}
+    story.dealt(first, [{"from_id": 2, "from_name": "Bob", "text": "hi"}])
+    move = [{"type": "card_flipped", "player": 1, "pos": 3, "value": 7, "initial": True}]
+    story.played(move, None)
+    rematch = {**a_table("Ann", "Cy"), "game_seats": [{"name": "Ann"}, {"name": "Cy"}]}
+    story.dealt(rematch, [{"from_id": 2, "from_name": "Bob", "text": "hi"}])
+    story.played(move, None)
+    told = story.told(set())
+    assert kinds(told) == ["table", "chat", "game", "table", "game"]
+    assert [told[0]["game_seats"], told[3]["game_seats"]] == [
+        first["game_seats"],
+        rematch["game_seats"],
+    ]
+
+
 def test_a_muted_players_lines_are_left_out_of_the_story() -> None:
     story = Story()
     story.begin(a_table("Ann", "Bob"), [{"from_id": 2, "from_name": "Bob", "text": "hi"}])
