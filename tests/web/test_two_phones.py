@@ -16,42 +16,24 @@ from pathlib import Path
 
 import pytest
 from playwright.async_api import Browser
-from playwright.async_api import Error as PlaywrightError
 
-from .browserkit import IN_BROWSER, TIMEOUT, TermPage
-from .phonekit import compact_face_down_card, phone, tap_a_face_down_card, tap_footer
+from .browserkit import IN_BROWSER, TermPage
+from .phonekit import (
+    compact_face_down_card,
+    keyboard_is_down,
+    keyboard_is_up,
+    name_myself,
+    phone,
+    tap_a_face_down_card,
+    tap_footer,
+    tap_words,
+)
 from .webdoor import web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
 
-#: Whether xterm's text area, the one that raises a phone's keyboard, has the focus.
-TEXT_AREA_FOCUSED = (
-    "() => document.activeElement === document.querySelector('.xterm-helper-textarea')"
-)
 #: The table's link as the room shows it.
 LINK = re.compile(r"http://\S+/t/([A-Z0-9]+)")
-
-
-async def keyboard_is_down(page: TermPage, after: str) -> None:
-    assert not await page.page.evaluate(TEXT_AREA_FOCUSED), f"the keyboard came up {after}"
-
-
-async def keyboard_is_up(page: TermPage, after: str) -> None:
-    """The text area gets the focus (the page waits for the app's word that a text field
-    has it): the phone's keyboard comes up."""
-    try:
-        await page.page.wait_for_function(TEXT_AREA_FOCUSED, timeout=TIMEOUT * 1000)
-    except PlaywrightError as error:
-        raise AssertionError(f"the keyboard did not come up {after}") from error
-
-
-async def tap_words(page: TermPage, words: str) -> None:
-    """Tap the middle of ``words`` where the screen shows them (above the footer)."""
-    await page.wait_until(
-        lambda: any(words in line for line in page.lines[:-1]), f"{words!r} on the screen"
-    )
-    column, row = page.find(words)
-    await page.tap_cell(column + len(words) // 2, row)
 
 
 async def tap_pile(page: TermPage, label: str) -> None:
@@ -59,16 +41,6 @@ async def tap_pile(page: TermPage, label: str) -> None:
     await page.shows(label)
     column, row = page.find(label)
     await page.tap_cell(column + 2, row + 2)
-
-
-async def name_myself(page: TermPage, name: str) -> None:
-    """At the name prompt: a tap on its field, the name typed, a tap on OK."""
-    await page.shows("Choose your name")
-    await tap_words(page, "characters")  # the field's placeholder, "1 to 16 characters"
-    await keyboard_is_up(page, "at a tap on the name field")
-    await page.type(name)
-    await page.shows(name)
-    await tap_words(page, "OK")
 
 
 async def tap_a_card_of_mine(page: TermPage, name: str, what: str) -> None:
