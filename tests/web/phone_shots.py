@@ -18,6 +18,7 @@ from .browserkit import TermPage, chromium
 from .phonekit import (
     PHONES,
     a_private_table_with_a_bot,
+    name_myself,
     phone,
     tap_a_face_down_card,
     tap_footer,
@@ -34,9 +35,7 @@ async def shoot(out: Path) -> None:
             phone(browser, "pixel-7") as context,
             TermPage.open(context, f"{door.url}t/{code}") as page,
         ):
-            await page.shows("Choose your name")
-            await page.type("bob")
-            await page.press("Enter")
+            await name_myself(page, "bob")
             await page.shows(f"code {code}")
             await page.shows("█")  # the QR code
             await page.assert_drawn()

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import contextlib
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
 from playwright.async_api import Browser, BrowserContext
+from playwright.async_api import Error as PlaywrightError
 
 from server.netclient import ServerConnection
 
-from .browserkit import TermPage
+from .browserkit import TIMEOUT, TermPage
 from .webdoor import WebDoor
 
 #: Playwright's descriptors of the two phones (CSS pixels), without their user agents.
@@ -37,6 +39,26 @@ async def phone(
         await context.close()
 
 
+#: Whether xterm's text area, the one that raises a phone's keyboard, has the focus.
+TEXT_AREA_FOCUSED = (
+    "() => document.activeElement === document.querySelector('.xterm-helper-textarea')"
+)
+
+
+async def keyboard_is_down(page: TermPage, after: str) -> None:
+    """The text area does not have the focus: no keyboard over the game."""
+    assert not await page.page.evaluate(TEXT_AREA_FOCUSED), f"the keyboard came up {after}"
+
+
+async def keyboard_is_up(page: TermPage, after: str) -> None:
+    """The text area gets the focus (the page waits for the app's word that a text field
+    has it): the phone's keyboard comes up."""
+    try:
+        await page.page.wait_for_function(TEXT_AREA_FOCUSED, timeout=TIMEOUT * 1000)
+    except PlaywrightError as error:
+        raise AssertionError(f"the keyboard did not come up {after}") from error
+
+
 async def tap_footer(page: TermPage, words: str) -> None:
     """Tap the middle of ``words`` on the footer's line (the screen's last)."""
     await page.wait_until(lambda: words in page.lines[-1], f"{words!r} in the footer")
@@ -45,16 +67,38 @@ async def tap_footer(page: TermPage, words: str) -> None:
     await page.tap_cell(column + len(words) // 2, footer)
 
 
+async def tap_words(page: TermPage, words: str) -> None:
+    """Tap the middle of ``words`` where the screen shows them above the footer (a
+    button's label, a form's field)."""
+    await page.wait_until(
+        lambda: any(words in line for line in page.lines[:-1]), f"{words!r} on the screen"
+    )
+    column, row = page.find(words)
+    await page.tap_cell(column + len(words) // 2, row)
+
+
+async def name_myself(page: TermPage, name: str) -> None:
+    """At the name prompt: a tap on its field, the name typed, a tap on OK."""
+    await page.shows("Choose your name")
+    await tap_words(page, "characters")  # the field's placeholder, "1 to 20 characters"
+    await keyboard_is_up(page, "at a tap on the name field")
+    await page.type(name)
+    await page.shows(name)
+    await tap_words(page, "OK")
+
+
 def compact_face_down_card(page: TermPage, name: str) -> tuple[int, int]:
     """One of ``name``'s face-down cards ("░░") on a phone's board, under their seat's
-    label (its name and points: not a chat line of theirs in the log; left of the log
-    where the log is beside the cards; the piles are further left)."""
+    line (the name and its points: not a line of the log or the chat that has the name, as
+    "bob: hello"; left of the log, the piles further left)."""
     lines = page.lines
+    seat = re.compile(rf"{re.escape(name)}\s.*?-?\d+ (?:pts? ·|Σ)")
     seat_row, name_at = next(
-        (y, line.index(name))
-        for y, line in enumerate(lines)
-        if name in (board := line.split("▏")[0]) and "pts" in board[board.index(name) :]
+        ((y, found.start()) for y, line in enumerate(lines) if (found := seat.search(line))),
+        (None, 0),
     )
+    if seat_row is None:
+        raise AssertionError(f"no seat line of {name}'s:\n{page.text}")
     for y in range(seat_row + 1, len(lines)):
         board = lines[y].split("▏")[0]
         x = board.find("░░", max(0, name_at - 4))
@@ -65,17 +109,18 @@ def compact_face_down_card(page: TermPage, name: str) -> tuple[int, int]:
 
 @contextlib.asynccontextmanager
 async def a_private_table_with_a_bot(
-    door: WebDoor, bot: str = "random"
+    door: WebDoor, bot: str = "random", *, seats: int = 3, bots: int = 1
 ) -> AsyncIterator[tuple[ServerConnection, str]]:
-    """A host (a program on the lobby) at a private table of three with a bot: the host's
-    connection and the table's code; closed at the end."""
+    """A host (a program on the lobby) at a private table of ``seats`` with ``bots`` bots:
+    the host's connection and the table's code; closed at the end."""
     host = await ServerConnection.open("127.0.0.1", door.server.port)
     try:
         await host.hello(name="host")
         reply = await host.request(
-            {"type": "create_table", "name": "Friday", "seats": 3, "private": True}
+            {"type": "create_table", "name": "Friday", "seats": seats, "private": True}
         )
-        await host.request({"type": "add_bot", "level": bot})
+        for _ in range(bots):
+            await host.request({"type": "add_bot", "level": bot})
         yield host, reply["table"]["code"]
     finally:
         await host.close()

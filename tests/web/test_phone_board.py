@@ -3,7 +3,9 @@ its cards are drawn at least 44x44 CSS pixels, the usual touch target, at the bo
 screen, and a tap on a card's corner or a pile's plays it.
 
 The page's font is given (``?fontsize=11``: 68x55 cells) so that this tests the board's
-layout in the page, whatever font the page picks for a phone by itself.
+layout in the page, whatever font the page picks for a phone by itself. Then each phone of
+``phonekit.PHONES``, upright and turned, with the font the page picks: its cards are as big
+at a table of four.
 """
 
 from __future__ import annotations
@@ -16,7 +18,14 @@ import pytest
 from playwright.async_api import Browser, ViewportSize
 
 from .browserkit import IN_BROWSER, TIMEOUT, TermPage
-from .phonekit import a_private_table_with_a_bot, tap_footer
+from .phonekit import (
+    PHONES,
+    a_private_table_with_a_bot,
+    name_myself,
+    phone,
+    tap_footer,
+    tap_words,
+)
 from .webdoor import SCORE, web_door
 
 pytestmark = [*IN_BROWSER, pytest.mark.timeout(240)]
@@ -75,20 +84,21 @@ async def test_a_phone_upright_taps_thumb_sized_cards_at_the_bottom(
     try:
         async with (
             web_door(tmp_path) as door,
-            a_private_table_with_a_bot(door, "casual") as (host, code),
-            TermPage.open(context, f"{door.url}t/{code}?fontsize=11") as page,
+            TermPage.open(context, door.url + "?fontsize=11") as page,
         ):
-            # By the table's link, as a friend arrives: only the name is typed (a touch
-            # screen's keyboard is up for it, and down for everything else).
-            await page.shows("Choose your name")
-            await page.type("Ann")
-            await page.press("Enter")
-            await page.shows(f"code {code}")
-            await tap_footer(page, "Ready")
-            await page.shows("You are ready")
-            await host.request({"type": "start_game"})
+            # The name typed (the keyboard is up for it); the rest by taps: a touch screen
+            # gives the keys to no one outside a text field.
+            await name_myself(page, "Ann")
+            await page.shows("Lobby · Ann")
+            await tap_footer(page, "New table")
+            await tap_words(page, "Create")
+            await page.shows("You are the host")
+            await tap_footer(page, "Bots +")
+            await page.shows("Casual")
+            await tap_footer(page, "Bots +")
+            await page.screen_until(lambda s: s.count("Casual") == 2, "two bots seated")
+            await tap_footer(page, "Start")
             await page.shows("Turn up a card")
-            await host.request({"type": "leave_table"})  # a bot plays the host's seat
             cards = await Cards.of(page)
             first = cards.my_card("Ann", 0, 0)
             width, height = cards.pixels(first)
@@ -112,3 +122,26 @@ async def test_a_phone_upright_taps_thumb_sized_cards_at_the_bottom(
             await page.shows("You kept")
     finally:
         await asyncio.wait_for(context.close(), TIMEOUT)
+
+
+@pytest.mark.parametrize("name", list(PHONES))
+async def test_each_phone_either_way_up_draws_your_cards_thumb_sized_at_a_table_of_four(
+    tmp_path: Path, browser: Browser, name: str
+) -> None:
+    """With the font the page picks for the phone (no ``?fontsize``), at the fullest table a
+    phone's board shows here: four players, three of them across the top."""
+    async with (
+        web_door(tmp_path) as door,
+        a_private_table_with_a_bot(door, seats=4, bots=2) as (host, code),
+        phone(browser, name) as context,
+        TermPage.open(context, f"{door.url}t/{code}") as page,
+    ):
+        await name_myself(page, "bob")
+        await page.shows(f"code {code}")
+        await tap_footer(page, "Ready")
+        await page.shows("You are ready")
+        await host.request({"type": "start_game"})
+        await page.shows("Turn up a card")
+        cards = await Cards.of(page)
+        width, height = cards.pixels(cards.my_card("bob", 0, 0))
+        assert width >= TOUCH_TARGET and height >= TOUCH_TARGET, (width, height, page.text)
