@@ -23,14 +23,22 @@ PHONES: dict[str, dict[str, Any]] = {
     "iphone-13-landscape": {"viewport": {"width": 750, "height": 342}, "device_scale_factor": 3},
 }
 
+#: Tablets, upright and turned: an iPad Air's screen (its keyboard case makes it no less a
+#: touch screen).
+TABLETS: dict[str, dict[str, Any]] = {
+    "ipad": {"viewport": {"width": 820, "height": 1180}, "device_scale_factor": 2},
+    "ipad-landscape": {"viewport": {"width": 1180, "height": 820}, "device_scale_factor": 2},
+}
+
 
 @contextlib.asynccontextmanager
 async def phone(
     browser: Browser, name: str, script: str | None = None
 ) -> AsyncIterator[BrowserContext]:
-    """A fresh phone (no cookies): ``PHONES[name]``, mobile, with a touch screen; ``script``
-    runs in each of its pages before theirs."""
-    context = await browser.new_context(**PHONES[name], is_mobile=True, has_touch=True)
+    """A fresh phone or tablet (no cookies): ``PHONES[name]`` or ``TABLETS[name]``, mobile,
+    with a touch screen; ``script`` runs in each of its pages before theirs."""
+    device = PHONES[name] if name in PHONES else TABLETS[name]
+    context = await browser.new_context(**device, is_mobile=True, has_touch=True)
     if script is not None:
         await context.add_init_script(script)
     try:

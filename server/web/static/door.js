@@ -12,7 +12,8 @@
 // - starts textual.js once the font is in (it measures a cell when it starts),
 //   and gives its terminal the keyboard;
 // - on a touch screen, raises the on-screen keyboard only while the app says a
-//   text field has the focus (its OSC 7717), so taps on the cards never do;
+//   text field has the focus (its OSC 7717), so taps on the cards never do, and
+//   gives the app the keys of a tablet's own keyboard meanwhile;
 // - turns a finger's vertical swipe into the mouse wheel's scrolling;
 // - opens the table of a link /t/CODE, keeps the screen awake while the page is
 //   seen, and shows the app's title (the turn notice) as the tab's, vibrating
@@ -327,12 +328,79 @@
       },
       { passive: true },
     );
+    keysOfAKeyboard(terminal, function () {
+      return !typing;
+    });
     terminal.parser.registerOscHandler(KEYBOARD_OSC, function (data) {
       if (data === "text") toType();
       else if (data === "keys") toTap();
       return true;
     });
     toTap();
+  }
+
+  // -- a tablet's own keyboard: the game's keys ----------------------------------------
+  // An iPad in a keyboard case is a touch screen too: with the text area put away,
+  // its keys reach the document, not xterm.js.  The on-screen keyboard is down then, so
+  // a key there is a hardware one: it goes to the app as xterm.js would have sent it
+  // (the game's shortcuts work outside text fields).  Keys with Meta or Alt (the
+  // browser's and the system's: Cmd+R, Cmd+Tab, Option's accents) stay theirs.
+  const KEY_INPUT = {
+    Enter: "\r",
+    Escape: "\x1b",
+    Tab: "\t",
+    Backspace: "\x7f",
+    Insert: "\x1b[2~",
+    Delete: "\x1b[3~",
+    PageUp: "\x1b[5~",
+    PageDown: "\x1b[6~",
+    F1: "\x1bOP",
+    F2: "\x1bOQ",
+    F3: "\x1bOR",
+    F4: "\x1bOS",
+    F5: "\x1b[15~",
+    F6: "\x1b[17~",
+    F7: "\x1b[18~",
+    F8: "\x1b[19~",
+    F9: "\x1b[20~",
+    F10: "\x1b[21~",
+    F11: "\x1b[23~",
+    F12: "\x1b[24~",
+  };
+  // The keys whose sequence ends in a letter (xterm's "CSI 1 ; modifier letter" when
+  // Shift or Ctrl is held; "SS3 letter" in the application cursor keys mode).
+  const CURSOR_KEYS = { ArrowUp: "A", ArrowDown: "B", ArrowRight: "C", ArrowLeft: "D", Home: "H", End: "F" };
+
+  /** What xterm.js sends for the key of ``event``, or null: not one of the game's. */
+  function keyInput(event, terminal) {
+    if (event.metaKey || event.altKey || event.isComposing) return null;
+    const key = event.key;
+    if (key in CURSOR_KEYS) {
+      const modifier = (event.shiftKey ? 1 : 0) + (event.ctrlKey ? 4 : 0);
+      if (modifier) return "\x1b[1;" + (modifier + 1) + CURSOR_KEYS[key];
+      return (terminal.modes.applicationCursorKeysMode ? "\x1bO" : "\x1b[") + CURSOR_KEYS[key];
+    }
+    if (event.ctrlKey) {
+      // Ctrl+letter: the control character (Ctrl+A is 1); other Ctrl keys stay the browser's.
+      return /^[a-z]$/i.test(key) ? String.fromCharCode(key.toLowerCase().charCodeAt(0) - 96) : null;
+    }
+    if (key === "Tab" && event.shiftKey) return "\x1b[Z";
+    if (Object.prototype.hasOwnProperty.call(KEY_INPUT, key)) return KEY_INPUT[key];
+    // A printable character is its own name ("n", "N", "é", " "); the others have words.
+    return Array.from(key).length === 1 ? key : null;
+  }
+
+  function keysOfAKeyboard(terminal, textAreaPutAway) {
+    document.addEventListener("keydown", function (event) {
+      // Only a key that nothing else on the page took (the page's own buttons keep theirs).
+      const target = event.target;
+      const nowhere = target === document.body || target === document.documentElement || target === document;
+      if (event.defaultPrevented || !nowhere || !textAreaPutAway()) return;
+      const data = keyInput(event, terminal);
+      if (data === null) return;
+      event.preventDefault();
+      terminal.input(data, true);
+    });
   }
 
   // -- a finger's swipe scrolls what it is on ---------------------------------------
