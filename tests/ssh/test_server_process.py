@@ -25,6 +25,7 @@ class SSHServerProcess:
 
     def __init__(self, data_dir: Path, log: Path) -> None:
         self.data_dir, self.log = data_dir, log
+        self.terminated = False
         command = [
             str(SERVER),
             "--host",
@@ -54,10 +55,13 @@ class SSHServerProcess:
 
     def terminate(self) -> None:
         """SIGTERM, as ``systemctl stop`` or Ctrl-C does; returns without waiting."""
+        self.terminated = True
         self.process.send_signal(signal.SIGTERM)
 
     def stop(self) -> int:
-        if self.process.poll() is None:
+        """SIGTERM once (a second one, as the server's loop ends, is the default action's:
+        it would end the process at once, as a second Ctrl-C means to); its exit status."""
+        if self.process.poll() is None and not self.terminated:
             self.terminate()
         return self.process.wait(WAIT)
 
