@@ -13,6 +13,12 @@ boxed cards beside the log, and taller than wide) gets the portrait plan
 instead: the opponents above, the log in the rows left over, and at the bottom,
 within a thumb's reach, the piles beside your cards, each big enough to tap
 (``TAP_SIZES``: 7 cells by 3 rows is about 49x45 CSS pixels in the page).
+
+A phone on its side (wide and short, as 97x18) with many opponents would have
+the landscape plan draw your cards one row high, too small for a finger: there
+the opponents are their name lines only (``SUMMARY``: their points, a few to a
+row), so that your cards and the piles stay boxed (6 cells by 3 rows is about
+53x60 CSS pixels on a phone on its side).
 """
 
 from __future__ import annotations
@@ -50,6 +56,10 @@ MENU_MIN_SIZE: Final = (60, 18)
 #: Your cards in the portrait plan, largest first: each at least 7 cells by 3 rows, a
 #: fingertip's 44x44 CSS pixels with the page's cell of about 7x15.
 TAP_SIZES: Final[tuple[CardSize, ...]] = (CardSize(8, 5, 1), CardSize(7, 3, 1))
+#: An opponent as a name line without cards (their points): a phone on its side at a full
+#: table, where cards for everyone would leave yours too small to tap. As wide as a
+#: name line that says the points.
+SUMMARY: Final = CardSize(5, 0, 0)
 #: The log's rows the portrait plan keeps at least, above the piles (the latest moves).
 PORTRAIT_LOG_ROWS: Final = 5
 #: A cell is about twice as tall as it is wide: a terminal of w x h cells is taller
@@ -108,7 +118,10 @@ def plan_table(
         upright = _plan_portrait(width, height, opponents)
         if upright is not None:
             return upright
-    return _plan_landscape(width, height, opponents, spectator)
+    plan = _plan_landscape(width, height, opponents, spectator)
+    if plan is not None and plan.own is not None and not plan.own.boxed:
+        return _plan_summaries(width, height, opponents) or plan
+    return plan
 
 
 def portrait_below() -> int:
@@ -138,6 +151,16 @@ def _plan_portrait(width: int, height: int, opponents: int) -> TablePlan | None:
             log_rows = height - FIXED_ROWS - bands * tableau_height(others) - middle
             if log_rows >= PORTRAIT_LOG_ROWS:
                 return TablePlan(own, others, per_band, bands, width, own, log_rows, True)
+    return None
+
+
+def _plan_summaries(width: int, height: int, opponents: int) -> TablePlan | None:
+    """Your cards and the piles the largest boxed size that fits under the opponents'
+    name lines (``SUMMARY``), the log beside them."""
+    for own in reversed([size for size in CARD_SIZES if size.boxed]):
+        plan = _try_plan(width, height, opponents, own, SUMMARY)
+        if plan is not None:
+            return plan
     return None
 
 

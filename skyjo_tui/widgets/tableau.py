@@ -113,7 +113,7 @@ class TableauWidget(Widget):
         """The position of the card at content offset (x, y), if any."""
         card = self.card_size
         x -= self._block()[0]
-        if y < 1 or x < 1:
+        if y < 1 or x < 1 or not card.height:  # a name line alone (``layout.SUMMARY``)
             return None
         row = (y - 1) // card.height
         column, within = divmod(x - 1, card.width + card.gap)

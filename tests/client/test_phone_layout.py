@@ -101,20 +101,44 @@ def test_a_spectator_keeps_the_landscape_plan_on_a_phone() -> None:
 
 def test_a_phone_on_its_side_keeps_the_landscape_plan() -> None:
     """90x18 (a phone on its side at the page's font): your cards boxed beside the log
-    with up to three opponents, 9x22 CSS pixels a cell there: a 6x3 card is 56x66."""
+    with up to five opponents, 9x22 CSS pixels a cell there: a 6x3 card is 56x66."""
     assert shown(plan_table(90, 18, 1)) == ((6, 3), (4, 1), 1, 1, 1, False)
     assert shown(plan_table(90, 18, 3)) == ((6, 3), (4, 1), 3, 1, 1, False)
-    assert shown(plan_table(90, 18, 7)) == ((4, 1), (4, 1), 5, 2, 3, False)
+    assert shown(plan_table(90, 18, 5)) == ((6, 3), (4, 1), 5, 1, 1, False)
+
+
+@pytest.mark.parametrize("opponents", range(1, 8))
+@pytest.mark.parametrize("size", [(97, 18), (84, 18), (90, 18), (90, 16)])
+def test_a_phone_on_its_side_keeps_your_cards_boxed_at_every_table(
+    size: tuple[int, int], opponents: int
+) -> None:
+    """A Pixel 7 (97x18) and an iPhone 13 (84x18) on their side: your cards and the piles
+    6 cells by 3 rows, the opponents' name lines only when their cards leave no room."""
+    width, height = size
+    plan = plan_table(width, height, opponents)
+    assert plan is not None and not plan.portrait and plan.own is not None
+    assert (plan.own.width, plan.own.height) >= (6, 3) and plan.piles == plan.own
+    assert plan.side_width >= 24  # the log beside them
+    assert plan.per_band * plan.bands >= opponents
+    rows = FIXED_ROWS + plan.bands * tableau_height(plan.others) + plan.middle_height
+    assert rows + plan.spare_rows == height
+
+
+def test_on_its_side_at_a_full_table_the_opponents_are_their_name_lines() -> None:
+    """Seven opponents on a Pixel 7 on its side: their cards would leave yours one row high
+    (4x1: 40x22 CSS pixels); their name lines, four to a row, leave yours 6x3."""
+    assert shown(plan_table(97, 18, 7)) == ((6, 3), (5, 0), 4, 2, 3, False)
+    assert shown(plan_table(84, 18, 7)) == ((6, 3), (5, 0), 3, 3, 2, False)
 
 
 async def test_on_its_side_with_one_row_cards_the_empty_slot_says_nothing_not_none(
     make_app: Callable[..., SkyjoApp],
 ) -> None:
-    """Eight at a table on a phone on its side: one-row piles, too narrow for "Nothing
+    """Seven at a table on a small terminal: one-row piles, too narrow for "Nothing
     drawn", say "Nothing" under them (they said "None", which reads as a fault)."""
     app = make_app()
-    async with app.run_test(size=(90, 18)) as pilot:
-        await show_table(8, 3, moves(17))(pilot)
+    async with app.run_test(size=(60, 18)) as pilot:
+        await show_table(7, 3, moves(17))(pilot)
         screen = app.screen
         assert isinstance(screen, TableScreen)
         piles = screen.query_one(PilesWidget)

@@ -5,7 +5,7 @@ screen, and a tap on a card's corner or a pile's plays it.
 The page's font is given (``?fontsize=11``: 68x55 cells) so that this tests the board's
 layout in the page, whatever font the page picks for a phone by itself. Then each phone of
 ``phonekit.PHONES``, upright and turned, with the font the page picks: its cards are as big
-at a table of four.
+at a table of two, four and eight.
 """
 
 from __future__ import annotations
@@ -124,15 +124,26 @@ async def test_a_phone_upright_taps_thumb_sized_cards_at_the_bottom(
         await asyncio.wait_for(context.close(), TIMEOUT)
 
 
+#: The players at a table: the fewest, four, and the most (seven opponents: on a phone on
+#: its side, too many for cards of everyone's beside yours).
+PLAYERS = (2, 4, 8)
+
+
+@pytest.mark.parametrize("players", PLAYERS)
 @pytest.mark.parametrize("name", list(PHONES))
-async def test_each_phone_either_way_up_draws_your_cards_thumb_sized_at_a_table_of_four(
-    tmp_path: Path, browser: Browser, name: str
+async def test_each_phone_either_way_up_draws_your_cards_thumb_sized_at_every_table(
+    tmp_path: Path,
+    browser: Browser,
+    name: str,
+    players: int,
+    request: pytest.FixtureRequest,
 ) -> None:
-    """With the font the page picks for the phone (no ``?fontsize``), at the fullest table a
-    phone's board shows here: four players, three of them across the top."""
+    """With the font the page picks for the phone (no ``?fontsize``), at a table of two,
+    four and eight: your first card at least 44x44 CSS pixels (its size is recorded as
+    ``card_css_px``: ``--junitxml`` writes it)."""
     async with (
         web_door(tmp_path) as door,
-        a_private_table_with_a_bot(door, seats=4, bots=2) as (host, code),
+        a_private_table_with_a_bot(door, seats=players, bots=players - 2) as (host, code),
         phone(browser, name) as context,
         TermPage.open(context, f"{door.url}t/{code}") as page,
     ):
@@ -144,4 +155,5 @@ async def test_each_phone_either_way_up_draws_your_cards_thumb_sized_at_a_table_
         await page.shows("Turn up a card")
         cards = await Cards.of(page)
         width, height = cards.pixels(cards.my_card("bob", 0, 0))
+        request.node.user_properties.append(("card_css_px", f"{width:.0f}x{height:.0f}"))
         assert width >= TOUCH_TARGET and height >= TOUCH_TARGET, (width, height, page.text)
