@@ -47,7 +47,7 @@ from .routing import HeardChat
 from .session import NO_RECONNECT_CODES, Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
-from .webpage import in_page, keyboard_sequence, page_address, table_to_open
+from .webpage import in_page, keyboard_sequence, page_address, table_to_open, touch_screen
 from .widgets.text import Input
 
 logger = logging.getLogger(__name__)
@@ -174,6 +174,9 @@ class SkyjoApp(InputInTurnApp[None]):
         #: focus (its on-screen keyboard).
         self.in_page = in_page(options.environ)
         self.page = page_address(options.environ)
+        #: The page is on a touch screen (a phone, a tablet): the table's prompts say what
+        #: to tap rather than which keys to press (a tablet's keyboard plays all the same).
+        self.touch = touch_screen(options.environ)
         self._page_typing: bool | None = None
         if self.in_page and options.data_dir is None:
             # The page rings no bell: it vibrates a phone whose tab is hidden (in a pocket).

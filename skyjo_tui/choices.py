@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Final
 
 from server.engine import Action, ActionKind, PlayerView
 
@@ -86,6 +87,20 @@ class Choices:
     def valid_mode(self, mode: Mode) -> Mode:
         """``mode`` if it still means something with these choices, else NORMAL."""
         return mode if mode is Mode.NORMAL or self.targets(mode) else Mode.NORMAL
+
+
+#: The prompts in a touch screen's words (the page's, on a phone or a tablet): what to tap,
+#: not which key to press.
+TAP_PROMPTS: Final = {
+    "prompt.initial_flip": "prompt.tap.initial_flip",
+    "prompt.your_turn": "prompt.tap.your_turn",
+    "prompt.drawn": "prompt.tap.drawn",
+    "prompt.drawn_no_flip": "prompt.tap.drawn_no_flip",
+    "prompt.place_discard": "prompt.tap.place_discard",
+    "prompt.choose_flip": "prompt.tap.choose_flip",
+    "prompt.round_over": "prompt.tap.round_over",
+    "prompt.game_over": "prompt.tap.game_over",
+}
 
 
 def prompt_key(choices: Choices, mode: Mode) -> str:

@@ -14,7 +14,7 @@ from rich.cells import cell_len
 
 from server.engine import PlayerView, TableauView
 
-from .choices import Choices, Mode, prompt_key
+from .choices import TAP_PROMPTS, Choices, Mode, prompt_key
 from .cursor import Target
 from .i18n import Translator
 from .names import SeatInfo, seat_names
@@ -106,8 +106,10 @@ def present(
     keys: Mapping[str, str] | None = None,
     timer: str = "",
     prompt: str | None = None,
+    touch: bool = False,
 ) -> BoardModel:
-    """Everything the board shows for ``view``, with ``changed`` highlighted."""
+    """Everything the board shows for ``view``, with ``changed`` highlighted; ``touch``:
+    the prompt says what to tap rather than which keys to press."""
     choices = Choices.from_view(view)
     mode = choices.valid_mode(mode)
     names = seat_names(seats, len(view.tableaux), tr)
@@ -126,7 +128,7 @@ def present(
         status=_status(view, names, tr, timer),
         prompt=prompt
         if prompt is not None
-        else _prompt(view, choices, mode, names, tr, keys or {}),
+        else _prompt(view, choices, mode, names, tr, keys or {}, touch),
         your_move=choices.any,
     )
 
@@ -309,24 +311,29 @@ def _prompt(
     names: list[str],
     tr: Translator,
     keys: Mapping[str, str],
+    touch: bool,
 ) -> str:
     key = prompt_key(choices, mode)
     if key:
         return tr(
-            key,
+            TAP_PROMPTS[key] if touch else key,
             discard=view.discard_top,
             a_drawn=tr.a(view.drawn_card) if view.drawn_card is not None else "",
             **{f"{name}_key": display for name, display in keys.items()},
         )
-    return _waiting(view, names, tr, keys)
+    return _waiting(view, names, tr, keys, touch)
 
 
-def _waiting(view: PlayerView, names: list[str], tr: Translator, keys: Mapping[str, str]) -> str:
-    # Over, the round's summary or the game's end is one key away: the prompt says which.
-    if view.phase == "game_over":
-        return tr("prompt.game_over", summary_key=keys.get("summary", "s"))
-    if view.phase == "round_over":
-        return tr("prompt.round_over", summary_key=keys.get("summary", "s"))
+def _waiting(
+    view: PlayerView, names: list[str], tr: Translator, keys: Mapping[str, str], touch: bool
+) -> str:
+    # Over, the round's summary or the game's end is one key away: the prompt says which
+    # (on a touch screen, the footer's word to tap).
+    if view.phase in ("game_over", "round_over"):
+        key = "prompt.game_over" if view.phase == "game_over" else "prompt.round_over"
+        if touch:
+            return tr(TAP_PROMPTS[key], scores=tr("keys.scores"))
+        return tr(key, summary_key=keys.get("summary", "s"))
     if view.seat is None:
         return tr("prompt.spectating")
     if view.phase == "initial_flips":

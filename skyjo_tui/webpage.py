@@ -5,7 +5,9 @@
   show as their tables' links (the SSH door passes it too, when the server has
   the page); and with ``SKYJO_TABLE``, a table's code, when the page was opened
   from that table's link (``/t/CODE``): once the player has a name, the app
-  goes to that table.
+  goes to that table; and with ``SKYJO_TOUCH=1`` when the page is on a touch
+  screen (a coarse pointer that cannot hover: a phone, a tablet), where the
+  table's prompts say what to tap rather than which keys to press.
 - The app tells the page whether a text field has the focus (``OSC 7717 ;
   text``) or not (``OSC 7717 ; keys``): the page raises a phone's on-screen
   keyboard only to type, never for a tap on a card.  Written only in the page
@@ -23,6 +25,7 @@ PAGE_ENV: Final = "SKYJO_PAGE"
 #: What only a door sets: a player's own terminal's variables of these names are dropped.
 OWN_PREFIX: Final = "SKYJO_"
 TABLE_ENV: Final = "SKYJO_TABLE"
+TOUCH_ENV: Final = "SKYJO_TOUCH"
 #: A private OSC number (none of xterm's, iTerm2's, kitty's or VTE's): terminals that
 #: do not know it skip it whole, as ECMA-48 says of any control string.
 KEYBOARD_OSC: Final = 7717
@@ -37,6 +40,11 @@ PAGE_ADDRESS: Final = re.compile(
 def in_page(environ: Mapping[str, str]) -> bool:
     """Whether the app runs in the browser door's page."""
     return environ.get(IN_PAGE_ENV) == "1"
+
+
+def touch_screen(environ: Mapping[str, str]) -> bool:
+    """Whether the app runs in the page on a touch screen (a phone, a tablet)."""
+    return in_page(environ) and environ.get(TOUCH_ENV) == "1"
 
 
 def page_address(environ: Mapping[str, str]) -> str | None:

@@ -29,7 +29,7 @@ from typing import Any, Final
 
 from aiohttp import WebSocketError, WSCloseCode, WSMsgType, web
 
-from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_CODE, TABLE_ENV
+from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_CODE, TABLE_ENV, TOUCH_ENV
 
 from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
@@ -439,7 +439,10 @@ class WebFrontDoor:
             env={
                 **terminal_environment(request.headers.get("Accept-Language", "")),
                 **page_environment(
-                    place, request.query.get("table", ""), everywhere=self._everywhere
+                    place,
+                    request.query.get("table", ""),
+                    touch=request.query.get("touch") == "1",
+                    everywhere=self._everywhere,
                 ),
             },
         )
@@ -598,9 +601,12 @@ def page_policy(host: str) -> str:
     )
 
 
-def page_environment(place: ClientPlace, table: str, *, everywhere: bool) -> dict[str, str]:
+def page_environment(
+    place: ClientPlace, table: str, *, touch: bool = False, everywhere: bool
+) -> dict[str, str]:
     """What the app learns of the page (``skyjo_tui.webpage``): its address for other
-    machines (the tables' links), and the table whose link opened it.  ``everywhere``:
+    machines (the tables' links), the table whose link opened it, and whether it is on a
+    touch screen (``touch``: the page says so, ``touch=1``).  ``everywhere``:
     the door listens on every interface, so a page opened on this machine (localhost)
     gives the others this machine's network address."""
     env = {IN_PAGE_ENV: "1"}
@@ -609,6 +615,8 @@ def page_environment(place: ClientPlace, table: str, *, everywhere: bool) -> dic
         env[PAGE_ENV] = f"{'https' if place.secure else 'http'}://{host}"
     if TABLE_CODE.fullmatch(table):
         env[TABLE_ENV] = table.upper()
+    if touch:
+        env[TOUCH_ENV] = "1"
     return env
 
 

@@ -566,6 +566,7 @@ class TableScreen(SkyjoScreen[None]):
             keys=self._key_labels(),
             timer=extra,
             prompt=self._link_prompt() or self._hint_prompt(hint, view),
+            touch=self.skyjo.touch,
         )
         if hint is not None and view.seat is not None:
             cards, piles = hint_marks(hint.move, view)

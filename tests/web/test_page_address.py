@@ -9,7 +9,7 @@ import pytest
 from server.web.address import for_other_machines, is_loopback, lan_address, page_address
 from server.web.door import page_environment
 from server.web.policy import ClientPlace
-from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_ENV
+from skyjo_tui.webpage import IN_PAGE_ENV, PAGE_ENV, TABLE_ENV, TOUCH_ENV
 
 
 @pytest.mark.parametrize(
@@ -48,6 +48,9 @@ def test_a_page_opened_on_this_machine_gives_phones_its_network_address() -> Non
         IN_PAGE_ENV: "1",
         PAGE_ENV: "https://play.example.org",
     }
+    # A page on a touch screen says so: the app's prompts say what to tap.
+    touch = page_environment(theirs, "", touch=True, everywhere=True)
+    assert touch[TOUCH_ENV] == "1"
 
 
 def test_the_start_banner_names_the_listening_host_else_this_machines_address() -> None:

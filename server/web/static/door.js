@@ -150,7 +150,9 @@
   class DoorWebSocket extends NativeWebSocket {
     constructor(url, protocols) {
       const table = linkedTable();
-      super(table ? url + "&table=" + table : url, protocols);
+      // On a touch screen the app's prompts say what to tap (SKYJO_TOUCH).
+      const touch = touchScreen ? "&touch=1" : "";
+      super((table ? url + "&table=" + table : url) + touch, protocols);
       // textual.js sends sizes (and keys) as soon as the font changes a cell,
       // which can be before the socket is open: keep them until it is.
       this.early = [];
