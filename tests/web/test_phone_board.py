@@ -23,6 +23,7 @@ from .phonekit import (
     a_private_table_with_a_bot,
     name_myself,
     phone,
+    tap_a_face_down_card,
     tap_footer,
     tap_words,
 )
@@ -157,3 +158,50 @@ async def test_each_phone_either_way_up_draws_your_cards_thumb_sized_at_every_ta
         width, height = cards.pixels(cards.my_card("bob", 0, 0))
         request.node.user_properties.append(("card_css_px", f"{width:.0f}x{height:.0f}"))
         assert width >= TOUCH_TARGET and height >= TOUCH_TARGET, (width, height, page.text)
+
+
+def prompt_below_the_cards(page: TermPage, cards: Cards, start: str) -> None:
+    """The prompt that begins with ``start`` is whole (no "…") on the rows between your last
+    row of cards and the footer: none of its lines is drawn over a card."""
+    last = cards.my_card("bob", 3, 2)
+    bottom = last[1] + last[3] - 1  # the last card row's frame
+    footer = len(page.lines) - 1
+    # The lowest line that begins so (the log above may tell the same words).
+    row = max(y for y, line in enumerate(page.lines[:footer]) if line.strip().startswith(start))
+    words = " ".join(line.strip() for line in page.lines[row:footer])
+    assert row > bottom, f"the prompt is on the cards (row {row}, cards to {bottom}):\n{page.text}"
+    assert "…" not in words, page.text
+    assert page.lines[bottom][last[0]] in "└┗╚╰", f"a card's frame is cut:\n{page.text}"
+
+
+async def test_an_iphone_upright_at_a_table_of_four_says_each_prompt_under_the_cards(
+    tmp_path: Path, browser: Browser
+) -> None:
+    """An iPhone 13 upright (61x41) at four: the prompt of each step of a turn (its words
+    wrap onto the log's rows when they need to) stands between your cards and the footer."""
+    async with (
+        web_door(tmp_path) as door,
+        a_private_table_with_a_bot(door, "casual", seats=4, bots=2) as (host, code),
+        phone(browser, "iphone-13") as context,
+        TermPage.open(context, f"{door.url}t/{code}") as page,
+    ):
+        await name_myself(page, "bob")
+        await page.shows(f"code {code}")
+        await tap_footer(page, "Ready")
+        await page.shows("You are ready")
+        await host.request({"type": "start_game"})
+        await host.request({"type": "leave_table"})  # a bot plays for the host
+        await page.shows("Turn up a card")
+        cards = await Cards.of(page)
+        prompt_below_the_cards(page, cards, "Turn up a card")
+        for _ in range(2):
+            await tap_a_face_down_card(page, "bob")
+        await page.shows("Your turn", timeout=TIMEOUT)
+        prompt_below_the_cards(page, cards, "Your turn")
+        column, row = page.find("Pile")
+        await cards.tap(column + 1, row + 1)
+        await page.wait_until(
+            lambda: any(line.strip().startswith("You drew a") for line in page.lines[-4:-1]),
+            "the drawn card's prompt",
+        )
+        prompt_below_the_cards(page, cards, "You drew a")

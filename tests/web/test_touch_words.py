@@ -54,7 +54,7 @@ async def test_a_phone_is_told_to_tap_the_cards_and_the_piles(
         assert not [word for word in KEY_WORDS if word in words], page.text
         await tap_a_face_down_card(page, "bob")
         await tap_a_face_down_card(page, "bob")
-        await page.shows("Your turn: tap the pile to draw, or the discard")
+        await page.shows("Your turn: tap the pile, or the discard")
         words = prompt(page, "Your turn")
         assert not [word for word in KEY_WORDS if word in words], page.text
 
