@@ -96,10 +96,14 @@ class PilesWidget(Widget):
         ]
         drawn_label = next((label for label in state.drawn_labels if len(label) <= width - 2), "")
         lines.append(Text(f"{drawn_label:^{width}}", Style(dim=state.drawn is None)))
-        # The card just drawn is never muted: it is the one the choice is about.
-        drawn_look = CardLook(Face.GONE) if state.drawn is None else CardLook.of(state.drawn)
         pad = " " * ((width - card.width) // 2)
-        lines += [Text(pad) + line + Text(pad) for line in draw_card(drawn_look, card)]
+        if state.drawn is None and drawn_label:
+            # "Nothing drawn" says it: no empty slot's "··" under it.
+            lines += [Text(" " * width) for _ in range(card.height)]
+        else:
+            # The card just drawn is never muted: it is the one the choice is about.
+            drawn_look = CardLook(Face.GONE) if state.drawn is None else CardLook.of(state.drawn)
+            lines += [Text(pad) + line + Text(pad) for line in draw_card(drawn_look, card)]
         text = Text("\n").join(lines)
         text.no_wrap = True
         return text

@@ -161,3 +161,19 @@ BEFORE_PHONES = {
 def test_80x24_and_120x40_plan_as_before(size: tuple[int, int]) -> None:
     expected = [(*plan, False) for plan in BEFORE_PHONES[size]]
     assert [shown(plan_table(*size, n)) for n in range(1, 8)] == expected
+
+
+@pytest.mark.parametrize("size", [(60, 45), (97, 18), (60, 18)])
+async def test_nothing_drawn_is_said_once_without_an_empty_slot_under_it(
+    make_app: Callable[..., SkyjoApp], size: tuple[int, int]
+) -> None:
+    """Under the piles, "Nothing drawn" (or "Nothing") and blank rows: a faint "··", the
+    mark of an empty slot, stood under the words and read as a fault."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await show_table(3 if size[1] > 18 else 7, 3, moves(17))(pilot)
+        screen = app.screen
+        assert isinstance(screen, TableScreen)
+        assert screen.view is not None and screen.view.drawn_card is None
+        words = drawn_words(app, screen.query_one(PilesWidget))
+        assert "Nothing" in words and "··" not in words, words
