@@ -10,7 +10,7 @@ log, and to the prompt when its words need more than one row (a hint does at
 
 A phone held upright (a terminal narrower than the landscape plan needs for
 boxed cards beside the log, and taller than wide) gets the portrait plan
-instead: the opponents above, the log in the rows left over, and at the bottom,
+instead: the opponents above (``PORTRAIT_OTHERS``), the log in the rows left over, and at the bottom,
 within a thumb's reach, the piles beside your cards, each big enough to tap
 (``TAP_SIZES``: 7 cells by 3 rows is about 49x45 CSS pixels in the page).
 
@@ -60,6 +60,15 @@ TAP_SIZES: Final[tuple[CardSize, ...]] = (CardSize(8, 5, 1), CardSize(7, 3, 1))
 #: table, where cards for everyone would leave yours too small to tap. As wide as a
 #: name line that says the points.
 SUMMARY: Final = CardSize(5, 0, 0)
+#: The opponents' cards in the portrait plan, largest first: between the landscape plan's
+#: 6x3 and its 4x1, boxed cards 4 cells wide side by side (three opponents across 60
+#: columns), so that the rows a one-row card would leave empty over the log show the
+#: others' cards framed instead.
+PORTRAIT_OTHERS: Final[tuple[CardSize, ...]] = (
+    *reversed(CARD_SIZES[1:]),
+    CardSize(4, 3, 0),
+    CARD_SIZES[0],
+)
 #: The log's rows the portrait plan keeps at least, above the piles (the latest moves).
 PORTRAIT_LOG_ROWS: Final = 5
 #: A cell is about twice as tall as it is wide: a terminal of w x h cells is taller
@@ -143,7 +152,7 @@ def _plan_portrait(width: int, height: int, opponents: int) -> TablePlan | None:
         if middle_width > width:
             continue
         middle = max(tableau_height(own), piles_height(own))
-        for others in reversed(CARD_SIZES):
+        for others in PORTRAIT_OTHERS:
             if others.width >= own.width or (opponents and tableau_width(others) > width):
                 continue
             per_band = max(1, min(opponents, width // tableau_width(others)))

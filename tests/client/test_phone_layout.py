@@ -74,10 +74,25 @@ def test_upright_your_cards_are_8x5_and_the_opponents_as_big_as_the_log_allows()
     assert shown(plan_table(60, 45, 1)) == ((8, 5), (6, 3), 1, 1, 16, True)
     assert shown(plan_table(60, 45, 3)) == ((8, 5), (6, 3), 2, 2, 6, True)
     assert shown(plan_table(60, 45, 7)) == ((8, 5), (4, 1), 3, 3, 14, True)
-    # Two bands of boxed opponents would leave the log one row: they are one row high.
-    assert shown(plan_table(60, 40, 3)) == ((8, 5), (4, 1), 3, 1, 17, True)
+    # Two bands of 6x3 opponents would leave the log one row: 4x3, three to a band.
+    assert shown(plan_table(60, 40, 3)) == ((8, 5), (4, 3), 3, 1, 11, True)
     # Short of rows for 8x5 beside seven opponents: 7x3, still a thumb's.
     assert shown(plan_table(60, 30, 7)) == ((7, 3), (4, 1), 3, 3, 5, True)
+
+
+@pytest.mark.parametrize(
+    ("size", "opponents"),
+    [((60, 49), 5), ((60, 49), 6), ((61, 41), 3)],  # the cells the page gives each phone
+)
+def test_upright_the_rows_over_the_log_show_the_opponents_cards_framed(
+    size: tuple[int, int], opponents: int
+) -> None:
+    """A Pixel 7 at six or seven, an iPhone 13 at four: the opponents' cards framed, 4 cells
+    wide, three to a band (they were one row high, over an empty band of log)."""
+    plan = plan_table(*size, opponents)
+    assert plan is not None and plan.portrait
+    assert (plan.others.width, plan.others.height, plan.per_band) == (4, 3, 3)
+    assert plan.spare_rows >= PORTRAIT_LOG_ROWS
 
 
 def test_the_upright_plan_begins_where_the_landscape_one_cannot_box_your_cards() -> None:
