@@ -164,6 +164,8 @@ class RoomScreen(SkyjoScreen[None]):
 
     def _state_line(self) -> str:
         tr, table = self.tr, self.table
+        if self.skyjo.touch and self.my_seat is not None:
+            return self._tap_line()
         if table.get("status") == "finished":
             return tr("room.finished", **self.key_labels("room.rematch"))
         if self.my_seat is None:
@@ -174,6 +176,18 @@ class RoomScreen(SkyjoScreen[None]):
         return (
             tr("room.ready_waiting", **keys) if self._am_ready() else tr("room.wait_host", **keys)
         )
+
+    def _tap_line(self) -> str:
+        """The state line on a touch screen: the footer's words to tap, not its keys."""
+        tr = self.tr
+        if self.table.get("status") == "finished":
+            return tr("room.tap.finished", rematch=tr("keys.rematch"))
+        if self.am_host:
+            return tr("room.tap.host_hint", bots=tr("keys.group.bots"), start=tr("keys.start"))
+        ready = tr("keys.ready")
+        if self._am_ready():
+            return tr("room.tap.ready_waiting", ready=ready)
+        return tr("room.tap.wait_host", ready=ready)
 
     def _am_ready(self) -> bool:
         """True once the server says my seat is ready (``r`` says so, and takes it back)."""

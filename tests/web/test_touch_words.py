@@ -45,7 +45,8 @@ async def test_a_phone_is_told_to_tap_the_cards_and_the_piles(
         await name_myself(page, "bob")
         await tap_footer(page, "New table")
         await tap_words(page, "Create")
-        await page.shows("You are the host")
+        await page.shows("You are the host: tap Bots +/- for")  # then "bots, Start when ..."
+        assert "Press" not in page.text, page.text
         await tap_footer(page, "Bots +")
         await page.shows("Casual")
         await tap_footer(page, "Start")
@@ -71,6 +72,7 @@ async def test_a_page_with_a_keyboard_still_names_the_keys(
         await page.type("ann")
         await page.press("Enter")
         await page.shows(f"code {code}")
+        await page.shows("Press r when you are ready")
         await page.press("r")
         await page.shows("You are ready")
         await host.request({"type": "start_game"})
