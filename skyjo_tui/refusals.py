@@ -8,6 +8,7 @@ for a moment, in its prompt line. Pure: no Textual.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Final
 
 from server.engine import PlayerView
 from server.engine.cards import ROWS
@@ -70,6 +71,19 @@ def target_refusal_key(
     return general
 
 
+#: The refusals that name keys, in a touch screen's words: what to tap instead.
+TAP_REFUSALS: Final = {
+    "refused.flip_first": "refused.tap.flip_first",
+    "refused.no_face_down": "refused.tap.no_face_down",
+    "refused.already_drew": "refused.tap.already_drew",
+    "refused.already_drew_pile": "refused.tap.already_drew",
+    "refused.draw_first": "refused.tap.draw_first",
+    "refused.taking": "refused.tap.taking",
+    "refused.round_over": "refused.tap.round_over",
+    "refused.game_over": "refused.tap.game_over",
+}
+
+
 def refusal_text(
     action: str,
     view: PlayerView,
@@ -80,9 +94,10 @@ def refusal_text(
     *,
     target: Target | None = None,
     mode: Mode = Mode.NORMAL,
+    touch: bool = False,
 ) -> str:
     """The sentence for ``refusal_key`` (or, choosing ``target``, ``target_refusal_key``;
-    "" when there is nothing to say)."""
+    "" when there is nothing to say); ``touch``: what to tap rather than which keys."""
     if target is None:
         choices = Choices.from_view(view)
         key = refusal_key(action, choices, view.phase, view.seat is None, link, mode)
@@ -93,7 +108,8 @@ def refusal_text(
     names = seat_names(seats, len(view.tableaux), tr)
     drawn = view.drawn_card
     return tr(
-        key,
+        TAP_REFUSALS.get(key, key) if touch else key,
+        scores=tr("keys.scores"),
         who=names[view.current_player] if view.current_player is not None else "",
         drawn=drawn,
         a_drawn=tr.a(drawn) if drawn is not None else "",

@@ -879,6 +879,7 @@ class TableScreen(SkyjoScreen[None]):
             self.link.value,
             target=target,
             mode=self.mode,
+            touch=self.skyjo.touch,
         )
         self.app.bell()
         if note:
