@@ -33,13 +33,13 @@ from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
 from server.printable import printable
 from server.protocol import DEFAULT_CHAT_MAX_LENGTH
+from server.termhost.keyturns import InputInTurnApp
 
 from . import preferences
 from .commands import SkyjoCommands
 from .errors import describe_error, refusal_words
 from .i18n import Translator, detect_language
 from .keymap import key_display
-from .keyturns import InputInTurnApp
 from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences

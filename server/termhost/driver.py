@@ -13,7 +13,7 @@ those is wrong, so this driver does none of it:
 * input arrives from the door's callback on the event loop and is parsed with
   Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``),
   then handed to the app, which takes the keys of one read in turn if it is an
-  ``InputInTurnApp`` (``skyjo_tui.keyturns``: Textual would apply them out of order);
+  ``InputInTurnApp`` (``keyturns``: Textual would apply them out of order);
 * window-change requests become ``events.Resize``, clamped to sane bounds,
   coalesced and budgeted (each costs input budget; a few are applied at once,
   then one a second, the last size winning).
@@ -46,10 +46,9 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-from skyjo_tui.keyturns import InputInTurnApp
-
 from ..limits import TokenBucket
 from ..ratelog import RefusalLog
+from .keyturns import InputInTurnApp
 from .options import (
     DEFAULT_PENDING_INPUT_CAP,
     DEFAULT_WRITE_BUFFER_CAP,

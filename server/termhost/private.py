@@ -243,14 +243,14 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "_post_message",
         "where every Textual driver posts its input to the app (LinuxDriver from its input "
         "thread, through the loop; Pilot's headless driver): overridden to take it in turn",
-        "skyjo_tui.keyturns.InputInTurnApp._post_message",
+        "keyturns.InputInTurnApp._post_message",
     ),
     PrivateUse(
         "textual.app",
         "App",
         "_registry",
         "every node of the app, whose message pumps must be quiet before its next key",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -258,7 +258,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "App",
         "_message_queue",
         "a pump's waiting messages (Textual's own Queue: no count of those in hand)",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
     ),
     *(
         PrivateUse(
@@ -266,7 +266,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
             "App",
             attribute,
             "a pump's state between messages: " + why,
-            "skyjo_tui.keyturns.until_quiet",
+            "keyturns.until_quiet",
             instance=True,
         )
         for attribute, why in (
@@ -280,7 +280,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Queue",
         "values",
         "the messages in a pump's queue",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -288,7 +288,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Queue",
         "ready_event",
         "its pump waits on it between messages, and only then",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -296,7 +296,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Event",
         "_waiters",
         "who waits on a pump's ready_event: its task, when it is not in a handler",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     # -- asyncssh: a bounded environment per channel -----------------------------------

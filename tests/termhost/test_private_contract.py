@@ -27,12 +27,12 @@ def test_every_module_that_reaches_in_is_listed() -> None:
     import server.ssh.channels as channels
     import server.ssh.flow as flow
     import server.termhost.hardening as hardening
+    import server.termhost.keyturns as keyturns
     import server.termhost.painting as painting
     import server.termhost.sharing as sharing
-    import skyjo_tui.keyturns as keyturns
 
     sources = {
-        "skyjo_tui.keyturns": keyturns,
+        "keyturns": keyturns,
         "hardening": hardening,
         "sharing": sharing,
         "painting": painting,

@@ -1,4 +1,4 @@
-"""End-to-end tests of serving Textual apps over SSH (server/ssh).
+"""The host's Textual driver and sessions (server/termhost), end to end over SSH.
 
 A real asyncssh server on 127.0.0.1:0 serves a tiny counter app; real asyncssh
 clients with a PTY type keys and read the screen.  Every wait is bounded in
@@ -48,7 +48,7 @@ from server.termhost.hardening import (
     detect_color_system,
 )
 
-from .sshkit import TIMEOUT, Term, poll_until
+from ..ssh.sshkit import TIMEOUT, Term, poll_until
 
 HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
 

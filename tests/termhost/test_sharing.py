@@ -15,8 +15,8 @@ from textual.strip import Strip
 
 from server.termhost.sharing import NO_CACHE, LazyFIFOCache, use_lazy_render_caches
 
-from .sshkit import closing, connect, open_terminal, poll_until
-from .standin import stand_in_door
+from ..ssh.sshkit import closing, connect, open_terminal, poll_until
+from ..ssh.standin import stand_in_door
 
 
 def test_lazy_fifo_cache_behaves_like_fifo_cache() -> None:
