@@ -11,9 +11,9 @@ from server.admin.socketfile import admin_socket_path
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.link import Link
 from skyjo_tui.screens.disconnected import DisconnectedScreen
 from skyjo_tui.screens.lobby import LobbyScreen
-from skyjo_tui.session import Link
 
 from .players import wait_for
 

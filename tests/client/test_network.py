@@ -16,10 +16,10 @@ from server.app import SkyjoServer
 from server.netclient import ServerConnection, ServerError
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.link import Link
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
-from skyjo_tui.session import Link
 from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
