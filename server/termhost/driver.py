@@ -435,7 +435,7 @@ class TerminalDriver(Driver):
 
     Textual constructs drivers itself as ``driver_class(app, debug=, mouse=,
     size=)``; the session binds the terminal with ``functools.partial`` (see
-    ``server.termhost.session``).
+    ``server.termhost.hosted``).
     """
 
     def __init__(

@@ -67,7 +67,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "App",
         "_exception",
         "a crashed app's exception, for its exit status and the log",
-        "session.app_exit_status",
+        "hosted.app_exit_status",
         instance=True,
     ),
     PrivateUse(

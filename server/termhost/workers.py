@@ -42,9 +42,9 @@ from typing import Any, Final
 from ..logformat import current_log_format
 from .control import ControlChannel, control_pair
 from .driver import ChannelTerminal
+from .hosted import SessionInfo
 from .options import WorkerOptions
 from .relay import RemoteApp
-from .session import SessionInfo
 from .worker import HostSettings
 
 logger = logging.getLogger(__name__)

@@ -32,7 +32,7 @@ from textual.geometry import Size
 from textual.widgets import Label
 
 from server.ssh.connection import SSHAppServer, create_app_server
-from server.ssh.session import SSHSessions
+from server.ssh.transport import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
 from server.termhost.driver import (
     INPUT_SLICE,

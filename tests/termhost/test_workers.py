@@ -16,7 +16,7 @@ import pytest
 from textual.app import App
 
 from server.ssh.connection import create_app_server
-from server.ssh.session import SSHSessions
+from server.ssh.transport import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
 from server.termhost.worker import HostSettings
 from server.termhost.workers import WorkerOptions, WorkerPool, WorkerUnavailable

@@ -23,7 +23,7 @@ from skyjo_tui.webpage import OWN_PREFIX
 from ..limits import ConnectionRegistry
 from ..listen import peer_host
 from ..termhost import DoorPlayer, HostedSession, SessionHost, SessionStart
-from ..termhost.session import EXIT_FAILURE
+from ..termhost.hosted import EXIT_FAILURE
 from .channels import cap_environment
 from .flow import BUDGET, ConnectionFlow, connection_flow
 from .options import SSHLimits
