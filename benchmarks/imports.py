@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -115,8 +114,8 @@ def read(known_paths: dict[str, Path]) -> dict[str, ModuleImports]:
             inside = in_function or isinstance(
                 node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda
             )
-            for child in ast.iter_child_nodes(node):
-                visit(child, inside, type_only)
+            for nested in ast.iter_child_nodes(node):
+                visit(nested, inside, type_only)
 
         visit(ast.parse(source, str(path)), False, False)
     return modules
@@ -213,4 +212,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
