@@ -623,7 +623,7 @@ class SkyjoApp(InputInTurnApp[None]):
         mounting then finds no ``#seats``, a select no overlay.  Whatever
         moment the connection ends at, that is the end it asked for, not a
         crash (which would be logged and shown as one)."""
-        if isinstance(error, NoMatches) and self._exit:  # noqa: SLF001 - set by exit()
+        if isinstance(error, NoMatches) and self._exit:  # set by exit() (private.py)
             logger.debug("a widget was gone as the app ended: %s", error)
             return
         super()._handle_exception(error)

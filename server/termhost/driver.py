@@ -111,9 +111,9 @@ class SessionXTermParser(XTermParser):
     """
 
     _parse_extended_key = getattr(
-        XTermParser._parse_extended_key,
+        XTermParser._parse_extended_key,  # noqa: SLF001 - (private.py)
         "__wrapped__",
-        XTermParser._parse_extended_key,
+        XTermParser._parse_extended_key,  # noqa: SLF001 - (private.py)
     )
 
     def __init__(self) -> None:
@@ -293,7 +293,7 @@ class ChannelTerminal:
         self._backlog.clear()
         driver, self._driver = self._driver, None
         if driver is not None:
-            driver._cancel_tick()
+            driver._cancel_tick()  # noqa: SLF001 - the module's own (InputReceiver)
         handles = (self._resume_handle, self._resize_handle, self._slice_handle, self._drain_handle)
         for handle in handles:
             if handle is not None:

@@ -158,7 +158,7 @@ class Worker:
             self.kill()
             code = await self.process.wait()
         self.gone(code, f"worker exited ({code}) before it was ready")
-        self.pool._worker_exited(self, code)
+        self.pool._worker_exited(self, code)  # noqa: SLF001 - the module's own (the pool and its workers)
 
     def poke(self) -> None:
         """Something was sent that the worker should act on (a key, a session):

@@ -26,7 +26,7 @@ async def admin(server: SkyjoServer, command: str, **fields: str) -> dict[str, o
 
 
 def notes(app: SkyjoApp) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
+    return [f"{n.title}: {n.message}" for n in app._notifications]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_an_announcement_shows_and_a_kick_stays_a_kick(

@@ -402,7 +402,7 @@ async def test_someone_who_leaves_the_game_is_said_to_have_left_not_to_be_away(
 
 
 def notices(app: SkyjoApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app._notifications]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_a_server_that_stops_is_said_to_be_shutting_down(

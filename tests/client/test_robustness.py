@@ -31,7 +31,7 @@ def prompt(app: SkyjoApp) -> str:
 
 
 def errors_said(app: SkyjoApp) -> list[str]:
-    return [n.message for n in app._notifications if n.severity == "error"]
+    return [n.message for n in app._notifications if n.severity == "error"]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_the_local_server_stopping_mid_game_is_survived(

@@ -635,7 +635,7 @@ def test_stock_parser_cache_pins_its_message_pump_but_ours_does_not() -> None:
         gc.collect()
         assert stock() is None  # and clearing releases what the stock parser pinned
     finally:
-        XTermParser._parse_extended_key.cache_clear()
+        XTermParser._parse_extended_key.cache_clear()  # noqa: SLF001 - the test looks inside
 
 
 async def test_server_side_effects_are_refused(
@@ -667,8 +667,8 @@ async def test_server_side_effects_are_refused(
 async def test_print_in_an_app_does_not_redirect_process_stdout(harness: Harness) -> None:
     async with open_term(harness, "alice"):
         app = await harness.app_for("alice")
-        assert app._capture_stdout is KEEP_PROCESS_STREAMS
-        assert sys.stdout is not app._capture_stdout
+        assert app._capture_stdout is KEEP_PROCESS_STREAMS  # noqa: SLF001 - the test looks inside
+        assert sys.stdout is not app._capture_stdout  # noqa: SLF001 - the test looks inside
 
 
 async def test_colour_depth_comes_from_the_client(
