@@ -37,6 +37,8 @@ class ModuleImports:
     in_functions: set[str] = field(default_factory=set)
     type_only: set[str] = field(default_factory=set)
     in_function_statements: int = 0
+    in_function_own: int = 0
+    """Those of them that import the project's own modules."""
 
 
 def module_name(path: Path) -> str:
@@ -98,6 +100,7 @@ def read(known_paths: dict[str, Path]) -> dict[str, ModuleImports]:
                 targets = imported(node, name, is_package, known) - {name}
                 if in_function:
                     entry.in_function_statements += 1
+                    entry.in_function_own += bool(targets)
                 if type_only:
                     entry.type_only |= targets
                 elif in_function:
@@ -195,16 +198,18 @@ def main() -> None:
             for component in found:
                 print(f"    {len(component)}: {' '.join(component)}")
 
-    print("\nimports inside functions (statements):")
+    print("\nimports inside functions (statements: all, then those of the project's own modules):")
     per_package = Counter[str]()
+    own_per_package = Counter[str]()
     per_module = Counter[str]()
     for m in modules.values():
         per_package[m.name.split(".")[0]] += m.in_function_statements
-        if m.in_function_statements:
-            per_module[m.name] = m.in_function_statements
+        own_per_package[m.name.split(".")[0]] += m.in_function_own
+        if m.in_function_own:
+            per_module[m.name] = m.in_function_own
     for package in PACKAGES:
-        print(f"  {package:28} {per_package[package]}")
-    print("  most: " + ", ".join(f"{n} {c}" for n, c in per_module.most_common(args.top)))
+        print(f"  {package:28} {per_package[package]:4} {own_per_package[package]:4}")
+    print("  most (own): " + ", ".join(f"{n} {c}" for n, c in per_module.most_common(args.top)))
 
     print("\nlargest modules (lines):")
     for m in sorted(modules.values(), key=lambda m: -m.lines)[: args.top]:
