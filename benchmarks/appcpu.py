@@ -46,7 +46,7 @@ from server.config import ServerConfig
 from server.doors.game import in_process_app_factory, skyjo_app_factory
 from server.termhost import DoorPlayer, HostLimits, SessionHost, SessionStart
 from server.termhost.gcpolicy import DEFAULT_GC_POLICY, GCScheduler
-from server.termhost.session import HostedSession
+from server.termhost.hosted import HostedSession
 
 
 class MemoryTransport:

@@ -134,7 +134,7 @@ def rlskyjo_path(players: int, seed: int) -> Run | None:
     rng = random.Random(seed)
     game = SkyjoGame(num_players=players)
     game.set_seed(seed)
-    mask_of, flatnonzero = game._jit_action_mask, numpy.flatnonzero
+    mask_of, flatnonzero = game._jit_action_mask, numpy.flatnonzero  # noqa: SLF001 - rlskyjo's, as its own code steps
 
     def run(rounds: int) -> int:
         turns = 0

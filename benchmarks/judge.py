@@ -72,8 +72,8 @@ class NotingExpert(ExpertBot):
         unseen = self.counter.unseen(view)
         draws = self.counter.draw_pile(view, unseen)
         plan = Plan(view, unseen, draws, self.settings, self.params, self._rng, closing_samples=1)
-        other = plan._columns_of(1 - self.seat)
-        gains = turn_gains(plan._columns_of(self.seat), plan.o.mean, self.settings.clear_columns)
+        other = plan._columns_of(1 - self.seat)  # noqa: SLF001 - the module's own part, measured alone
+        gains = turn_gains(plan._columns_of(self.seat), plan.o.mean, self.settings.clear_columns)  # noqa: SLF001 - the module's own part, measured alone
         return Position(
             game=self.game,
             round=view.round,

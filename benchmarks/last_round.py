@@ -52,14 +52,14 @@ class GameAwareExpert(MasterBot):
         rng = random.Random(f"game-aware/{self.seed}/{view.round}/{self.counter.turns}")
         plan = Plan(view, unseen, draws, self.settings, self.params, rng)
         if view.closer is not None:
-            return self._last_turn(view, plan)  # noqa: SLF001 (master's part, measured alone)
+            return self._last_turn(view, plan)  # master's part, measured alone
         pick = advise(view, self.counter, self.settings, self.params, self._rng).best.action
         endgame = max(view.totals) + self.endgame_reach >= self.settings.end_score
         if not (endgame and plan.may_close):
             return pick
-        extras = self._candidates(plan, view, endgame=True)  # noqa: SLF001
+        extras = self._candidates(plan, view, endgame=True)
         candidates = [pick, *(a for a in extras if a != pick)]
-        return self._search(view, plan, candidates, endgame=True)  # noqa: SLF001
+        return self._search(view, plan, candidates, endgame=True)
 
 
 def main() -> None:

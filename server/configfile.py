@@ -36,7 +36,7 @@ def file_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     # argparse has no public list of a parser's options; ``_actions`` is it (since 2.7).
     return {
         action.dest: action
-        for action in parser._actions
+        for action in parser._actions  # noqa: SLF001 - argparse's (private.py)
         if action.option_strings and action.dest not in NOT_IN_FILE
     }
 
@@ -104,7 +104,8 @@ def _convert(action: argparse.Action, value: Any, where: str) -> Any:
         if not isinstance(value, bool):
             raise ConfigError(f"{where}: must be true or false, not {value!r}")
         return value
-    if isinstance(action, argparse._AppendAction):  # repeatable: a list (or one value)
+    # repeatable: a list (or one value)
+    if isinstance(action, argparse._AppendAction):  # noqa: SLF001 - argparse's (private.py)
         values = value if isinstance(value, list) else [value]
         return [_convert_one(action, item, where) for item in values]
     return _convert_one(action, value, where)

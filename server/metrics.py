@@ -50,7 +50,7 @@ from .protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING
 
 if TYPE_CHECKING:
     from .app import SkyjoServer
-    from .termhost.session import SessionHost
+    from .termhost.hosted import SessionHost
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ from typing import Final
 
 from server.netclient import ServerConnection
 
-from .session import Connector
+from .link import Connector
 
 DEFAULT_PORT: Final = 7777
 

@@ -1,6 +1,6 @@
 """``SkyjoApp``: the Textual client, built by ``build_app`` for the CLI, the tests and SSH.
 
-The app is the controller between the screens and one ``Session``: screens
+The app is the controller between the screens and one ``ServerLink``: screens
 call its methods (start a local game, connect, send a request, play a
 move), and everything the server pushes comes back as a ``SessionNews``
 message that the app routes to the screen it concerns. The app touches no
@@ -33,18 +33,18 @@ from server.config import Pace
 from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
 from server.printable import printable
 from server.protocol import DEFAULT_CHAT_MAX_LENGTH
+from server.termhost.keyturns import InputInTurnApp
 
 from . import preferences
 from .commands import SkyjoCommands
 from .errors import describe_error, refusal_words
 from .i18n import Translator, detect_language
 from .keymap import key_display
-from .keyturns import InputInTurnApp
+from .link import NO_RECONNECT_CODES, Link, LinkChanged, NameNeeded, Pushed, ServerLink
 from .local import LocalServer
 from .local_game import LocalSetup
 from .preferences import Preferences
 from .routing import HeardChat
-from .session import NO_RECONNECT_CODES, Link, LinkChanged, NameNeeded, Pushed, Session
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
 from .webpage import in_page, keyboard_sequence, page_address, table_to_open, touch_screen
@@ -154,7 +154,7 @@ class SkyjoApp(InputInTurnApp[None]):
         self._respect_no_color(options.environ)
         #: Binding id -> key(s), from the preferences: players may remap any key.
         self.keymap: dict[str, str] = dict(self.prefs.keys)
-        self.session: Session | None = None
+        self.session: ServerLink | None = None
         self.local: LocalServer | None = None
         self.table: dict[str, Any] | None = None
         #: The story of the table we arrived at (``log`` in its ``table`` push) while no board
@@ -323,7 +323,7 @@ class SkyjoApp(InputInTurnApp[None]):
 
         await self._close_session()
         self._quick_game = False
-        session = Session(connect, self._session_news)
+        session = ServerLink(connect, self._session_news)
         self.session = session
         waiting = ConnectingScreen(label, retry=lambda: self.go_online(connect, label, name))
         token = self.prefs.tokens.get(label) if label else None
@@ -371,7 +371,7 @@ class SkyjoApp(InputInTurnApp[None]):
         if not screen.is_attached:
             await self.push_screen(screen)
 
-    async def _ask_name(self, session: Session, needed: NameNeeded, name: str | None) -> Any:
+    async def _ask_name(self, session: ServerLink, needed: NameNeeded, name: str | None) -> Any:
         from .screens.name import NameScreen
 
         reason = self.describe_error(needed) if needed.message else ""
@@ -392,7 +392,7 @@ class SkyjoApp(InputInTurnApp[None]):
             return welcome
 
     @staticmethod
-    def _name_limit(session: Session, needed: NameNeeded, known: int) -> int:
+    def _name_limit(session: ServerLink, needed: NameNeeded, known: int) -> int:
         """The server's longest name, as far as we know (0: not known): from the refusal of a
         name too long, else its welcome, else what an earlier refusal said."""
         welcome = session.welcome.limits if session.welcome is not None else {}
@@ -460,7 +460,7 @@ class SkyjoApp(InputInTurnApp[None]):
         resuming) on failure. Resuming keeps the seat the token holds and returns the
         table pushes the login brought; otherwise that seat is left and none are."""
         await self._close_session()
-        self.session = Session(self.local_server().connect, self._session_news)
+        self.session = ServerLink(self.local_server().connect, self._session_news)
         self.hold_tables()
         held: list[dict[str, Any]] = []
         try:
@@ -626,7 +626,7 @@ class SkyjoApp(InputInTurnApp[None]):
         mounting then finds no ``#seats``, a select no overlay.  Whatever
         moment the connection ends at, that is the end it asked for, not a
         crash (which would be logged and shown as one)."""
-        if isinstance(error, NoMatches) and self._exit:  # noqa: SLF001 - set by exit()
+        if isinstance(error, NoMatches) and self._exit:  # set by exit() (private.py)
             logger.debug("a widget was gone as the app ended: %s", error)
             return
         super()._handle_exception(error)

@@ -23,8 +23,8 @@ from server.lobby.text import TextError, TextTooLong
 from server.netclient import ConnectionLost, ServerError
 from server.protocol import ErrorCode, NameReason, ProtocolError
 from server.termhost.workers import WorkerUnavailable
+from skyjo_tui.link import NameNeeded
 from skyjo_tui.replay import ReplayError
-from skyjo_tui.session import NameNeeded
 
 #: One instance of each, made as the code makes them (with every field set).
 EXAMPLES: list[BaseException] = [

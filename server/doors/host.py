@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..termhost.gcpolicy import DEFAULT_GC_POLICY, GCPolicy, GCScheduler
+from ..termhost.hosted import SessionHost
 from ..termhost.options import HostLimits, HostMessages, WorkerOptions
-from ..termhost.session import SessionHost
 from ..termhost.worker import HostSettings
 from ..termhost.workers import WorkerPool
 from .game import (

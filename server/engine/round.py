@@ -100,8 +100,8 @@ class Round:
         if check:
             position.check()
         round_ = cls.__new__(cls)
-        round_._load(position, settings, number, reshuffle_seed)
-        round_._deal = None
+        round_._load(position, settings, number, reshuffle_seed)  # noqa: SLF001 - its own class, for a round built without __init__
+        round_._deal = None  # noqa: SLF001 - its own class, for a round built without __init__
         return round_
 
     def _load(

@@ -98,7 +98,7 @@ class Lobby:
                 if self.tables.pop(saved.table_id, None) is not None:
                     self.places.clear(table)
                 continue
-            table.play.start_driver()
+            table.play.start_clock()
         logger.info("restored %d tables", len(self.tables))
         await self.guests.start()
 
@@ -110,7 +110,7 @@ class Lobby:
         for session in list(self.sessions):
             session.close(ErrorCode.SHUTTING_DOWN, "the server is shutting down")
         for table in list(self.tables.values()):
-            await table.play.stop_driver()
+            await table.play.stop_clock()
         self.thinker.close()
 
     def _adopt(self, table: Table) -> None:
@@ -126,7 +126,7 @@ class Lobby:
 
     def add_table(self, table: Table) -> None:
         self._adopt(table)
-        table.play.start_driver()
+        table.play.start_clock()
 
     # -- connections -----------------------------------------------------------------
 
@@ -259,7 +259,7 @@ class Lobby:
         self.quotas.closed(table.id)
         present = table.sessions()
         self.places.clear(table)
-        await table.play.stop_driver()
+        await table.play.stop_clock()
         await self.store.delete_table(table.id)
         for session in present:
             session.send({"type": "left_table", "table_id": table.id, "reason": reason})

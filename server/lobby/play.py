@@ -1,8 +1,8 @@
 """A table's game: every move through the engine, stored, then told to everyone.
 
 ``TablePlay`` owns the engine's ``Game``, the table's bots (``thinking``) and
-its driver (``driver``: what happens without anyone asking). People's moves
-arrive through ``act``, bots' moves through ``bot_move``.
+its clock (``table_clock``: what happens without anyone asking, when it is due).
+People's moves arrive through ``act``, bots' moves through ``bot_move``.
 
 Order of a move, under the table's lock: the engine checks it, the store
 commits it, the engine applies it, the pushes go out. So a move is durable
@@ -24,9 +24,9 @@ from ..engine.events import RoundScored, TotalsUpdated
 from ..engine.movelog import AWAY, LEFT, TIMER, Standin, action_entry, read_action_entry
 from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
 from ..store import PlayerResult, SavedTable, Store
-from .driver import TableDriver
 from .records import make_record
 from .table import HUMAN, IN_GAME, GameSeat, Table
+from .table_clock import TableClock
 from .thinking import BotThinker, TableBots
 
 if TYPE_CHECKING:
@@ -72,22 +72,22 @@ class TablePlay:
         self.turn_started = time.monotonic()
         self.last_progress = time.monotonic()
         self.next_round_at: float | None = None
-        self.driver = TableDriver(self)
+        self.clock = TableClock(self)
 
-    # -- lifecycle (the driver does the work) ---------------------------------------
+    # -- lifecycle (the clock does the work) ---------------------------------------
 
-    def start_driver(self) -> None:
-        self.driver.start()
+    def start_clock(self) -> None:
+        self.clock.start()
 
-    async def stop_driver(self) -> None:
-        await self.driver.stop()
+    async def stop_clock(self) -> None:
+        await self.clock.stop()
 
     def wake(self) -> None:
-        """Something changed: the driver looks again at what is due."""
-        self.driver.wake()
+        """Something changed: the clock looks again at what is due."""
+        self.clock.wake()
 
     def presence_changed(self) -> None:
-        self.driver.presence_changed()
+        self.clock.presence_changed()
 
     # -- queries ---------------------------------------------------------------------
 
@@ -417,7 +417,7 @@ class TablePlay:
         return when is not None and when <= time.monotonic()
 
     async def bot_move(self, index: int) -> None:
-        """A bot's move for seat ``index``, if one is due (the driver calls this).
+        """A bot's move for seat ``index``, if one is due (the clock calls this).
 
         The bot thinks without the table's lock, so during the initial flips
         people flip meanwhile instead of waiting for it. Its move is played

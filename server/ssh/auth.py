@@ -10,7 +10,7 @@ import asyncssh
 from ..listen import peer_host
 from .connection import SSHAppServer
 from .identity import DEFAULT_LOBBY_USERNAME, AuthorizedKeys, SSHPlayer, identity_for_key
-from .session import SSHSessions
+from .transport import SSHSessions
 
 logger = logging.getLogger(__name__)
 

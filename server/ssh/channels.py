@@ -42,4 +42,4 @@ def cap_environment(chan: asyncssh.SSHServerChannel, max_vars: int) -> None:
     # Same object layout, one method overridden: asyncssh dispatches channel
     # requests with getattr(self, "_process_<name>_request").
     chan.__class__ = _CappedEnvChannel
-    chan._max_env_vars = max_vars  # type: ignore[attr-defined]
+    chan._max_env_vars = max_vars  # type: ignore[attr-defined]  # noqa: SLF001 - our subclass's own, on the channel it now is

@@ -27,7 +27,7 @@ import asyncssh
 
 from ..listen import peer_host
 from .flow import connection_flow
-from .session import SSHSessions
+from .transport import SSHSessions
 
 logger = logging.getLogger(__name__)
 

@@ -32,7 +32,7 @@ from .connection import create_app_server
 from .hostkey import fingerprint, load_or_create_host_key
 from .identity import AuthorizedKeys
 from .options import DEFAULT_SSH_PORT, SSHOptions, add_ssh_arguments, ssh_options_from_args
-from .session import SSHMessages, SSHSessions
+from .transport import SSHMessages, SSHSessions
 
 logger = logging.getLogger(__name__)
 

@@ -3,7 +3,7 @@ they came in (SSH, a browser), run in recycled worker processes or in this one.
 
 Layers, each a module:
 
-* ``session``: ``SessionHost`` (every app of a server) and ``HostedSession`` (one
+* ``hosted``: ``SessionHost`` (every app of a server) and ``HostedSession`` (one
   player's terminal from ``open`` to ``end``); what a door provides
   (``TerminalTransport``, ``SessionStart``, ``DoorPlayer``);
 * ``driver``: the Textual driver over a door's transport (``TerminalDriver``,
@@ -12,6 +12,7 @@ Layers, each a module:
   cheaply;
 * ``workers``, ``worker``, ``relay``, ``control``: the worker processes and what
   connects a session to the one running its app;
+* ``keyturns``: the keys of one read given to an app in turn (``InputInTurnApp``);
 * ``private``: the private Textual attributes all of this relies on, in one
   place, checked by a contract test.
 
@@ -26,7 +27,7 @@ from typing import Any
 #: ``server.termhost.options`` (plain data) loads without Textual.
 _EXPORTS = {
     "options": ("HostLimits", "HostMessages", "WorkerOptions"),
-    "session": (
+    "hosted": (
         "EXIT_FAILURE",
         "EXIT_OK",
         "AppFactory",

@@ -13,7 +13,7 @@ those is wrong, so this driver does none of it:
 * input arrives from the door's callback on the event loop and is parsed with
   Textual's own ``XTermParser`` (minus its leaky cache, see ``SessionXTermParser``),
   then handed to the app, which takes the keys of one read in turn if it is an
-  ``InputInTurnApp`` (``skyjo_tui.keyturns``: Textual would apply them out of order);
+  ``InputInTurnApp`` (``keyturns``: Textual would apply them out of order);
 * window-change requests become ``events.Resize``, clamped to sane bounds,
   coalesced and budgeted (each costs input budget; a few are applied at once,
   then one a second, the last size winning).
@@ -46,10 +46,9 @@ from textual.driver import Driver
 from textual.geometry import Size
 from textual.message import Message
 
-from skyjo_tui.keyturns import InputInTurnApp
-
 from ..limits import TokenBucket
 from ..ratelog import RefusalLog
+from .keyturns import InputInTurnApp
 from .options import (
     DEFAULT_PENDING_INPUT_CAP,
     DEFAULT_WRITE_BUFFER_CAP,
@@ -112,9 +111,9 @@ class SessionXTermParser(XTermParser):
     """
 
     _parse_extended_key = getattr(
-        XTermParser._parse_extended_key,
+        XTermParser._parse_extended_key,  # noqa: SLF001 - (private.py)
         "__wrapped__",
-        XTermParser._parse_extended_key,
+        XTermParser._parse_extended_key,  # noqa: SLF001 - (private.py)
     )
 
     def __init__(self) -> None:
@@ -294,7 +293,7 @@ class ChannelTerminal:
         self._backlog.clear()
         driver, self._driver = self._driver, None
         if driver is not None:
-            driver._cancel_tick()
+            driver._cancel_tick()  # noqa: SLF001 - the module's own (InputReceiver)
         handles = (self._resume_handle, self._resize_handle, self._slice_handle, self._drain_handle)
         for handle in handles:
             if handle is not None:
@@ -436,7 +435,7 @@ class TerminalDriver(Driver):
 
     Textual constructs drivers itself as ``driver_class(app, debug=, mouse=,
     size=)``; the session binds the terminal with ``functools.partial`` (see
-    ``server.termhost.session``).
+    ``server.termhost.hosted``).
     """
 
     def __init__(

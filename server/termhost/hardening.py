@@ -230,8 +230,8 @@ def harden_app(app: App[Any]) -> io.StringIO:
     stderr).  The session logs it instead.
     """
     install_stdio_guard()
-    app._capture_stdout = KEEP_PROCESS_STREAMS  # type: ignore[assignment]
-    app._capture_stderr = KEEP_PROCESS_STREAMS  # type: ignore[assignment]
+    app._capture_stdout = KEEP_PROCESS_STREAMS  # type: ignore[assignment]  # noqa: SLF001 - (private.py)
+    app._capture_stderr = KEEP_PROCESS_STREAMS  # type: ignore[assignment]  # noqa: SLF001 - (private.py)
     for name, replacement in _REFUSALS.items():
         setattr(app, name, replacement)
     errors = io.StringIO()
@@ -300,10 +300,10 @@ def configure_terminal(app: App[Any], term: str | None, env: Mapping[str, str]) 
     )
     no_color = "NO_COLOR" in env
     app.no_color = no_color
-    filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]
+    filters = [f for f in app._filters if not isinstance(f, (NoColor, Monochrome))]  # noqa: SLF001 - (private.py)
     if no_color:
         filters.append(NoColor() if app.native_ansi_color else Monochrome())
-    app._filters[:] = filters
+    app._filters[:] = filters  # noqa: SLF001 - (private.py)
     _render_per_terminal()
 
 
@@ -326,20 +326,21 @@ def _render_per_terminal() -> None:
     if _rendering_per_terminal:
         return
     render_style = Strip.__dict__["render_style"].__func__
-    make_ansi_codes = RichStyle._make_ansi_codes
+    make_ansi_codes = RichStyle._make_ansi_codes  # noqa: SLF001 - (private.py)
 
     def render_style_for(
         cls: type[Strip], style: RichStyle, text: str, color_system: ColorSystem
     ) -> str:
-        style._ansi = None  # whichever terminal it was for: render_ansi knows this one's
+        # whichever terminal it was for: render_ansi knows this one's
+        style._ansi = None  # noqa: SLF001 - (private.py)
         return render_style(cls, style, text, color_system)
 
     def ansi_codes_for(style: RichStyle, color_system: ColorSystem) -> str:
-        style._ansi = None
+        style._ansi = None  # noqa: SLF001 - (private.py)
         return make_ansi_codes(style, color_system)
 
     Strip.render_style = classmethod(render_style_for)  # type: ignore[method-assign, assignment]
-    RichStyle._make_ansi_codes = ansi_codes_for  # type: ignore[method-assign, assignment]
+    RichStyle._make_ansi_codes = ansi_codes_for  # type: ignore[method-assign, assignment]  # noqa: SLF001 - (private.py)
     _rendering_per_terminal = True
 
 

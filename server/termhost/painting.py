@@ -41,7 +41,7 @@ def paint_changed_lines_only() -> None:
     if not hasattr(Compositor, "_get_renders") or not hasattr(Compositor, "visible_widgets"):
         logger.warning("textual's compositor changed; partial updates stay as they are")
         return
-    Compositor._get_renders = _renders_within  # type: ignore[method-assign]
+    Compositor._get_renders = _renders_within  # type: ignore[method-assign]  # noqa: SLF001 - (private.py)
     _installed = True
 
 

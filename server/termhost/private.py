@@ -1,4 +1,5 @@
-"""Every private attribute of Textual, rich, asyncssh and asyncio that the doors and the client rely on.
+"""Every private attribute of a library (Textual, rich, asyncssh, asyncio, argparse) that the
+server and the client rely on.
 
 Running many apps in one process, and serving them over a door's transport,
 means reaching into places their authors did not promise to keep.  They are
@@ -7,6 +8,11 @@ fails one contract test (``tests/termhost/test_private_contract.py``) loudly,
 by name, instead of silently undoing an isolation or a saving.  The versions
 this was checked against are pinned in ``pyproject.toml`` (Textual 8.x,
 asyncssh 2.x); raise a pin only after this test passes on the new version.
+
+The same test reads ``server/`` and ``skyjo_tui/`` for private names of a library reached
+on an object, by name (``getattr``), from a private module, or used, overridden or set by a
+subclass, and fails on one not listed here; ruff's SLF001 marks each line that reaches in
+(``noqa: SLF001`` there, naming this list). The tests' own reaches fail in their own test.
 """
 
 from __future__ import annotations
@@ -67,7 +73,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "App",
         "_exception",
         "a crashed app's exception, for its exit status and the log",
-        "session.app_exit_status",
+        "hosted.app_exit_status",
         instance=True,
     ),
     PrivateUse(
@@ -139,6 +145,17 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Strip caches made on first use",
         "sharing.use_lazy_render_caches",
     ),
+    *(
+        PrivateUse(
+            "textual.cache",
+            "FIFOCache",
+            attribute,
+            "the lazy cache keeps the base class's state where its methods read it: " + why,
+            "sharing.LazyFIFOCache",
+            instance=True,
+        )
+        for attribute, why in (("_cache", "the entries"), ("_maxsize", "their number at most"))
+    ),
     PrivateUse(
         "textual.widget",
         None,
@@ -193,6 +210,73 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "painting._renders_within",
     ),
     # -- textual: the client's screens (every door's app) -------------------------------
+    *(
+        PrivateUse(
+            "textual.screen",
+            "Screen",
+            handler,
+            "Textual calls a screen's private handler of each class in turn: ours "
+            "beside its own (" + why + ")",
+            "skyjo_tui.screens.base.SkyjoScreenMixin." + handler,
+        )
+        for handler, why in (
+            ("_on_screen_resume", "a first resume skips restyling what just mounted"),
+            ("_on_screen_suspend", "the focus marks go with the keyboard"),
+            ("_on_resize", "a resize to where the screen stands is not laid out again"),
+        )
+    ),
+    PrivateUse(
+        "textual.screen",
+        "Screen",
+        "_update_auto_focus",
+        "the focus given again after a recompose removed the widget that had it",
+        "skyjo_tui.screens.base.SkyjoScreenMixin._focus_again",
+    ),
+    PrivateUse(
+        "textual.dom",
+        "DOMNode",
+        "_merged_bindings",
+        "a node's declared bindings, from which its translated copy is made",
+        "skyjo_tui.screens.base.localize_bindings",
+    ),
+    PrivateUse(
+        "textual.dom",
+        "DOMNode",
+        "_bindings",
+        "the bindings Textual applies: replaced by the translated copy (no public setter)",
+        "skyjo_tui.screens.base.localize_bindings",
+        instance=True,
+    ),
+    PrivateUse(
+        "textual._context",
+        None,
+        "active_app",
+        "the running app's translator, for a screen built while it runs",
+        "skyjo_tui.screens.base._running_translator",
+    ),
+    PrivateUse(
+        "textual.widgets",
+        "Input",
+        "_on_paste",
+        "a paste into a one-line field keeps all its lines, joined (Textual's own handler "
+        "keeps the first line only)",
+        "skyjo_tui.widgets.text.Input._on_paste",
+    ),
+    PrivateUse(
+        "textual.app",
+        "App",
+        "_handle_exception",
+        "a widget gone as the app ends is not a crash",
+        "skyjo_tui.app.SkyjoApp._handle_exception",
+    ),
+    PrivateUse(
+        "textual.app",
+        "App",
+        "_exit",
+        "whether the app was asked to exit (set by exit())",
+        "skyjo_tui.app.SkyjoApp._handle_exception",
+        instance=True,
+    ),
     PrivateUse(
         "textual.screen",
         "Screen",
@@ -227,6 +311,22 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "driver.TerminalDriver",
         instance=True,
     ),
+    *(
+        PrivateUse("textual.driver", "Driver", attribute, why, "driver.TerminalDriver", True)
+        for attribute, why in (
+            ("_loop", "the loop the driver's timers run on (set by Driver.__init__)"),
+            ("_size", "the terminal's size, which the base class reports"),
+            ("_mouse", "whether the app wants the mouse"),
+        )
+    ),
+    PrivateUse(
+        "textual._xterm_parser",
+        "XTermParser",
+        "_timeout_time",
+        "when a lone Esc is due: the tick tries again if it fired a hair early",
+        "driver.TerminalDriver._tick",
+        instance=True,
+    ),
     PrivateUse(
         "textual.app",
         "App",
@@ -243,14 +343,14 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "_post_message",
         "where every Textual driver posts its input to the app (LinuxDriver from its input "
         "thread, through the loop; Pilot's headless driver): overridden to take it in turn",
-        "skyjo_tui.keyturns.InputInTurnApp._post_message",
+        "keyturns.InputInTurnApp._post_message",
     ),
     PrivateUse(
         "textual.app",
         "App",
         "_registry",
         "every node of the app, whose message pumps must be quiet before its next key",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -258,7 +358,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "App",
         "_message_queue",
         "a pump's waiting messages (Textual's own Queue: no count of those in hand)",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
     ),
     *(
         PrivateUse(
@@ -266,7 +366,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
             "App",
             attribute,
             "a pump's state between messages: " + why,
-            "skyjo_tui.keyturns.until_quiet",
+            "keyturns.until_quiet",
             instance=True,
         )
         for attribute, why in (
@@ -280,7 +380,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Queue",
         "values",
         "the messages in a pump's queue",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -288,7 +388,7 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Queue",
         "ready_event",
         "its pump waits on it between messages, and only then",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
     ),
     PrivateUse(
@@ -296,8 +396,24 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "Event",
         "_waiters",
         "who waits on a pump's ready_event: its task, when it is not in a handler",
-        "skyjo_tui.keyturns.until_quiet",
+        "keyturns.until_quiet",
         instance=True,
+    ),
+    # -- argparse: the config file's keys are the parser's own options -------------------
+    PrivateUse(
+        "argparse",
+        "ArgumentParser",
+        "_actions",
+        "a parser's options (argparse has no public list of them; there since 2.7)",
+        "server.configfile.file_options",
+        instance=True,
+    ),
+    PrivateUse(
+        "argparse",
+        None,
+        "_AppendAction",
+        "a repeatable option takes a list in the file",
+        "server.configfile._convert",
     ),
     # -- asyncssh: a bounded environment per channel -----------------------------------
     PrivateUse(
@@ -368,6 +484,22 @@ def _instance(module: str, owner: str) -> object | None:
         from textual._queue import Queue
 
         return Queue()
+    if (module, owner) == ("textual.dom", "DOMNode"):
+        from textual.dom import DOMNode
+
+        return DOMNode()
+    if (module, owner) == ("textual._xterm_parser", "XTermParser"):
+        from textual._xterm_parser import XTermParser
+
+        return XTermParser()
+    if (module, owner) == ("textual.cache", "FIFOCache"):
+        from textual.cache import FIFOCache
+
+        return FIFOCache(1)
+    if (module, owner) == ("argparse", "ArgumentParser"):
+        import argparse
+
+        return argparse.ArgumentParser()
     if (module, owner) == ("asyncio", "Event"):
         import asyncio
 

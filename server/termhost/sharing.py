@@ -57,7 +57,7 @@ class SharedParseCache:
         self._stylesheet = stylesheet
 
     def _key(self, key: tuple[Any, ...]) -> tuple[Any, ...]:
-        variables = self._stylesheet._variables
+        variables = self._stylesheet._variables  # noqa: SLF001 - (private.py)
         return (key, tuple(sorted(variables.items())))
 
     def __getitem__(self, key: tuple[Any, ...]) -> Any:

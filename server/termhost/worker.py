@@ -8,7 +8,7 @@ worker asks for ``connect`` (a new connection to the lobby for a session) and
 gets the lobby socket back the same way.  When the control socket closes
 (the server process is gone) every app is stopped and the worker exits.
 
-Each app runs exactly as in the server process (``session.prepare_app``): the
+Each app runs exactly as in the server process (``hosted.prepare_app``): the
 same hardening, the same driver, over a ``ChannelTerminal`` whose channel is
 the relay.  The heap of a worker only ever holds its own sessions: a garbage
 collection here pauses only them, and a recycled worker gives its memory back
@@ -47,9 +47,9 @@ from .hardening import (
     install_stdio_guard,
     run_app_preserving_task_factory,
 )
+from .hosted import EXIT_FAILURE, DoorPlayer, SessionInfo, app_exit_status, prepare_app
 from .painting import paint_changed_lines_only
 from .relay import PipeChannel
-from .session import EXIT_FAILURE, DoorPlayer, SessionInfo, app_exit_status, prepare_app
 from .sharing import share_parsed_css, use_lazy_render_caches
 
 logger = logging.getLogger(__name__)

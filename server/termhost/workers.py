@@ -42,9 +42,9 @@ from typing import Any, Final
 from ..logformat import current_log_format
 from .control import ControlChannel, control_pair
 from .driver import ChannelTerminal
+from .hosted import SessionInfo
 from .options import WorkerOptions
 from .relay import RemoteApp
-from .session import SessionInfo
 from .worker import HostSettings
 
 logger = logging.getLogger(__name__)
@@ -158,7 +158,7 @@ class Worker:
             self.kill()
             code = await self.process.wait()
         self.gone(code, f"worker exited ({code}) before it was ready")
-        self.pool._worker_exited(self, code)
+        self.pool._worker_exited(self, code)  # noqa: SLF001 - the module's own (the pool and its workers)
 
     def poke(self) -> None:
         """Something was sent that the worker should act on (a key, a session):

@@ -35,8 +35,8 @@ from ..doors.game import InProcessServer, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..limits import ConnectionRegistry, Refusal
 from ..listen import describe_listening, dual_stack_socket, peer_host
+from ..termhost.hosted import DoorPlayer, HostedSession, SessionStart
 from ..termhost.options import INPUT_SLICE
-from ..termhost.session import DoorPlayer, HostedSession, SessionStart
 from .address import for_other_machines
 from .options import WebOptions, web_options_from_args
 from .pending import GuardedProtocol, PendingConnections

@@ -12,8 +12,8 @@ from textual.containers import Horizontal, Vertical
 
 from server.protocol import IN_GAME
 
+from ..link import Link, LinkChanged
 from ..rules_text import table_brief
-from ..session import Link, LinkChanged
 from ..who import WHO_LIMIT, who_line
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.footer import KeyFooter

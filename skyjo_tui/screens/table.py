@@ -29,13 +29,13 @@ from ..cursor import Target, move
 from ..kept_keys import MoveInFlight
 from ..keymap import keys_now, keys_of
 from ..layout import plan_table
+from ..link import Link, LinkChanged
 from ..names import SeatInfo, seat_names
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
 from ..presence import presence_news
 from ..presenter import present, seats_of
 from ..refusals import refusal_text
-from ..session import Link, LinkChanged
 from ..sheet import ScoreSheet, SheetShown
 from ..summary import RoundSummary, RoundTracker, summarize, unseen
 from ..turn_timer import TurnTimer

@@ -11,9 +11,9 @@ from server.admin.socketfile import admin_socket_path
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.link import Link
 from skyjo_tui.screens.disconnected import DisconnectedScreen
 from skyjo_tui.screens.lobby import LobbyScreen
-from skyjo_tui.session import Link
 
 from .players import wait_for
 
@@ -26,7 +26,7 @@ async def admin(server: SkyjoServer, command: str, **fields: str) -> dict[str, o
 
 
 def notes(app: SkyjoApp) -> list[str]:
-    return [f"{n.title}: {n.message}" for n in app._notifications]
+    return [f"{n.title}: {n.message}" for n in app._notifications]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_an_announcement_shows_and_a_kick_stays_a_kick(

@@ -45,7 +45,7 @@ async def colours_on_the_table(app: SkyjoApp) -> set[Color]:
         console = Console(
             width=80, file=io.StringIO(), color_system="truecolor", force_terminal=True
         )
-        update = app.screen._compositor.render_update(full=True)
+        update = app.screen._compositor.render_update(full=True)  # noqa: SLF001 - what the screen draws
         assert update is not None  # a full update always has the whole screen
         styles = [segment.style for segment in console.render(update) if segment.style]
     return {c for style in styles for c in (style.color, style.bgcolor) if c is not None}

@@ -15,7 +15,7 @@ from .players import my_move, wait_for
 
 
 def errors_said(app: SkyjoApp) -> list[str]:
-    return [n.message for n in app._notifications if n.severity == "error"]
+    return [n.message for n in app._notifications if n.severity == "error"]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_a_local_game_on_a_data_directory_another_server_holds_is_refused_with_why(

@@ -226,5 +226,6 @@ async def test_a_kept_key_is_checked_against_the_new_view(
             sum(card is not None for card in cards) == 1 and table.choices.flip
         )  # the second is still to choose
         assert not any(
-            n.severity == "error" for n in app._notifications
+            n.severity == "error"
+            for n in app._notifications  # noqa: SLF001 - Textual's notifications (no public list)
         )  # never sent: no server refusal

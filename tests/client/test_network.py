@@ -16,10 +16,10 @@ from server.app import SkyjoServer
 from server.netclient import ServerConnection, ServerError
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.link import Link
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
-from skyjo_tui.session import Link
 from skyjo_tui.widgets.chat import ChatPanel
 from skyjo_tui.widgets.line_log import LineLog
 
@@ -402,7 +402,7 @@ async def test_someone_who_leaves_the_game_is_said_to_have_left_not_to_be_away(
 
 
 def notices(app: SkyjoApp) -> list[str]:
-    return [n.message for n in app._notifications]
+    return [n.message for n in app._notifications]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_a_server_that_stops_is_said_to_be_shutting_down(

@@ -14,13 +14,13 @@ from server.engine import OPTIONS
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.cli import main
+from skyjo_tui.link import Link
 from skyjo_tui.screens.connecting import ConnectingScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.replay import ReplayScreen
 from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.screens.too_small import TooSmallScreen
-from skyjo_tui.session import Link
 
 from .players import KeyboardPlayer, current_screen, my_move, rows, wait_for
 from .scenes import game_pushes, round_over, table_map
@@ -31,7 +31,7 @@ def prompt(app: SkyjoApp) -> str:
 
 
 def errors_said(app: SkyjoApp) -> list[str]:
-    return [n.message for n in app._notifications if n.severity == "error"]
+    return [n.message for n in app._notifications if n.severity == "error"]  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_the_local_server_stopping_mid_game_is_survived(

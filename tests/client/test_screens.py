@@ -164,7 +164,7 @@ async def test_keys_remapped_in_the_settings_file_are_used_and_shown(
         await wait_for(pilot, lambda: screen.choices.draw)
         assert "p draws a card" in str(screen.query_one("#prompt").render())
         await pilot.press("p")  # no server here: the draw is refused plainly
-        await wait_for(pilot, lambda: any("not connected" in n.message for n in app._notifications))
+        await wait_for(pilot, lambda: any("not connected" in n.message for n in app._notifications))  # noqa: SLF001 - Textual's notifications (no public list)
 
 
 async def test_the_table_without_colour_still_shows_every_value(

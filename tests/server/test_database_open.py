@@ -42,7 +42,7 @@ def test_an_opening_abandoned_with_its_loop_ends_the_writer_without_an_error(
         async def abandon() -> threading.Thread:
             opening = asyncio.create_task(store.open())
             await asyncio.to_thread(started.wait, 10)
-            thread = store._thread
+            thread = store._thread  # noqa: SLF001 - the test looks inside
             assert thread is not None
             opening.cancel()  # the app quits while the store is still opening
             with contextlib.suppress(asyncio.CancelledError):
@@ -72,7 +72,7 @@ def test_an_opening_cancelled_while_the_loop_runs_on_closes_its_connection(
     async def cancel_and_wait() -> bool:
         opening = asyncio.create_task(store.open())
         await asyncio.to_thread(started.wait, 10)
-        thread = store._thread
+        thread = store._thread  # noqa: SLF001 - the test looks inside
         assert thread is not None
         opening.cancel()
         with contextlib.suppress(asyncio.CancelledError):

@@ -27,7 +27,7 @@ async def in_process(server: SkyjoServer) -> ServerConnection:
 
 def live_timers() -> set[asyncio.TimerHandle]:
     """The timers that will wake the event loop (cancelled ones never run)."""
-    scheduled: list[asyncio.TimerHandle] = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]
+    scheduled: list[asyncio.TimerHandle] = asyncio.get_running_loop()._scheduled  # type: ignore[attr-defined]  # noqa: SLF001 - the test looks inside
     return {timer for timer in scheduled if not timer.cancelled()}
 
 

@@ -28,7 +28,7 @@ from server.config import Limits, Pace, ServerConfig
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, skyjo_app_factory
 from server.termhost import HostLimits
 from server.termhost.options import WorkerOptions
-from skyjo_tui import session as client_session
+from skyjo_tui import link as client_link
 
 from .sshkit import TIMEOUT, Term, closing, connect, connect_guest, open_terminal
 
@@ -192,7 +192,7 @@ def holders(obj: object, depth: int = 4) -> str:
 #: cancelled timer, with the context it was made in (the app's: Textual's ``active_app``),
 #: until it falls due, and the longest an app arms is a request's timeout.  Under load,
 #: the last apps' last requests were answered less than that before they finished.
-FREED_WITHIN = max(client_session.TIMEOUT, netclient.DEFAULT_TIMEOUT) + 5.0
+FREED_WITHIN = max(client_link.TIMEOUT, netclient.DEFAULT_TIMEOUT) + 5.0
 
 
 async def wait_collected(refs: list[weakref.ref[Any]], timeout: float = FREED_WITHIN) -> None:

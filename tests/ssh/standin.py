@@ -24,7 +24,7 @@ from server.config import ServerConfig
 from server.netclient import ServerConnection
 from server.ssh.frontdoor import PlayerSession, SSHFrontDoor, SSHOptions, start_ssh_front_door
 from server.ssh.options import SSHLimits
-from server.ssh.session import SSHSessions
+from server.ssh.transport import SSHSessions
 from server.termhost import HostLimits
 
 

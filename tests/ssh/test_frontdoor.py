@@ -214,8 +214,8 @@ async def test_agent_and_x11_forwarding_are_refused(door: StandInDoor) -> None:
             await term.wait_for("ID=guest")
             chan = term.proc.channel
             # The raw channel requests OpenSSH sends for -A and -X.
-            agent = await chan._make_request(b"auth-agent-req@openssh.com")
-            x11 = await chan._make_request(
+            agent = await chan._make_request(b"auth-agent-req@openssh.com")  # noqa: SLF001 - the test looks inside
+            x11 = await chan._make_request(  # noqa: SLF001 - the test looks inside
                 b"x11-req",
                 asyncssh.packet.Boolean(False),
                 asyncssh.packet.String(b"MIT-MAGIC-COOKIE-1"),

@@ -97,4 +97,5 @@ async def test_connections_are_kept_alive_by_the_kernel_not_by_loop_timers(
         for name, value in TCP_KEEPALIVE:
             if hasattr(socket, name):
                 assert sock.getsockopt(socket.IPPROTO_TCP, getattr(socket, name)) == value
-        assert conn._keepalive_interval == 0  # no SSH-level keepalive timer
+        # no SSH-level keepalive timer
+        assert conn._keepalive_interval == 0  # noqa: SLF001 - the test looks inside

@@ -11,7 +11,7 @@ from server.app import SkyjoServer
 from server.config import Pace, ServerConfig
 from server.doors.game import in_process_app_factory, skyjo_app_factory
 from server.termhost import DoorPlayer, HostLimits, SessionHost, SessionStart
-from server.termhost.session import HostedSession
+from server.termhost.hosted import HostedSession
 
 from .pyteterm import PyteTransport, until
 

@@ -12,7 +12,7 @@ import pyte
 from textual._context import active_app
 from textual.app import App
 
-from server.termhost.session import HostedSession
+from server.termhost.hosted import HostedSession
 
 TIMEOUT = 10.0
 WRITE_AT = re.compile(rb"\x1b\[(\d+);(\d+)H(?=(?:\x1b\[[0-9;]*m)*[^\x1b\r\n])")

@@ -21,7 +21,7 @@ from textual.worker import Worker, WorkerState
 
 from server.termhost import DoorPlayer, HostLimits, SessionHost, SessionInfo, SessionStart
 from server.termhost.hardening import LEFTOVER_WORKERS
-from server.termhost.session import HostedSession
+from server.termhost.hosted import HostedSession
 
 from .pyteterm import PyteTransport, until
 

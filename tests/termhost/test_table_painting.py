@@ -10,7 +10,7 @@ reached.
 
 from __future__ import annotations
 
-from skyjo_tui.keyturns import quiet
+from server.termhost.keyturns import quiet
 from skyjo_tui.layout import ROWS
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.tableau import TableauWidget

@@ -16,8 +16,8 @@ from server.config import Limits
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
+from skyjo_tui.link import Link
 from skyjo_tui.screens.lobby import LobbyScreen
-from skyjo_tui.session import Link
 
 from ..players import burst
 from ..relay import Relay

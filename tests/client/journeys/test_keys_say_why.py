@@ -132,7 +132,7 @@ async def test_a_move_key_pressed_while_the_game_starts_says_why_once_it_is_show
         setup = await on_screen(pilot, SetupScreen)
         # Hold the in-process server's start (its lock) so that the key surely arrives before
         # the table opens, as a quick typist's does in a real terminal (there: 0.3 s).
-        starting = app.local_server()._lock
+        starting = app.local_server()._lock  # noqa: SLF001 - the test looks inside
         await starting.acquire()
         try:
             await pilot.press("enter", "d")

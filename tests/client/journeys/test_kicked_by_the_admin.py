@@ -16,10 +16,10 @@ from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.i18n import LANGUAGES
+from skyjo_tui.link import Link
 from skyjo_tui.screens.disconnected import DisconnectedScreen
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.table import TableScreen
-from skyjo_tui.session import Link
 
 from ..players import ready_at_the_listed_table
 from ..test_admin_notices import admin

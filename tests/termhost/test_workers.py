@@ -16,12 +16,12 @@ import pytest
 from textual.app import App
 
 from server.ssh.connection import create_app_server
-from server.ssh.session import SSHSessions
+from server.ssh.transport import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
 from server.termhost.worker import HostSettings
 from server.termhost.workers import WorkerOptions, WorkerPool, WorkerUnavailable
 
-from .realdoor import (
+from ..ssh.realdoor import (
     RealDoor,
     create_table,
     first_to_show,
@@ -31,7 +31,7 @@ from .realdoor import (
     take_the_discard,
     turn_up_two_cards,
 )
-from .sshkit import Term, poll_until
+from ..ssh.sshkit import Term, poll_until
 from .test_driver import HOST_KEY, Harness, NoAuthServer, open_term
 
 STARTUP = 60.0
@@ -320,7 +320,7 @@ async def counter_apps_in_a_worker() -> AsyncIterator[Harness]:
     host = SessionHost(in_process, limits=HostLimits(stop_timeout=1.0))
     host.pool = WorkerPool(
         WorkerOptions(processes=1, start_timeout=STARTUP),
-        "tests.ssh.test_driver:remote_counter_app",
+        "tests.termhost.test_driver:remote_counter_app",
         describe=lambda _info: {},
         connect_lobby=no_lobby,
         settings=HostSettings(

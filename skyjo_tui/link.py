@@ -1,6 +1,6 @@
 """The client's one link to a server: login, requests, pushes, and reconnecting.
 
-No Textual here: ``Session`` hands everything it hears to a ``notify``
+No Textual here: ``ServerLink`` hands everything it hears to a ``notify``
 callback (the app turns those into messages). When the connection drops it
 reconnects by itself with the player's token, with a growing pause between
 attempts, and says so through ``notify`` ("reconnecting...", then online
@@ -94,7 +94,7 @@ class NameNeeded(Exception):
         return type(self), (self.message, self.code, dict(self.details))
 
 
-class Session:
+class ServerLink:
     def __init__(self, connect: Connector, notify: Callable[[object], None]) -> None:
         self._connect = connect
         self._notify = notify

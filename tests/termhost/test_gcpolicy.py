@@ -10,7 +10,7 @@ import pytest
 
 from server.termhost.gcpolicy import GCPolicy, GCScheduler
 
-from .sshkit import poll_until
+from ..ssh.sshkit import poll_until
 
 
 class Node:

@@ -24,6 +24,8 @@ input to the app through ``App._post_message`` (Textual's ``LinuxDriver`` from i
 thread, by way of the event loop; the headless driver of ``Pilot``), and a driver that
 runs on the loop itself (the doors' ``server.termhost.driver.TerminalDriver``) calls
 ``post_input``. So a local ``skyjo`` and a hosted one take their keys the same way.
+It lives in the host, which knows no Skyjo, because the host's driver hands input to it;
+the client's app is one (``skyjo_tui.app.SkyjoApp``).
 
 An Esc and a character in one read are the two keys, not Alt and the character: over a
 network a quick Esc and the key after it are often merged into one packet, and a

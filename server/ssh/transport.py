@@ -23,7 +23,7 @@ from skyjo_tui.webpage import OWN_PREFIX
 from ..limits import ConnectionRegistry
 from ..listen import peer_host
 from ..termhost import DoorPlayer, HostedSession, SessionHost, SessionStart
-from ..termhost.session import EXIT_FAILURE
+from ..termhost.hosted import EXIT_FAILURE
 from .channels import cap_environment
 from .flow import BUDGET, ConnectionFlow, connection_flow
 from .options import SSHLimits
@@ -190,7 +190,7 @@ class SSHSession(asyncssh.SSHServerSession):
                 # The connection's buffer filled with asyncssh's own answers: the
                 # session's cap and write deadline hold for them too.
                 flow.on_full = lambda: hosted.output_queued(0)
-                self._door._started(self)
+                self._door._started(self)  # noqa: SLF001 - the module's own (SSHSessions and its sessions)
 
     def data_received(self, data: bytes | str, datatype: int | None) -> None:
         if datatype is None and self.hosted is not None:
@@ -225,7 +225,7 @@ class SSHSession(asyncssh.SSHServerSession):
             pass
 
     def _session_closed(self) -> None:
-        self._door._ended(self)
+        self._door._ended(self)  # noqa: SLF001 - the module's own (SSHSessions and its sessions)
         on_closed, self._on_closed = self._on_closed, None
         if on_closed is not None:
             on_closed()
@@ -290,7 +290,7 @@ class SSHSessions:
         disconnect every connection still open."""
         self._closing = True
         hosted = self.sessions
-        players = {id(s._connection): s._connection for s in self._running.values()}
+        players = {id(s._connection): s._connection for s in self._running.values()}  # noqa: SLF001 - the module's own (SSHSessions and its sessions)
         for session in hosted:
             session.shut_down()
         if hosted:

@@ -164,7 +164,7 @@ class HostedSession:
             max_size=limits.max_size,
             on_close=self.request_stop,
             input_budget=TokenBucket(limits.input_rate, limits.input_burst),
-            resize_budget=host._resize_budget_for(start.player.peer),
+            resize_budget=host._resize_budget_for(start.player.peer),  # noqa: SLF001 - the module's own (SessionHost and its sessions)
             write_deadline=limits.write_deadline,
         )
         """The session's side of the terminal (input routing, output caps)."""
@@ -364,7 +364,7 @@ class HostedSession:
             self._transport.end(status)
         if not self._finished.done():
             self._finished.set_result(None)
-        self._host._forget(self)
+        self._host._forget(self)  # noqa: SLF001 - the module's own (SessionHost and its sessions)
         self._closed()
         clear_instance_keyed_caches()
         logger.info("session %d closed (status %d)", self.session_id, status)
@@ -470,7 +470,7 @@ class SessionHost:
         self._sessions[session.session_id] = session
         if self.gc_scheduler is not None:
             self.gc_scheduler.session_started()
-        session._start()
+        session._start()  # noqa: SLF001 - the module's own (SessionHost and its sessions)
         return session
 
     async def close(self, timeout: float = 5.0) -> None:

@@ -1,4 +1,4 @@
-"""End-to-end tests of serving Textual apps over SSH (server/ssh).
+"""The host's Textual driver and sessions (server/termhost), end to end over SSH.
 
 A real asyncssh server on 127.0.0.1:0 serves a tiny counter app; real asyncssh
 clients with a PTY type keys and read the screen.  Every wait is bounded in
@@ -32,7 +32,7 @@ from textual.geometry import Size
 from textual.widgets import Label
 
 from server.ssh.connection import SSHAppServer, create_app_server
-from server.ssh.session import SSHSessions
+from server.ssh.transport import SSHSessions
 from server.termhost import HostLimits, SessionHost, SessionInfo
 from server.termhost.driver import (
     INPUT_SLICE,
@@ -48,7 +48,7 @@ from server.termhost.hardening import (
     detect_color_system,
 )
 
-from .sshkit import TIMEOUT, Term, poll_until
+from ..ssh.sshkit import TIMEOUT, Term, poll_until
 
 HOST_KEY = asyncssh.generate_private_key("ssh-ed25519")
 
@@ -635,7 +635,7 @@ def test_stock_parser_cache_pins_its_message_pump_but_ours_does_not() -> None:
         gc.collect()
         assert stock() is None  # and clearing releases what the stock parser pinned
     finally:
-        XTermParser._parse_extended_key.cache_clear()
+        XTermParser._parse_extended_key.cache_clear()  # noqa: SLF001 - the test looks inside
 
 
 async def test_server_side_effects_are_refused(
@@ -667,8 +667,8 @@ async def test_server_side_effects_are_refused(
 async def test_print_in_an_app_does_not_redirect_process_stdout(harness: Harness) -> None:
     async with open_term(harness, "alice"):
         app = await harness.app_for("alice")
-        assert app._capture_stdout is KEEP_PROCESS_STREAMS
-        assert sys.stdout is not app._capture_stdout
+        assert app._capture_stdout is KEEP_PROCESS_STREAMS  # noqa: SLF001 - the test looks inside
+        assert sys.stdout is not app._capture_stdout  # noqa: SLF001 - the test looks inside
 
 
 async def test_colour_depth_comes_from_the_client(

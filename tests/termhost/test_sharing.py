@@ -15,8 +15,8 @@ from textual.strip import Strip
 
 from server.termhost.sharing import NO_CACHE, LazyFIFOCache, use_lazy_render_caches
 
-from .sshkit import closing, connect, open_terminal, poll_until
-from .standin import stand_in_door
+from ..ssh.sshkit import closing, connect, open_terminal, poll_until
+from ..ssh.standin import stand_in_door
 
 
 def test_lazy_fifo_cache_behaves_like_fifo_cache() -> None:
@@ -43,7 +43,8 @@ def test_no_cache_keeps_nothing() -> None:
 def test_strips_render_the_same_with_lazy_caches() -> None:
     use_lazy_render_caches()
     strip = Strip([Segment("hello ", Style(bold=True)), Segment("world", Style(color="red"))])
-    assert strip._style_cache is NO_CACHE and strip._divide_cache is NO_CACHE  # nothing made yet
+    # nothing made yet
+    assert strip._style_cache is NO_CACHE and strip._divide_cache is NO_CACHE  # noqa: SLF001 - the test looks inside
     for _ in range(2):  # computed, then (where cached) from the cache
         assert [s.text for s in strip.divide([3, 8, 11])] == ["hel", "lo wo", "rld"]
         assert strip.crop(2, 9).text == "llo wor"
@@ -51,8 +52,8 @@ def test_strips_render_the_same_with_lazy_caches() -> None:
         assert strip.adjust_cell_length(13).cell_length == 13
         filtered = strip.apply_filter(Monochrome(), Color(0, 0, 0))
         assert filtered.text == "hello world"
-    assert strip._divide_cache is not NO_CACHE and len(strip._divide_cache) == 1
-    assert strip._style_cache is NO_CACHE  # never pays off: not kept
+    assert strip._divide_cache is not NO_CACHE and len(strip._divide_cache) == 1  # noqa: SLF001 - the test looks inside
+    assert strip._style_cache is NO_CACHE  # noqa: SLF001 - never pays off: not kept
 
 
 def test_a_strip_divided_at_its_end_is_freed_without_the_cyclic_collector() -> None:

@@ -1,6 +1,6 @@
 """What a table does on its own, when nobody asks: one task per table.
 
-The driver sleeps until the next thing due, or until woken by a change, then
+The clock sleeps until the next thing due, or until woken by a change, then
 does it: a bot's move (paced so people can follow), a bot playing for a seat
 whose turn timer ran out or whose player is away past the grace time, the
 next round, and closing a table that nobody is at any more. A table where
@@ -25,10 +25,10 @@ logger = logging.getLogger(__name__)
 
 Step = Callable[[], Awaitable[None]]
 Due = tuple[float, Step]  # (monotonic time, what to do then)
-ERROR_BACKOFF = 1.0  # seconds the driver rests after a failed step
+ERROR_BACKOFF = 1.0  # seconds the clock rests after a failed step
 
 
-class TableDriver:
+class TableClock:
     def __init__(self, play: TablePlay) -> None:
         self.play = play
         self.table = play.table
@@ -44,7 +44,7 @@ class TableDriver:
         )
 
     async def stop(self) -> None:
-        """Stop for good (the table is closed or the server stops); safe from the driver itself."""
+        """Stop for good (the table is closed or the server stops); safe from the clock itself."""
         self._stopped = True
         self.wake()
         if self._task is not None and self._task is not asyncio.current_task():

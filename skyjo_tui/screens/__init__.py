@@ -1,0 +1,1 @@
+"""The client's screens, one module each (``base``: what every screen shares)."""

@@ -1,0 +1,1 @@
+"""The client's widgets: the cards, boards, piles, lists, forms and footer its screens draw."""
