@@ -15,6 +15,8 @@ from typing import Any
 import asyncssh
 import pytest
 
+from server.protocol import HEADER, HEADER_SIZE, decode_body, encode_frame
+
 from ..server.processes import client
 from ..ssh.sshkit import Term, closing, connect, open_terminal
 from .processes import WAIT, DoorHost, Lobby
@@ -171,3 +173,52 @@ async def _until_online(lobby: Lobby, names: set[str]) -> None:
     while not names <= set(online(lobby)):
         assert loop.time() < deadline, f"{names} never came back: {online(lobby)}"
         await asyncio.sleep(0.2)
+
+
+async def _frame(reader: asyncio.StreamReader) -> dict[str, Any]:
+    (length,) = HEADER.unpack(await asyncio.wait_for(reader.readexactly(HEADER_SIZE), WAIT))
+    message: dict[str, Any] = decode_body(await asyncio.wait_for(reader.readexactly(length), WAIT))
+    return message
+
+
+async def test_a_wrong_secret_and_a_stranger_claiming_an_identity_are_refused_and_logged(
+    tmp_path: Path, lobby: Lobby
+) -> None:
+    # A plain TCP client that asks for a nonce and claims someone's key without the secret.
+    reader, writer = await asyncio.open_connection("127.0.0.1", lobby.port)
+    try:
+        writer.write(encode_frame({"type": "door_challenge", "id": 1}))
+        assert (await _frame(reader))["type"] == "ok"
+        claim = {
+            "type": "door_claim",
+            "id": 2,
+            "version": 1,
+            "proof": "00" * 32,
+            "host": "door-x",
+            "door": "ssh",
+            "identity": "ssh-key:SHA256:someone-else",
+            "address": "203.0.113.9",
+        }
+        writer.write(encode_frame(claim))
+        bye = await _frame(reader)
+        assert (bye["type"], bye["code"]) == ("bye", "door_refused")
+        assert "wrong door secret" in bye["message"]
+        assert await asyncio.wait_for(reader.read(), WAIT) == b""  # and closed
+    finally:
+        writer.close()
+
+    # A door host with another secret: it says why, and plays nobody.
+    wrong = tmp_path / "wrong-secret"
+    wrong.write_text("another secret, long enough\n")
+    data = tmp_path / "door-w"
+    data.mkdir()
+    door = DoorHost("door-w", lobby.port, wrong, data, tmp_path / "door-w.log")
+    try:
+        door.wait_for(r"refused this door host: .*wrong door secret")
+    finally:
+        door.kill()
+    log = lobby.log.read_text()
+    # One counted line for the stranger and the door host's tries, no traceback.
+    assert log.count("door claims refused") == 1, log
+    assert "Traceback" not in log
+    assert "ssh-key:SHA256:someone-else" not in str(online(lobby))
