@@ -16,6 +16,13 @@ Printed: actions acknowledged per second, the time from sending an action to
 its ``game`` push reaching each *other* player at the table (p50/p99), errors,
 and the server's memory (RSS now and peak) and CPU use over the measurement.
 Latencies are measured within one client process on one monotonic clock.
+
+Door links (``--door-links``): the server is ``skyjo-server --role lobby`` and every
+client's connection is opened as a door host opens its players' (``server.link``:
+a nonce, the claim of an identity proved with the door secret, then hello): what a
+lobby behind door hosts serves, without the door hosts' own cost (docs/scaling.md).
+
+    python benchmarks/load.py --clients 5000 --think 2 --door-links
 """
 
 from __future__ import annotations
@@ -38,7 +45,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from server.link.client import LobbyLink
+from server.link.options import LinkOptions, LobbyAddress
 from server.netclient import ConnectionLost, ServerConnection, ServerError
+
+DOOR_SECRET = b"benchmarks/load.py's door secret, for --door-links"
 
 SEATS = 4
 TURN_PHASES = ("choose", "drawn")  # one actor at a time: its seq is known in advance
@@ -145,14 +156,23 @@ class Table:
         self.sent: dict[int, tuple[float, Seat]] = {}
 
 
+async def connect(port: int, name: str, links: bool) -> ServerConnection:
+    """A connection of its own, or (``links``) one claimed as a door host's player's."""
+    if not links:
+        return await ServerConnection.open("127.0.0.1", port, timeout=60)
+    link = LobbyLink(LinkOptions(LobbyAddress("127.0.0.1", port), DOOR_SECRET, name="bench"))
+    reader, writer = await link.open_player(f"ssh-key:SHA256:{name}", "ssh", "198.51.100.1")
+    return ServerConnection.from_streams(reader, writer)
+
+
 async def open_table(
-    port: int, number: int, think: float, tally: Tally, bots: bool = False
+    port: int, number: int, think: float, tally: Tally, bots: bool = False, links: bool = False
 ) -> list[Seat]:
     """A table of SEATS people, or (``bots``) of one person and expert bots."""
     table, rng = Table(tally), random.Random(number)
     conns = []
     for seat in range(1 if bots else SEATS):
-        conn = await ServerConnection.open("127.0.0.1", port, timeout=60)
+        conn = await connect(port, f"{'b' if bots else 't'}{number}p{seat}", links)
         await conn.hello(name=f"{'b' if bots else 't'}{number}p{seat}", timeout=60)
         conns.append(conn)
     host = conns[0]
@@ -171,14 +191,22 @@ async def open_table(
 
 
 async def client_process(
-    port: int, tables: range, bot_tables: range, think: float, duration: float, warmup: float
+    port: int,
+    tables: range,
+    bot_tables: range,
+    think: float,
+    duration: float,
+    warmup: float,
+    links: bool = False,
 ) -> Tally:
     tally, bot_tally = Tally(), Tally()  # the bot tables' person is not measured
     seats_by_table = []
     for number in tables:
-        seats_by_table.append(await open_table(port, number, think, tally))
+        seats_by_table.append(await open_table(port, number, think, tally, links=links))
     for number in bot_tables:
-        seats_by_table.append(await open_table(port, number, think, bot_tally, bots=True))
+        seats_by_table.append(
+            await open_table(port, number, think, bot_tally, bots=True, links=links)
+        )
     start = time.monotonic()
     deadline = start + warmup + duration
     runners = [asyncio.create_task(s.run(deadline)) for seats in seats_by_table for s in seats]
@@ -201,7 +229,7 @@ async def client_process(
     return tally
 
 
-def run_clients(args: tuple[int, range, range, float, float, float]) -> Tally:
+def run_clients(args: tuple[int, range, range, float, float, float, bool]) -> Tally:
     return asyncio.run(client_process(*args))
 
 
@@ -281,15 +309,25 @@ def main() -> None:
         default=None,
         help="server's per-client message rate (default: raised to 1000 when --think 0)",
     )
+    parser.add_argument(
+        "--door-links",
+        action="store_true",
+        help="the server is --role lobby and every client a door host's player (server.link)",
+    )
     args = parser.parse_args()
 
     tables = max(1, args.clients // SEATS)
     rate = args.messages_per_second or (1000.0 if args.think == 0 else 20.0)
     with tempfile.TemporaryDirectory() as tmp:
+        role: list[str] = []
+        if args.door_links:
+            secret = Path(tmp) / "door-secret"
+            secret.write_bytes(DOOR_SECRET)
+            role = ["--role", "lobby", "--door-secret", str(secret)]
         process, port = start_server(
             Path(tmp) / "data",
             Path(tmp) / "server.log",
-            ["--sync", args.sync, "--messages-per-second", str(rate)],
+            ["--sync", args.sync, "--messages-per-second", str(rate), *role],
         )
         try:
             samples, tallies = run_and_sample(process.pid, port, tables, args)
@@ -310,7 +348,7 @@ def run_and_sample(
     bot_end = tables + args.bot_tables
     bot_chunks = [range(tables + i, bot_end, args.processes) for i in range(args.processes)]
     jobs = [
-        (port, chunk, bots, args.think, args.duration, args.warmup)
+        (port, chunk, bots, args.think, args.duration, args.warmup, args.door_links)
         for chunk, bots in zip(chunks, bot_chunks, strict=True)
     ]
     samples: list[Sample] = []
@@ -335,6 +373,7 @@ def report(
     print(
         f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
         f"{args.processes} client processes, {args.duration:.0f} s measured"
+        + (", every client a door host's claimed link" if args.door_links else "")
     )
     if args.bot_tables:
         print(

@@ -80,9 +80,10 @@ class Lobby(Role):
         )
         self.wait_for(r"listening on 127\.0\.0\.1:(\d+)", after=done)
 
-    def admin(self, command: str) -> dict[str, object]:
+    def admin(self, *command: str) -> dict[str, object]:
+        """``skyjo-server admin --json COMMAND...``'s answer."""
         answer = subprocess.run(
-            [str(SERVER), "admin", "--json", "--data-dir", str(self.data_dir), command],
+            [str(SERVER), "admin", "--json", "--data-dir", str(self.data_dir), *command],
             capture_output=True,
             text=True,
             timeout=WAIT,

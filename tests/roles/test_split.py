@@ -222,3 +222,26 @@ async def test_a_wrong_secret_and_a_stranger_claiming_an_identity_are_refused_an
     assert log.count("door claims refused") == 1, log
     assert "Traceback" not in log
     assert "ssh-key:SHA256:someone-else" not in str(online(lobby))
+
+
+async def test_a_key_banned_at_the_lobby_is_refused_by_the_door_hosts_ssh(
+    tmp_path: Path, lobby: Lobby, secret: Path
+) -> None:
+    door = door_host(tmp_path, "door-a", lobby, secret)
+    try:
+        door.wait_for("linked to the lobby")
+        cleo = Player("Cleo")
+        lobby.admin("ban", "key", cleo.identity.removeprefix("ssh-key:"))
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + WAIT
+        while True:  # the ban reaches the door host's copy at once (a push on its link)
+            try:
+                async with cleo.through(door):
+                    pass
+            except asyncssh.PermissionDenied:
+                break
+            assert loop.time() < deadline, "the banned key still logs in"
+            await asyncio.sleep(0.1)
+        assert "banned key SHA256:" in door.log.read_text()
+    finally:
+        door.kill()
