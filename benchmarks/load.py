@@ -23,6 +23,7 @@ a nonce, the claim of an identity proved with the door secret, then hello): what
 lobby behind door hosts serves, without the door hosts' own cost (docs/scaling.md).
 
     python benchmarks/load.py --clients 5000 --think 2 --door-links
+    python benchmarks/load.py --clients 1000 --think 2 --door-links --idle-clients 4000
 """
 
 from __future__ import annotations
@@ -198,8 +199,17 @@ async def client_process(
     duration: float,
     warmup: float,
     links: bool = False,
+    idle: range = range(0),
 ) -> Tally:
     tally, bot_tally = Tally(), Tally()  # the bot tables' person is not measured
+    # Connected, welcomed and following the lobby's list, as a player who is looking
+    # at the lobby: their cost is the server's connections and the list's pushes.
+    idlers = []
+    for number in idle:
+        conn = await connect(port, f"i{number}", links)
+        await conn.hello(name=f"i{number}", timeout=60)
+        await conn.request({"type": "list_tables", "follow": True}, timeout=60)
+        idlers.append(conn)
     seats_by_table = []
     for number in tables:
         seats_by_table.append(await open_table(port, number, think, tally, links=links))
@@ -226,10 +236,12 @@ async def client_process(
     for seats in seats_by_table:
         for seat in seats:
             await seat.conn.close()
+    for conn in idlers:
+        await conn.close()
     return tally
 
 
-def run_clients(args: tuple[int, range, range, float, float, float, bool]) -> Tally:
+def run_clients(args: tuple[int, range, range, float, float, float, bool, range]) -> Tally:
     return asyncio.run(client_process(*args))
 
 
@@ -243,7 +255,7 @@ def start_server(
         shutil.which("skyjo-server") or str(Path(sys.executable).with_name("skyjo-server")),
         "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--no-web", "--data-dir", str(data_dir),
         # Every client comes from 127.0.0.1: the caps per address are the whole server's.
-        "--max-per-address", "5000", "--max-connections", "5000", "--max-tables", "2000",
+        "--max-per-address", "10000", "--max-connections", "10000", "--max-tables", "2000",
         "--tables-per-address", "2000",
         "--between-rounds", "0", *extra,
     ]  # fmt: skip
@@ -310,6 +322,12 @@ def main() -> None:
         help="server's per-client message rate (default: raised to 1000 when --think 0)",
     )
     parser.add_argument(
+        "--idle-clients",
+        type=int,
+        default=0,
+        help="more clients, connected in the lobby and following its list, not playing",
+    )
+    parser.add_argument(
         "--door-links",
         action="store_true",
         help="the server is --role lobby and every client a door host's player (server.link)",
@@ -347,9 +365,10 @@ def run_and_sample(
     chunks = [range(i, tables, args.processes) for i in range(args.processes)]
     bot_end = tables + args.bot_tables
     bot_chunks = [range(tables + i, bot_end, args.processes) for i in range(args.processes)]
+    idle_chunks = [range(i, args.idle_clients, args.processes) for i in range(args.processes)]
     jobs = [
-        (port, chunk, bots, args.think, args.duration, args.warmup, args.door_links)
-        for chunk, bots in zip(chunks, bot_chunks, strict=True)
+        (port, chunk, bots, args.think, args.duration, args.warmup, args.door_links, idle)
+        for chunk, bots, idle in zip(chunks, bot_chunks, idle_chunks, strict=True)
     ]
     samples: list[Sample] = []
     with multiprocessing.Pool(args.processes) as pool:
@@ -373,6 +392,7 @@ def report(
     print(
         f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
         f"{args.processes} client processes, {args.duration:.0f} s measured"
+        + (f", {args.idle_clients} more in the lobby" if args.idle_clients else "")
         + (", every client a door host's claimed link" if args.door_links else "")
     )
     if args.bot_tables:
