@@ -33,7 +33,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from doors import (  # type: ignore[import-not-found]
+from doors import (  # beside this file (benchmarks/ is on the path above)
     SERVER,
     TIMEOUT,
     Player,
