@@ -245,7 +245,10 @@ class SkyjoServer:
         address = peer_host(writer.get_extra_info("peername"))
         task = asyncio.current_task()
         assert task is not None
-        refusal = self.tcp_connections.admit(address, task)
+        # A linked door host's address brings all of its players (every one of them
+        # reconnects at once after a lobby restart): its players are its to cap.
+        door_host = self.gate is not None and self.gate.linked_from(address)
+        refusal = None if door_host else self.tcp_connections.admit(address, task)
         if refusal is not None:
             writer.write(encode_frame(bye(REFUSAL_CODES[refusal], refusal.value)))
             half_close(writer)

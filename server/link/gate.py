@@ -62,6 +62,11 @@ class DoorGate:
         self.refusals = RefusalLog(logger, "door claims refused")
         bans.observers.append(self._bans_changed)
 
+    def linked_from(self, address: str) -> bool:
+        """A door host linked from ``address`` now (its players' connections are not
+        held against the lobby's caps per address)."""
+        return any(link.tcp_address == address for link in self.links)
+
     async def handle(self, session: Session, message: dict[str, Any], clock: Deadlines) -> None:
         """One of ``protocol.DOOR_REQUESTS`` from ``session``."""
         kind, re = message["type"], message.get("id")

@@ -1,10 +1,12 @@
-"""The door-host link over TLS, through real sockets: a door host that verifies the
+"""The door-host link through real sockets: over TLS, a door host that verifies the
 lobby's certificate claims its players there (in its own process, or relayed to a
-worker's socket), and a lobby that wants TLS refuses a plain claim."""
+worker's socket), and a lobby that wants TLS refuses a plain claim; a linked door
+host's players all come back at once after a lobby restart, past the caps per address."""
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime
 import ipaddress
 from collections.abc import AsyncIterator
@@ -21,7 +23,7 @@ from server.link.client import LinkRefused, LobbyLink
 from server.link.options import GateOptions, LinkOptions, LobbyAddress
 from server.netclient import ServerConnection
 
-from ..server.support import server_config
+from ..server.support import TEST_LIMITS, server_config
 
 SECRET = b"a door secret of 32 bytes, or so"
 
@@ -119,3 +121,29 @@ async def test_a_lobby_that_wants_tls_refuses_a_plain_claim(
     with pytest.raises(LinkRefused, match="TLS only"):
         await link.open_player("ssh-key:SHA256:tia", "ssh", "198.51.100.7")
     assert not [s for s in server.lobby.sessions if s.identity is not None]
+
+
+async def test_a_linked_door_hosts_players_are_not_held_to_the_caps_per_address(
+    tmp_path: Path,
+) -> None:
+    """Every player of a door host comes from its address: after a lobby restart they
+    all connect again at once, which a cap of 2 per address would refuse."""
+    limits = dataclasses.replace(TEST_LIMITS, max_connections_per_address=2)
+    server = SkyjoServer(server_config(tmp_path / "lobby", limits=limits), GateOptions(SECRET))
+    await server.start()
+    link = link_to(server, ca=None)
+    players: list[ServerConnection] = []
+    try:
+        await link.start()
+        await asyncio.wait_for(link.linked.wait(), 10)
+        opened = await asyncio.gather(
+            *(link.open_player(f"ssh-key:SHA256:p{i}", "ssh", f"198.51.100.{i}") for i in range(6))
+        )
+        players = [ServerConnection.from_streams(reader, writer) for reader, writer in opened]
+        welcomes = await asyncio.gather(*(p.hello(name=f"P{i}") for i, p in enumerate(players)))
+        assert [w.name for w in welcomes] == [f"P{i}" for i in range(6)]
+    finally:
+        for player in players:
+            await player.close()
+        await link.stop()
+        await server.stop()
