@@ -96,7 +96,15 @@ class Lobby(Role):
 class DoorHost(Role):
     """``--role doors``: SSH on a free port, one worker process, no browser door."""
 
-    def __init__(self, name: str, lobby_port: int, secret: Path, data_dir: Path, log: Path) -> None:
+    def __init__(
+        self,
+        name: str,
+        lobby_port: int,
+        secret: Path,
+        data_dir: Path,
+        log: Path,
+        extra: tuple[str, ...] = (),
+    ) -> None:
         super().__init__(
             [
                 str(SERVER),
@@ -117,6 +125,7 @@ class DoorHost(Role):
                 "1",
                 "--data-dir",
                 str(data_dir),
+                *extra,
             ],
             log,
         )

@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import shutil
+import urllib.request
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -40,13 +41,13 @@ def lobby(tmp_path: Path, secret: Path) -> Iterator[Lobby]:
         process.kill()
 
 
-def door_host(tmp_path: Path, name: str, lobby: Lobby, secret: Path) -> DoorHost:
+def door_host(tmp_path: Path, name: str, lobby: Lobby, secret: Path, *extra: str) -> DoorHost:
     data = tmp_path / name
     data.mkdir()
     first = tmp_path / "door-a" / "ssh_host_ed25519_key"
     if first.exists():  # one host key for every door host: copied, as docs/scaling.md says
         shutil.copy(first, data / first.name)
-    return DoorHost(name, lobby.port, secret, data, tmp_path / f"{name}.log")
+    return DoorHost(name, lobby.port, secret, data, tmp_path / f"{name}.log", extra)
 
 
 @pytest.fixture
@@ -133,6 +134,9 @@ async def test_players_on_two_door_hosts_play_on_and_come_back_through_either(
             "Ann": ("ssh", "door-a", ann.identity, "127.0.0.1"),
             "Bob": ("ssh", "door-b", bob.identity, "127.0.0.1"),
         }
+        # The admin's words reach a door host's player's screen.
+        lobby.admin("announce", "Maintenance at noon")
+        await bob_b.wait_for("Maintenance at noon")
         table_id = seen["Ann"]["where"].removeprefix("at ")
         assert seen["Bob"]["where"] == f"at {table_id}"
         ann_a.press(b"\r")  # Ann turns up a card: a move the lobby must keep
@@ -173,6 +177,12 @@ async def _until_online(lobby: Lobby, names: set[str]) -> None:
     while not names <= set(online(lobby)):
         assert loop.time() < deadline, f"{names} never came back: {online(lobby)}"
         await asyncio.sleep(0.2)
+
+
+def scrape(port: int) -> str:
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=WAIT) as answer:
+        text: str = answer.read().decode()
+        return text
 
 
 async def _frame(reader: asyncio.StreamReader) -> dict[str, Any]:
@@ -227,9 +237,14 @@ async def test_a_wrong_secret_and_a_stranger_claiming_an_identity_are_refused_an
 async def test_a_key_banned_at_the_lobby_is_refused_by_the_door_hosts_ssh(
     tmp_path: Path, lobby: Lobby, secret: Path
 ) -> None:
-    door = door_host(tmp_path, "door-a", lobby, secret)
+    door = door_host(tmp_path, "door-a", lobby, secret, "--metrics-port", "0")
     try:
         door.wait_for("linked to the lobby")
+        # Its own metrics: its screens and its link, no lobby's.
+        metrics_port = int(door.wait_for(r"metrics on http://127\.0\.0\.1:(\d+)/").group(1))
+        metrics = await asyncio.to_thread(scrape, metrics_port)
+        assert "skyjo_lobby_linked 1.0" in metrics and "skyjo_terminal_sessions{" in metrics
+        assert "skyjo_tables" not in metrics
         cleo = Player("Cleo")
         lobby.admin("ban", "key", cleo.identity.removeprefix("ssh-key:"))
         loop = asyncio.get_running_loop()
