@@ -94,7 +94,8 @@ class Lobby(Role):
 
 
 class DoorHost(Role):
-    """``--role doors``: SSH on a free port, one worker process, no browser door."""
+    """``--role doors``: SSH on a free port, one worker process, the browser door on a
+    free port with ``web`` (else none)."""
 
     def __init__(
         self,
@@ -104,6 +105,8 @@ class DoorHost(Role):
         data_dir: Path,
         log: Path,
         extra: tuple[str, ...] = (),
+        *,
+        web: bool = False,
     ) -> None:
         super().__init__(
             [
@@ -120,7 +123,7 @@ class DoorHost(Role):
                 "127.0.0.1",
                 "--ssh-port",
                 "0",
-                "--no-web",
+                *(["--web-port", "0"] if web else ["--no-web"]),
                 "--workers",
                 "1",
                 "--data-dir",
@@ -131,3 +134,8 @@ class DoorHost(Role):
         )
         found = self.wait_for(r"SSH front door on 127\.0\.0\.1:(\d+) .*host key (SHA256:\S+)")
         self.ssh_port, self.host_key = int(found.group(1)), found.group(2)
+        self.web_url = ""
+        """The browser door's page, with ``web``."""
+        if web:
+            page = self.wait_for(r"Browser door on 127\.0\.0\.1:(\d+)")
+            self.web_url = f"http://127.0.0.1:{page.group(1)}/"

@@ -1,7 +1,9 @@
 """One lobby process, two door-host processes (``skyjo-server --role lobby`` and
 ``--role doors``), SSH players on both at one table: a door host killed, its player
 back through the other at the same seat; the lobby killed and restarted, every player
-back with no move lost; a wrong secret and a stranger claiming an identity refused."""
+back with no move lost; a browser's cookie the same player on either door host; a key
+banned at the lobby refused by a door host's SSH; a wrong secret and a stranger
+claiming an identity refused."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ from server.protocol import HEADER, HEADER_SIZE, decode_body, encode_frame
 
 from ..server.processes import client
 from ..ssh.sshkit import Term, closing, connect, open_terminal
+from ..web.doorclient import door_client, page_cookie
 from .processes import WAIT, DoorHost, Lobby
 
 SECRET = "0123456789abcdef0123456789abcdef\n"
@@ -41,21 +44,23 @@ def lobby(tmp_path: Path, secret: Path) -> Iterator[Lobby]:
         process.kill()
 
 
-def door_host(tmp_path: Path, name: str, lobby: Lobby, secret: Path, *extra: str) -> DoorHost:
+def door_host(
+    tmp_path: Path, name: str, lobby: Lobby, secret: Path, *extra: str, web: bool = False
+) -> DoorHost:
     data = tmp_path / name
     data.mkdir()
     first = tmp_path / "door-a" / "ssh_host_ed25519_key"
     if first.exists():  # one host key for every door host: copied, as docs/scaling.md says
         shutil.copy(first, data / first.name)
-    return DoorHost(name, lobby.port, secret, data, tmp_path / f"{name}.log", extra)
+    return DoorHost(name, lobby.port, secret, data, tmp_path / f"{name}.log", extra, web=web)
 
 
 @pytest.fixture
 def doors(tmp_path: Path, lobby: Lobby, secret: Path) -> Iterator[tuple[DoorHost, DoorHost]]:
     started: list[DoorHost] = []
     try:
-        started.append(door_host(tmp_path, "door-a", lobby, secret))
-        started.append(door_host(tmp_path, "door-b", lobby, secret))
+        started.append(door_host(tmp_path, "door-a", lobby, secret, web=True))
+        started.append(door_host(tmp_path, "door-b", lobby, secret, web=True))
         for door in started:
             door.wait_for("linked to the lobby")
         yield started[0], started[1]
@@ -260,3 +265,27 @@ async def test_a_key_banned_at_the_lobby_is_refused_by_the_door_hosts_ssh(
         assert "banned key SHA256:" in door.log.read_text()
     finally:
         door.kill()
+
+
+async def test_a_browsers_cookie_is_the_same_player_on_every_door_host(
+    lobby: Lobby, doors: tuple[DoorHost, DoorHost]
+) -> None:
+    door_a, door_b = doors
+    cookie, _ = await page_cookie(door_a.web_url)
+    origin_a = {"Origin": door_a.web_url.rstrip("/")}
+    async with door_client(door_a.web_url, cookies={"skyjo_id": cookie}, headers=origin_a) as wes:
+        await wes.shows("Choose your name")
+        await wes.type("Wes\r")
+        await wes.shows("Lobby")
+        await wes.type("n")
+        await wes.shows("New table")
+        await wes.type("\x13")  # ctrl+s: create, seated at it
+        await wes.shows("Wes's table · code")
+    # The same browser, sent to the other door host: Wes, at his table, no question.
+    origin_b = {"Origin": door_b.web_url.rstrip("/")}
+    async with door_client(door_b.web_url, cookies={"skyjo_id": cookie}, headers=origin_b) as wes:
+        screen = await wes.shows("Wes's table · code")
+        assert "Choose your name" not in screen
+        seen = online(lobby)["Wes"]
+        assert (seen["door"], seen["door_host"]) == ("web", "door-b")
+        assert str(seen["identity"]).startswith("web:") and cookie not in str(seen)
