@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .config import Limits, ServerConfig
 from .datadir import DataDirLock
 from .limits import ConnectionRegistry, Refusal
-from .listen import describe_listening, dual_stack_socket, peer_host
+from .listen import describe_listening, dual_stack_socket, keep_alive, peer_host
 from .lobby import Lobby, Session
 from .lobby.session import IN_PROCESS, LOCAL, TCP, half_close, linger
 from .protocol import (
@@ -259,6 +259,9 @@ class SkyjoServer:
         def claimed() -> None:
             # A door host's player: the door host caps its own; this address is the door host's.
             self.tcp_connections.release(address, task)
+            # Never closed for idling (its life is the app's): keepalives find a door host
+            # whose machine vanished.
+            keep_alive(writer.get_extra_info("socket"))
 
         try:
             await self._serve(

@@ -29,6 +29,7 @@ import socket
 import ssl
 from typing import Any, Final
 
+from ..listen import keep_alive
 from ..protocol import (
     DOOR_LINK_VERSION,
     HEADER,
@@ -68,16 +69,6 @@ def client_tls_context(options: LinkOptions) -> ssl.SSLContext | None:
     )
     context.minimum_version = ssl.TLSVersion.TLSv1_2
     return context
-
-
-def keep_alive(sock: socket.socket) -> None:
-    """TCP keepalives: a lobby (or door host) whose machine vanished is noticed in about
-    a minute, even by a connection nobody speaks on."""
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-    for option, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3)):
-        if hasattr(socket, option):
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
 async def read_frame(reader: asyncio.StreamReader) -> dict[str, Any]:
@@ -133,16 +124,21 @@ class LobbyLink:
                 )
             challenge = await self._ask(reader, writer, {"type": "door_challenge"})
             nonce = bytes.fromhex(str(challenge.get("nonce", "")))
+            name, version = self.options.name, DOOR_LINK_VERSION
+            claimed = claim_bytes(
+                version=version, host=name, door=door, identity=identity, address=address, link=link
+            )
             claim = {
-                "version": DOOR_LINK_VERSION,
-                "host": self.options.name,
+                "type": "door_claim",
+                "version": version,
+                "host": name,
                 "door": door,
                 "identity": identity,
                 "address": address,
                 "link": link,
+                "proof": door_proof(self.options.secret, nonce, claimed),
             }
-            proof = door_proof(self.options.secret, nonce, claim_bytes(**claim))  # type: ignore[arg-type]
-            await self._ask(reader, writer, {"type": "door_claim", "proof": proof, **claim})
+            await self._ask(reader, writer, claim)
         except BaseException:
             writer.close()
             raise
