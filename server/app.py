@@ -5,7 +5,8 @@ listener here is one; the SSH front door is another, attached with
 ``server.add_front_door(door)`` before ``start()``. Doors that serve people
 in-process (the SSH front door, the local game) get a connection from
 ``open_in_process(identity)``: the same protocol over a socket pair, with a
-trusted identity that TCP clients cannot claim. An in-process connection
+trusted identity that TCP clients cannot claim (but for a door host's players,
+claimed with the door secret: ``server.link.gate``). An in-process connection
 lives as long as the app that owns it: it is never closed for being idle.
 
 Each connection is a thin adapter (``_serve``): read with a timeout, decode
@@ -164,6 +165,8 @@ class SkyjoServer:
                 from .link.gate import DoorGate  # ssl: only with door hosts
 
                 self.gate = DoorGate(self.door_hosts, self.lobby.bans)  # a bad certificate: here
+                tls = "over TLS only" if self.door_hosts.tls_cert else "over plain TCP (no TLS)"
+                logger.info("door hosts with the door secret may link, %s", tls)
             await self.store.open()
             # Every door claims its sockets and files first: one that cannot start
             # (a port in use, an unsafe admin directory) stops the server here,
