@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -79,10 +80,11 @@ class Seat:
         self.acting = False
         self.acked = -1  # the seq of our last acknowledged move: older views are stale
 
-    async def run(self, deadline: float) -> None:
+    async def run(self, deadline: list[float]) -> None:
+        """Play until ``deadline[0]`` (set once every table's game has started)."""
         try:
             async for push in self.conn.pushes():
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline[0]:
                     return
                 await self._on_push(push)
         except ConnectionLost as exc:
@@ -217,11 +219,12 @@ async def client_process(
         seats_by_table.append(
             await open_table(port, number, think, bot_tally, bots=True, links=links)
         )
-    start = time.monotonic()
-    deadline = start + warmup + duration
+    deadline = [float("inf")]
     runners = [asyncio.create_task(s.run(deadline)) for seats in seats_by_table for s in seats]
     for seats in seats_by_table:
         await seats[0].conn.request({"type": "start_game"}, timeout=60)
+    # From the last start: starting 1,250 games one after another takes a while.
+    deadline[0] = time.monotonic() + warmup + duration
     await asyncio.sleep(warmup)
     tally.acks, tally.latencies, tally.errors = 0, [], []  # measure after the warm-up
     bot_tally.errors = []
@@ -246,6 +249,35 @@ def run_clients(args: tuple[int, range, range, float, float, float, bool, range]
 
 
 # -- the server process ---------------------------------------------------------------
+
+
+def metrics_url(log: Path) -> str | None:
+    found = re.search(r"metrics on (http://\S+/metrics)", log.read_text())
+    return None if found is None else found.group(1)
+
+
+def move_buckets(url: str | None) -> list[tuple[float, float]]:
+    """The server's histogram of a move's arrival to its pushes written to everyone at the
+    table (``skyjo_move_broadcast_seconds``): (bound, moves so far) per bucket."""
+    if url is None:
+        return []
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        text = answer.read().decode()
+    pattern = r'skyjo_move_broadcast_seconds_bucket\{le="([^"]+)"\} (\S+)'
+    return [(float(bound), float(count)) for bound, count in re.findall(pattern, text)]
+
+
+def server_side_p99(start: list[tuple[float, float]], end: list[tuple[float, float]]) -> str:
+    """The bucket the 99th percentile of the moves between two scrapes falls in."""
+    if not end:
+        return "no metrics (is prometheus-client installed?)"
+    before = dict(start)
+    window = [(bound, count - before.get(bound, 0.0)) for bound, count in end]
+    total = window[-1][1]
+    for bound, count in window:
+        if total and count >= 0.99 * total:
+            return f"p99 <= {bound * 1e3:g} ms ({total:.0f} moves)"
+    return "no moves"
 
 
 def start_server(
@@ -345,22 +377,30 @@ def main() -> None:
         process, port = start_server(
             Path(tmp) / "data",
             Path(tmp) / "server.log",
-            ["--sync", args.sync, "--messages-per-second", str(rate), *role],
+            ["--sync", args.sync, "--messages-per-second", str(rate), "--metrics-port", "0", *role],
         )
         try:
-            samples, tallies = run_and_sample(process.pid, port, tables, args)
+            url = metrics_url(Path(tmp) / "server.log")
+            samples, tallies, histograms = run_and_sample(process.pid, port, tables, args, url)
         finally:
             process.terminate()
             process.wait(30)
     report(samples, tallies, tables, args)
+    start = max(t.window[0] for t in tallies)
+    end = min(t.window[1] for t in tallies)
+    inside = [h for at, h in histograms if start <= at <= end] or [[], []]
+    print(
+        "in the server, a move's arrival to its pushes to the table (its metrics, "
+        f"during the measurement): {server_side_p99(inside[0], inside[-1])}"
+    )
 
 
 Sample = tuple[float, float, dict[str, int]]  # wall time, server CPU seconds, memory
 
 
 def run_and_sample(
-    pid: int, port: int, tables: int, args: argparse.Namespace
-) -> tuple[list[Sample], list[Tally]]:
+    pid: int, port: int, tables: int, args: argparse.Namespace, url: str | None = None
+) -> tuple[list[Sample], list[Tally], list[tuple[float, list[tuple[float, float]]]]]:
     """Run the client processes while sampling the server's CPU and memory."""
     chunks = [range(i, tables, args.processes) for i in range(args.processes)]
     bot_end = tables + args.bot_tables
@@ -371,12 +411,15 @@ def run_and_sample(
         for chunk, bots, idle in zip(chunks, bot_chunks, idle_chunks, strict=True)
     ]
     samples: list[Sample] = []
+    histograms: list[tuple[float, list[tuple[float, float]]]] = []  # the server's, once a second
     with multiprocessing.Pool(args.processes) as pool:
         pending = pool.map_async(run_clients, jobs)
         while not pending.ready():
             samples.append((time.time(), cpu_seconds(pid), proc_status(pid)))
+            if len(samples) % 4 == 1:
+                histograms.append((time.time(), move_buckets(url)))
             pending.wait(0.25)
-        return samples, pending.get()
+        return samples, pending.get(), histograms
 
 
 def report(
