@@ -386,8 +386,10 @@ def main() -> None:
             process.terminate()
             process.wait(30)
     report(samples, tallies, tables, args)
-    start = max(t.window[0] for t in tallies)
-    end = min(t.window[1] for t in tallies)
+    # Each client process measures from its own last game's start: from the first to
+    # the last of their windows.
+    start = min(t.window[0] for t in tallies)
+    end = max(t.window[1] for t in tallies)
     inside = [h for at, h in histograms if start <= at <= end] or [[], []]
     print(
         "in the server, a move's arrival to its pushes to the table (its metrics, "
@@ -425,8 +427,10 @@ def run_and_sample(
 def report(
     samples: list[Sample], tallies: list[Tally], tables: int, args: argparse.Namespace
 ) -> None:
-    start = max(t.window[0] for t in tallies)
-    end = min(t.window[1] for t in tallies)
+    # Each client process measures from its own last game's start: from the first to
+    # the last of their windows.
+    start = min(t.window[0] for t in tallies)
+    end = max(t.window[1] for t in tallies)
     inside = [s for s in samples if start <= s[0] <= end] or samples[-2:]
     cpu = (inside[-1][1] - inside[0][1]) / max(1e-9, inside[-1][0] - inside[0][0])
     acks = sum(t.acks for t in tallies)
@@ -434,7 +438,8 @@ def report(
     errors = [e for t in tallies for e in t.errors]
     print(
         f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
-        f"{args.processes} client processes, {args.duration:.0f} s measured"
+        f"{args.processes} client processes, {args.duration:.0f} s measured (their "
+        f"windows {max(t.window[0] for t in tallies) - start:.0f} s apart)"
         + (f", {args.idle_clients} more in the lobby" if args.idle_clients else "")
         + (", every client a door host's claimed link" if args.door_links else "")
     )
