@@ -27,18 +27,7 @@ from .config import Limits, Pace, ServerConfig, default_data_dir
 from .configfile import parse_with_config
 from .descriptors import DESCRIPTORS_PER_PLAYER, RESERVED, players_within, raise_open_files_limit
 from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
-from .link.options import (
-    DOORS as DOORS_ROLE,
-)
-from .link.options import (
-    LOBBY as LOBBY_ROLE,
-)
-from .link.options import (
-    add_role_arguments,
-    check_role_arguments,
-    gate_options_from_args,
-    link_options_from_args,
-)
+from .link import options as roles
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
 from .version import version_text
@@ -107,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the web page's address as a QR code at start, for phones' cameras "
         "(default: when the output is a terminal; never in the log)",
     )
-    add_role_arguments(parser)
+    roles.add_role_arguments(parser)
     _add_limits(parser, Limits())
     _add_pace(parser, Pace())
     add_host_arguments(parser)
@@ -247,7 +236,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
 def attach_doors(server: Any, args: argparse.Namespace) -> GameHost | None:
     """The doors that are on, after the one host that runs their players' screens (returned);
     none for ``--role lobby``."""
-    doors = [door for door in DOORS if door.enabled(args) and args.role != LOBBY_ROLE]
+    doors = [door for door in DOORS if door.enabled(args) and args.role != roles.LOBBY]
     if not doors:
         return None
     from .doors.host import GameHost, HostOptions  # Textual: only with a door on
@@ -302,16 +291,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         return admin_main(argv[1:])
     parser = build_parser()
     args = parse_with_config(parser, argv)
-    check_role_arguments(parser, args)
+    roles.check_role_arguments(parser, args)
     configure_logging(args.log_level, args.log_format)
-    if args.role == DOORS_ROLE:
-        return _serve_doors(args)
-    server = SkyjoServer(config_from_args(args), gate_options_from_args(args))
-    game_host = attach_doors(server, args)
-    if not args.no_admin:
-        from .admin.door import AdminDoor
+    server: Any
+    if args.role == roles.DOORS:  # the doors only, every player on the lobby at --lobby
+        from .link.doorhost import DoorHostServer
 
-        server.add_front_door(AdminDoor())
+        server = DoorHostServer(config_from_args(args), roles.link_options_from_args(args))
+        game_host = attach_doors(server, args)
+        if game_host is None:
+            logger.error("--role doors with --no-ssh and --no-web: no door to serve")
+            return 1
+    else:
+        server = SkyjoServer(config_from_args(args), roles.gate_options_from_args(args))
+        game_host = attach_doors(server, args)
+        if not args.no_admin:
+            from .admin.door import AdminDoor
+
+            server.add_front_door(AdminDoor())
     if args.metrics_port is not None:
         try:
             from .metrics import attach_metrics  # prometheus-client: only with the endpoint on
@@ -325,33 +322,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         asyncio.run(serve(server, functools.partial(_show_page_qr, server, args)))
     except OSError as exc:  # e.g. the port is taken, or datadir.CannotStart
-        logger.error("cannot start: %s", exc)
-        return 1
-    return 0
-
-
-def _serve_doors(args: argparse.Namespace) -> int:
-    """``--role doors``: the SSH and browser doors, every player on the lobby at ``--lobby``."""
-    from .link.doorhost import DoorHostServer
-
-    door_host = DoorHostServer(config_from_args(args), link_options_from_args(args))
-    game_host = attach_doors(door_host, args)
-    if game_host is None:
-        logger.error("--role doors with --no-ssh and --no-web: no door to serve")
-        return 1
-    if args.metrics_port is not None:
-        try:
-            from .metrics import attach_metrics
-        except ImportError as exc:
-            logger.error(
-                "--metrics-port needs prometheus-client (pip install 'skyjo-tui[metrics]'): %s", exc
-            )
-            return 1
-        attach_metrics(door_host, args, game_host)  # type: ignore[arg-type]
-    _raise_open_files_limit(args)
-    try:
-        asyncio.run(serve(door_host, functools.partial(_show_page_qr, door_host, args)))
-    except OSError as exc:  # e.g. the port is taken
         logger.error("cannot start: %s", exc)
         return 1
     return 0

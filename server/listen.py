@@ -136,13 +136,15 @@ def peer_host(peername: Any) -> str:
     return host
 
 
-def keep_alive(sock: socket.socket) -> None:
+def keep_alive(sock: socket.socket | None) -> None:
     """TCP keepalives: a lobby (or door host) whose machine vanished is noticed in about
-    a minute, even by a connection nobody speaks on."""
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
-    for option, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3)):
-        if hasattr(socket, option):
-            with contextlib.suppress(OSError):
+    a minute, even by a connection nobody speaks on (``sock`` None: gone already)."""
+    if sock is None:
+        return
+    with contextlib.suppress(OSError):  # the peer may have gone meanwhile
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for option, value in (("TCP_KEEPIDLE", 30), ("TCP_KEEPINTVL", 10), ("TCP_KEEPCNT", 3)):
+            if hasattr(socket, option):
                 sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, option), value)
 
 
