@@ -234,7 +234,7 @@ class LobbyLink:
                 reader, writer = await self.open_claimed(None, LINK_DOOR, "", link=True)
             except LinkRefused as exc:
                 if said != str(exc):
-                    logger.error("the lobby at %s refused this door host: %s", self.lobby, exc)
+                    logger.error("the lobby at %s says: %s", self.lobby, exc)
                 said = str(exc)
             except (OSError, TimeoutError) as exc:
                 if said is None or failures == 0:

@@ -229,7 +229,8 @@ async def test_a_wrong_secret_and_a_stranger_claiming_an_identity_are_refused_an
     data.mkdir()
     door = DoorHost("door-w", lobby.port, wrong, data, tmp_path / "door-w.log")
     try:
-        door.wait_for(r"refused this door host: .*wrong door secret")
+        said = r"the lobby at 127\.0\.0\.1:\d+ says: this lobby refused the door host: wrong"
+        door.wait_for(said)
     finally:
         door.kill()
     log = lobby.log.read_text()
