@@ -35,6 +35,7 @@ from ..protocol import (
     HEADER,
     HEADER_SIZE,
     ErrorCode,
+    ProtocolError,
     check_message,
     decode_body,
     encode_frame,
@@ -123,7 +124,10 @@ class LobbyLink:
                     ssl_handshake_timeout=LINK_TIMEOUT,
                 )
             challenge = await self._ask(reader, writer, {"type": "door_challenge"})
-            nonce = bytes.fromhex(str(challenge.get("nonce", "")))
+            try:
+                nonce = bytes.fromhex(str(challenge.get("nonce", "")))
+            except ValueError:
+                raise ConnectionError("the lobby's nonce is not hex") from None
             name, version = self.options.name, DOOR_LINK_VERSION
             claimed = claim_bytes(
                 version=version, host=name, door=door, identity=identity, address=address, link=link
@@ -154,7 +158,7 @@ class LobbyLink:
                 reply = await asyncio.wait_for(read_frame(reader), LINK_TIMEOUT)
             except asyncio.IncompleteReadError:
                 raise ConnectionError("the lobby closed the connection") from None
-            except ValueError as exc:  # ProtocolError and bytes.fromhex's
+            except (ProtocolError, ValueError) as exc:
                 raise ConnectionError(f"the lobby is not a Skyjo lobby: {exc}") from None
             kind = reply["type"]
             if kind == "bye" or (kind == "error" and reply.get("re") == request):
@@ -236,9 +240,9 @@ class LobbyLink:
                 if said != str(exc):
                     logger.error("the lobby at %s says: %s", self.lobby, exc)
                 said = str(exc)
-            except (OSError, TimeoutError) as exc:
+            except Exception as exc:  # noqa: BLE001 - e.g. a certificate refused (ValueError too)
                 if said is None or failures == 0:
-                    logger.warning("cannot reach the lobby at %s: %s", self.lobby, exc or "timeout")
+                    logger.warning("cannot reach the lobby at %s: %s", self.lobby, _why(exc))
                 said = said or str(exc)
             else:
                 failures, said = 0, None
@@ -246,11 +250,11 @@ class LobbyLink:
                 self.linked.set()
                 try:
                     await self._follow(reader, writer)
-                except (OSError, TimeoutError, ValueError) as exc:
+                except (OSError, TimeoutError) as exc:
                     logger.warning(
                         "lost the lobby at %s (%s): players see 'reconnecting' until it is back",
                         self.lobby,
-                        exc or "timeout",
+                        _why(exc),
                     )
                 finally:
                     self.linked.clear()
@@ -297,8 +301,8 @@ class LobbyLink:
                 continue
             if isinstance(message, asyncio.IncompleteReadError):
                 raise ConnectionError("the lobby closed the link")
-            if isinstance(message, Exception):
-                raise message
+            if isinstance(message, Exception):  # OSError, or what is no Skyjo lobby's
+                raise ConnectionError(str(message) or type(message).__name__) from message
             kind = message["type"]
             if kind == "bye":
                 raise ConnectionError(str(message.get("message", "")))
@@ -308,3 +312,8 @@ class LobbyLink:
                     self.banned = frozenset(str(i) for i in identities)
                 if kind == "ok":
                     waiting = None
+
+
+def _why(exc: BaseException) -> str:
+    """An exception in words (a timeout's own are none)."""
+    return str(exc) or ("no answer in time" if isinstance(exc, TimeoutError) else repr(exc))
