@@ -216,8 +216,14 @@ class Worker:
         try:
             sock = await self.pool.connect_lobby(info)
         except Exception as exc:  # noqa: BLE001 - the lobby refused or is stopping
-            logger.warning(
-                "worker %s: lobby connection for session %d failed: %s", self.pid, session_id, exc
+            # A lobby out of reach (a door host's, restarting) fails every player's try
+            # again and again: the door host's link says so once; a line each at INFO.
+            logger.log(
+                logging.INFO if isinstance(exc, OSError) else logging.WARNING,
+                "worker %s: lobby connection for session %d failed: %s",
+                self.pid,
+                session_id,
+                exc,
             )
             if self.control is not None:
                 self.control.send({**reply, "error": str(exc)})
