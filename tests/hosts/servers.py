@@ -1,0 +1,124 @@
+"""What runs on the hosts: ``skyjo-server`` door hosts, HAProxy in front, players' ssh.
+
+Every host listens on fixed ports (each namespace has its own): SSH on ``SSH_PORT``,
+the lobby's TCP on ``LOBBY_PORT``.  Door hosts share one SSH host key, copied into each
+one's data directory as an operator copies it (docs/scaling.md), so a player's
+``known_hosts`` holds for every door host behind the balancer.
+"""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncssh
+
+from server.ssh.options import HOST_KEY_FILENAME
+
+from ..ssh.tmuxkit import openssh_command, write_private_key
+from .kit import HAPROXY, WAIT, Backend, Host, balancer_config
+
+SERVER = Path(sys.executable).with_name("skyjo-server")
+SSH_PORT = 2222
+LOBBY_PORT = 7777
+
+
+@dataclass
+class ServerHost:
+    """``skyjo-server`` running on a host (killed by the network at the end)."""
+
+    host: Host
+    data_dir: Path
+    process: subprocess.Popen[bytes]
+    log: Path
+
+    def players(self) -> str:
+        """``skyjo-server admin players`` (its socket is a file: no namespace needed)."""
+        admin = subprocess.run(
+            [str(SERVER), "admin", "--data-dir", str(self.data_dir), "players"],
+            capture_output=True,
+            text=True,
+            timeout=WAIT,
+            check=False,
+        )
+        assert admin.returncode == 0, admin.stderr + self.log.read_text()
+        return admin.stdout
+
+    def address_of(self, name: str) -> str | None:
+        """The ADDRESS column of ``name``'s line in ``players``, None if not listed."""
+        for line in self.players().splitlines()[1:]:
+            if line.split()[:1] == [name]:
+                return line.split()[-1]
+        return None
+
+    def kill(self) -> None:
+        """kill -9, as a machine that dies."""
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(WAIT)
+
+
+def start_door_host(
+    host: Host, data_dir: Path, host_key: asyncssh.SSHKey, *options: str
+) -> ServerHost:
+    """``skyjo-server`` on ``host`` (one worker process, no browser door) with
+    ``host_key`` as its SSH host key; ``options`` added (``--ssh-trust-proxy``...)."""
+    data_dir.mkdir(parents=True)
+    write_private_key(host_key.export_private_key(), data_dir / HOST_KEY_FILENAME)
+    log = data_dir.parent / f"{host.name}.log"
+    argv = [
+        str(SERVER),
+        "--host",
+        host.address,
+        "--port",
+        str(LOBBY_PORT),
+        "--ssh-port",
+        str(SSH_PORT),
+        "--no-web",
+        "--workers",
+        "1",
+        "--data-dir",
+        str(data_dir),
+        *options,
+    ]
+    process = host.start(argv, log)
+    host.wait_listening(SSH_PORT, process, log)
+    return ServerHost(host, data_dir, process, log)
+
+
+def start_balancer(host: Host, backends: list[Backend], folder: Path) -> subprocess.Popen[bytes]:
+    """HAProxy on ``host``, in front of ``backends``' SSH (``kit.balancer_config``)."""
+    config = folder / f"{host.name}.cfg"
+    config.write_text(balancer_config(host.address, SSH_PORT, backends))
+    log = folder / f"{host.name}.log"
+    process = host.start([HAPROXY or "haproxy", "-db", "-f", str(config)], log)
+    host.wait_listening(SSH_PORT, process, log)
+    return process
+
+
+def known_hosts(path: Path, address: str, host_key: asyncssh.SSHKey) -> Path:
+    """A ``known_hosts`` file that holds ``host_key`` for ``address``'s SSH port."""
+    public = host_key.export_public_key().decode().strip()
+    path.write_text(f"[{address}]:{SSH_PORT} {public}\n")
+    return path
+
+
+def player_ssh(player: Host, to: str, user: str, known: Path) -> list[str]:
+    """OpenSSH run on ``player``'s host, to ``to``'s SSH port, checking the host key."""
+    return player.command(
+        *openssh_command(SSH_PORT, user, None, "-o", "ConnectTimeout=5", host=to, known_hosts=known)
+    )
+
+
+__all__ = [
+    "LOBBY_PORT",
+    "SERVER",
+    "SSH_PORT",
+    "ServerHost",
+    "known_hosts",
+    "player_ssh",
+    "start_balancer",
+    "start_door_host",
+]
