@@ -126,7 +126,9 @@ class ProxiedAcceptor:
             # asyncssh's and the door's; login_timeout bounds the wait.
             await asyncssh.run_server(conn, options=self._options, server_factory=server_factory)
         except Exception as exc:  # noqa: BLE001 - a client's failure, never the door's
-            logger.debug("ssh connection from %s ended before its login: %s", client, exc)
+            logger.debug(
+                "ssh connection from %s ended before its login: %s", peer_host(client), exc
+            )
 
     def _refuse(self, conn: socket.socket, peername: Peer, reason: str) -> None:
         with contextlib.suppress(OSError):

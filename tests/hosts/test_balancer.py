@@ -72,6 +72,8 @@ async def test_a_player_is_seen_at_their_own_address_and_comes_back_through_the_
         await pane.wait_for("Lobby · Dora")
         (other,) = (server for server in servers if server is not landed)
         assert other.address_of("Dora") == player.address
+    # HAProxy's health checks (a connection a second, PROXY v2 LOCAL) are no refusals.
+    assert "PROXY header" not in other.log.read_text()
 
 
 async def test_the_cap_per_address_through_haproxy_counts_each_player_not_the_balancer(
