@@ -216,35 +216,76 @@ class Backend:
 
 
 def balancer_config(
-    listen: str, ssh_port: int, backends: Sequence[Backend], *, balance: str = "leastconn"
+    listen: str,
+    ssh_port: int,
+    backends: Sequence[Backend],
+    *,
+    web: tuple[int, Sequence[Backend]] | None = None,
+    balance: str = "leastconn",
 ) -> str:
-    """HAProxy's configuration for SSH door hosts: TCP mode, the PROXY protocol v2 to
-    each, a health check a second (two failures: down), and a connection that finds its
-    server gone tried again on another (docs/scaling.md has the same, commented)."""
+    """HAProxy's configuration (docs/scaling.md has the same, commented): SSH door hosts
+    in TCP mode with the PROXY protocol v2 to each, a health check a second (two
+    failures: down), a connection that finds its server gone tried on another; with
+    ``web`` (a port and its backends), the browser doors in HTTP mode with
+    ``X-Forwarded-For``, ``-Proto`` and ``-Host``."""
     servers = "\n".join(
         f"    server {b.name} {b.address}:{b.port} send-proxy-v2 check inter 1s fall 2 rise 1"
         for b in backends
     )
-    return f"""\
+    config = f"""\
 global
     maxconn 1000
 
 defaults
-    mode tcp
     timeout connect 2s
     timeout client 1h
     timeout server 1h
+    timeout tunnel 1h
     retries 2
     option redispatch
 
 frontend ssh
+    mode tcp
     bind {listen}:{ssh_port}
     default_backend ssh_doors
 
 backend ssh_doors
+    mode tcp
     balance {balance}
 {servers}
 """
+    if web is None:
+        return config
+    web_port, web_backends = web
+    web_servers = "\n".join(
+        f"    server {b.name} {b.address}:{b.port} check inter 1s fall 2 rise 1"
+        for b in web_backends
+    )
+    return f"""{config}
+frontend web
+    mode http
+    bind {listen}:{web_port}
+    option forwardfor
+    http-request set-header X-Forwarded-Proto http
+    http-request set-header X-Forwarded-Host %[req.hdr(host)]
+    default_backend web_doors
+
+backend web_doors
+    mode http
+    balance {balance}
+    option httpchk GET /
+{web_servers}
+"""
+
+
+def run_on(host: Host, program: str, folder: Path) -> Path:
+    """A script that runs ``program`` (with its arguments) on ``host``: for a tool that
+    starts a program itself (Playwright starts Chromium)."""
+    script = folder / f"{Path(program).name}-on-{host.name}"
+    command = " ".join(host.command(program))
+    script.write_text(f'#!/bin/sh\nexec {command} "$@"\n')
+    script.chmod(0o755)
+    return script
 
 
 __all__ = [
@@ -257,6 +298,7 @@ __all__ = [
     "Network",
     "balancer_config",
     "network",
+    "run_on",
     "sweep",
     "unavailable",
 ]

@@ -24,6 +24,7 @@ from .kit import HAPROXY, WAIT, Backend, Host, balancer_config
 SERVER = Path(sys.executable).with_name("skyjo-server")
 SSH_PORT = 2222
 LOBBY_PORT = 7777
+WEB_PORT = 8080
 
 
 @dataclass
@@ -61,10 +62,10 @@ class ServerHost:
 
 
 def start_door_host(
-    host: Host, data_dir: Path, host_key: asyncssh.SSHKey, *options: str
+    host: Host, data_dir: Path, host_key: asyncssh.SSHKey, *options: str, web: bool = False
 ) -> ServerHost:
-    """``skyjo-server`` on ``host`` (one worker process, no browser door) with
-    ``host_key`` as its SSH host key; ``options`` added (``--ssh-trust-proxy``...)."""
+    """``skyjo-server`` on ``host`` (one worker process; the browser door with ``web``)
+    with ``host_key`` as its SSH host key; ``options`` added (``--ssh-trust-proxy``...)."""
     data_dir.mkdir(parents=True)
     write_private_key(host_key.export_private_key(), data_dir / HOST_KEY_FILENAME)
     log = data_dir.parent / f"{host.name}.log"
@@ -76,7 +77,7 @@ def start_door_host(
         str(LOBBY_PORT),
         "--ssh-port",
         str(SSH_PORT),
-        "--no-web",
+        *(["--web-port", str(WEB_PORT)] if web else ["--no-web"]),
         "--workers",
         "1",
         "--data-dir",
@@ -85,16 +86,24 @@ def start_door_host(
     ]
     process = host.start(argv, log)
     host.wait_listening(SSH_PORT, process, log)
+    if web:
+        host.wait_listening(WEB_PORT, process, log)
     return ServerHost(host, data_dir, process, log)
 
 
-def start_balancer(host: Host, backends: list[Backend], folder: Path) -> subprocess.Popen[bytes]:
-    """HAProxy on ``host``, in front of ``backends``' SSH (``kit.balancer_config``)."""
+def start_balancer(
+    host: Host, backends: list[Backend], folder: Path, web_backends: list[Backend] | None = None
+) -> subprocess.Popen[bytes]:
+    """HAProxy on ``host``, in front of ``backends``' SSH and ``web_backends``' pages, on
+    the same ports (``kit.balancer_config``)."""
     config = folder / f"{host.name}.cfg"
-    config.write_text(balancer_config(host.address, SSH_PORT, backends))
+    web = (WEB_PORT, web_backends) if web_backends else None
+    config.write_text(balancer_config(host.address, SSH_PORT, backends, web=web))
     log = folder / f"{host.name}.log"
     process = host.start([HAPROXY or "haproxy", "-db", "-f", str(config)], log)
     host.wait_listening(SSH_PORT, process, log)
+    if web is not None:
+        host.wait_listening(WEB_PORT, process, log)
     return process
 
 
@@ -116,6 +125,7 @@ __all__ = [
     "LOBBY_PORT",
     "SERVER",
     "SSH_PORT",
+    "WEB_PORT",
     "ServerHost",
     "known_hosts",
     "player_ssh",

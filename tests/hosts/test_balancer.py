@@ -4,21 +4,26 @@ player whose door host dies comes back through the balancer to the other one, it
 ``known_hosts`` still valid.
 
 Each door host here is a whole ``skyjo-server`` (its own lobby) trusting the balancer's
-PROXY protocol v2 (``--ssh-trust-proxy``); the players are the real OpenSSH client in
-tmux, checking the host key against a ``known_hosts`` file.
+PROXY protocol v2 (``--ssh-trust-proxy``) and its X-Forwarded-For (``--web-trust-proxy``);
+the players are the real OpenSSH client in tmux, checking the host key against a
+``known_hosts`` file, and Chromium, each run on the player's host.
 """
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import asyncssh
 import pytest
 
 from ..ssh.tmuxkit import SSH, TMUX, tmux_pane
-from .kit import WAIT, Backend, Network
+from ..web.browserkit import CHROMIUM, TIMEOUT, VIEWPORT, TermPage, chromium
+from ..web.webdoor import choose_name
+from .kit import WAIT, Backend, Network, run_on
 from .servers import (
     SSH_PORT,
+    WEB_PORT,
     ServerHost,
     known_hosts,
     player_ssh,
@@ -98,3 +103,36 @@ async def test_the_cap_per_address_through_haproxy_counts_each_player_not_the_ba
             await third.wait_for("Lobby · Eve", timeout=WAIT)
             assert server.address_of("Eve") == neighbour.address
         assert server.address_of("Dora") == player.address
+
+
+@pytest.mark.browser
+async def test_a_browser_through_haproxy_is_seen_at_its_own_address(
+    net: Network, tmp_path: Path
+) -> None:
+    """The browser door behind HAProxy in HTTP mode (``option forwardfor``) believes the
+    balancer's X-Forwarded-For: docs/scaling.md's configuration, with Chromium."""
+    balancer, door = net.host("balancer", 2), net.host("door1", 11)
+    player = net.host("player", 100)
+    server = start_door_host(
+        door,
+        tmp_path / door.name,
+        asyncssh.generate_private_key("ssh-ed25519"),
+        "--web-trust-proxy",
+        balancer.address,
+        web=True,
+    )
+    start_balancer(
+        balancer,
+        [Backend(door.name, door.address, SSH_PORT)],
+        tmp_path,
+        [Backend(door.name, door.address, WEB_PORT)],
+    )
+    async with chromium(run_on(player, str(CHROMIUM), tmp_path)) as browser:
+        context = await browser.new_context(viewport=VIEWPORT)
+        try:
+            url = f"http://{balancer.address}:{WEB_PORT}/"
+            async with TermPage.open(context, url) as page:
+                await choose_name(page, "Wren")
+                assert server.address_of("Wren") == player.address
+        finally:
+            await asyncio.wait_for(context.close(), TIMEOUT)
