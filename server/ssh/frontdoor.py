@@ -226,7 +226,7 @@ class SSHFrontDoor:
             server_host_keys=[host_key],
             **dict(self.options.asyncssh_options),
         )
-        connection_options = await asyncssh.SSHServerConnectionOptions.construct(**settings)
+        connection_options = asyncssh.SSHServerConnectionOptions(**settings)
         trusted = TrustedProxies(self.options.trusted_proxies)
         while self._bound:
             acceptor = ProxiedAcceptor(
