@@ -11,6 +11,7 @@ from __future__ import annotations
 import signal
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -33,6 +34,8 @@ class ServerHost:
 
     host: Host
     data_dir: Path
+    argv: list[str]
+    listening: tuple[int, ...]
     process: subprocess.Popen[bytes]
     log: Path
 
@@ -60,35 +63,47 @@ class ServerHost:
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(WAIT)
 
+    def restart(self) -> None:
+        """The same command again on the same data (after ``kill``), until it listens."""
+        assert self.process.poll() is not None, "still running: kill it first"
+        self.process = _start(self.host, self.argv, self.listening, self.log)
+
+
+def start_server(host: Host, data_dir: Path, *options: str, listening: Sequence[int]) -> ServerHost:
+    """``skyjo-server --host ADDRESS --data-dir DATA_DIR OPTIONS`` on ``host``, once
+    something listens on each port of ``listening`` (the roles' hosts start this way)."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    argv = [str(SERVER), "--host", host.address, "--data-dir", str(data_dir), *options]
+    log = data_dir.parent / f"{host.name}.log"
+    process = _start(host, argv, tuple(listening), log)
+    return ServerHost(host, data_dir, argv, tuple(listening), process, log)
+
+
+def _start(
+    host: Host, argv: list[str], listening: Sequence[int], log: Path
+) -> subprocess.Popen[bytes]:
+    process = host.start(argv, log)
+    for port in listening:
+        host.wait_listening(port, process, log)
+    return process
+
 
 def start_door_host(
     host: Host, data_dir: Path, host_key: asyncssh.SSHKey, *options: str, web: bool = False
 ) -> ServerHost:
     """``skyjo-server`` on ``host`` (one worker process; the browser door with ``web``)
-    with ``host_key`` as its SSH host key; ``options`` added (``--ssh-trust-proxy``...)."""
+    with ``host_key`` as its SSH host key, copied in as an operator copies it;
+    ``options`` added (``--ssh-trust-proxy``...)."""
     data_dir.mkdir(parents=True)
     write_private_key(host_key.export_private_key(), data_dir / HOST_KEY_FILENAME)
-    log = data_dir.parent / f"{host.name}.log"
-    argv = [
-        str(SERVER),
-        "--host",
-        host.address,
-        "--port",
-        str(LOBBY_PORT),
-        "--ssh-port",
-        str(SSH_PORT),
-        *(["--web-port", str(WEB_PORT)] if web else ["--no-web"]),
-        "--workers",
-        "1",
-        "--data-dir",
-        str(data_dir),
-        *options,
-    ]
-    process = host.start(argv, log)
-    host.wait_listening(SSH_PORT, process, log)
-    if web:
-        host.wait_listening(WEB_PORT, process, log)
-    return ServerHost(host, data_dir, process, log)
+    web_options = ["--web-port", str(WEB_PORT)] if web else ["--no-web"]
+    return start_server(
+        host,
+        data_dir,
+        *("--port", str(LOBBY_PORT), "--ssh-port", str(SSH_PORT), *web_options),
+        *("--workers", "1", *options),
+        listening=[SSH_PORT, *([WEB_PORT] if web else [])],
+    )
 
 
 def start_balancer(
@@ -131,4 +146,5 @@ __all__ = [
     "player_ssh",
     "start_balancer",
     "start_door_host",
+    "start_server",
 ]
