@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from .kit import PREFIX, Network, ip, namespaces, network
+from .kit import PREFIX, ip, namespaces, network
 
 
-def test_everything_is_removed_when_a_test_fails(net: Network, tmp_path: Path) -> None:
+def test_everything_is_removed_when_a_test_fails(needs_hosts: None, tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="the test failed"), network() as other:
         host = other.host("alone", 2)
         sleeper = host.start(["sleep", "600"], tmp_path / "sleep.log")
@@ -20,7 +20,7 @@ def test_everything_is_removed_when_a_test_fails(net: Network, tmp_path: Path) -
     assert not [name for name in namespaces() if name.startswith(other.tag)]
 
 
-def test_a_killed_runs_namespaces_are_removed_by_the_next(net: Network) -> None:
+def test_a_killed_runs_namespaces_are_removed_by_the_next(needs_hosts: None) -> None:
     gone = subprocess.Popen(["true"])
     gone.wait(10)  # its process id now belongs to nobody: a run that was killed
     leftover = f"{PREFIX}{gone.pid}-0-door1"
