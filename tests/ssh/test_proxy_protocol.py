@@ -32,7 +32,7 @@ from server.proxyheader import (
 from server.ssh.options import SSHLimits
 
 from .realdoor import RealDoor, real_door
-from .sshkit import TIMEOUT, closing, connect_guest, open_terminal
+from .sshkit import TIMEOUT, closing, connect, connect_guest, open_terminal
 
 LOCALHOST = (ipaddress.ip_network("127.0.0.1/32"),)
 PLAYER = "203.0.113.7"
@@ -252,3 +252,25 @@ async def test_from_anyone_else_nothing_is_read_as_a_header(tmp_path: Path) -> N
             await term.shows("alice")
             await listed_as(started, [("alice", "127.0.0.1")])
         assert started.door.proxy_refusals.count == 0
+
+
+async def test_from_options_of_authorized_keys_match_the_players_address(tmp_path: Path) -> None:
+    """A private server behind the balancer: ``from="203.0.113.7"`` lets that key in from
+    the player's address the header gives, and from no other."""
+    friend = asyncssh.generate_private_key("ssh-ed25519")
+    keys_file = tmp_path / "friends"
+    keys_file.write_text(f'from="{PLAYER}" {friend.export_public_key().decode()}')
+    async with real_door(
+        tmp_path / "data", trusted_proxies=LOCALHOST, authorized_keys=keys_file
+    ) as started:
+
+        async def login(source: str) -> asyncssh.SSHClientConnection:
+            sock = await through_balancer(started.port, v2_header(source))
+            return await connect(
+                started.port, "skyjo", sock=sock, client_keys=[friend], preferred_auth="publickey"
+            )
+
+        async with closing(await login(PLAYER)):
+            pass
+        with pytest.raises(asyncssh.PermissionDenied):
+            await login("203.0.113.9")
