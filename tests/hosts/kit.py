@@ -76,12 +76,17 @@ def namespaces() -> list[str]:
     return [line.split()[0] for line in ip("netns", "list").splitlines() if line.strip()]
 
 
-def remove_namespace(name: str) -> None:
-    """Kill every process in namespace ``name`` (so that it goes), then remove it."""
+def kill_processes(name: str) -> None:
+    """kill -9 of every process in namespace ``name``."""
     with contextlib.suppress(RuntimeError):
         for pid in ip("netns", "pids", name).split():
             with contextlib.suppress(ProcessLookupError, ValueError):
                 os.kill(int(pid), signal.SIGKILL)
+
+
+def remove_namespace(name: str) -> None:
+    """Kill every process in namespace ``name`` (so that it goes), then remove it."""
+    kill_processes(name)
     with contextlib.suppress(RuntimeError):
         ip("netns", "del", name)
 
@@ -122,15 +127,22 @@ class Host:
         """``argv`` run inside this host."""
         return [IP or "ip", "netns", "exec", self.namespace, *argv]
 
-    def start(self, argv: Sequence[str], log: Path) -> subprocess.Popen[bytes]:
-        """Start ``argv`` inside this host, its output in ``log``; killed at the end."""
-        output: IO[bytes] = log.open("wb")
+    def start(
+        self, argv: Sequence[str], log: Path, *, append: bool = False
+    ) -> subprocess.Popen[bytes]:
+        """Start ``argv`` inside this host, its output in ``log`` (after what it holds,
+        with ``append``); killed at the end."""
+        output: IO[bytes] = log.open("ab" if append else "wb")
         process = subprocess.Popen(
             self.command(*argv), stdout=output, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
         )
         output.close()  # the child has its own
         self.network.processes.append(process)
         return process
+
+    def kill_all(self) -> None:
+        """kill -9 of every process on this host: the machine dies (its address stays)."""
+        kill_processes(self.namespace)
 
     def run(self, *argv: str, timeout: float = WAIT) -> subprocess.CompletedProcess[str]:
         """``argv`` inside this host, to its end (bounded); its output as text."""

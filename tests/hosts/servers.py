@@ -8,9 +8,11 @@ one's data directory as an operator copies it (docs/scaling.md), so a player's
 
 from __future__ import annotations
 
+import re
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,62 +60,113 @@ class ServerHost:
                 return line.split()[-1]
         return None
 
+    def wait_for_log(self, pattern: str, after: int = 0) -> re.Match[str]:
+        """Wait (bounded) until the log says ``pattern`` (past its first ``after``
+        characters); the match."""
+        deadline = time.monotonic() + WAIT
+        while True:
+            found = re.search(pattern, self.log.read_text(errors="replace")[after:])
+            if found is not None:
+                return found
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                raise AssertionError(f"never logged {pattern!r}:\n{self.log.read_text()}")
+            time.sleep(0.05)
+
     def kill(self) -> None:
         """kill -9, as a machine that dies."""
         self.process.send_signal(signal.SIGKILL)
         self.process.wait(WAIT)
 
+    def kill_host(self) -> None:
+        """kill -9 of everything on the host (the server and its worker processes), as
+        a machine that dies; ``restart`` starts it again."""
+        self.host.kill_all()
+        self.process.wait(WAIT)
+
     def restart(self) -> None:
         """The same command again on the same data (after ``kill``), until it listens."""
         assert self.process.poll() is not None, "still running: kill it first"
-        self.process = _start(self.host, self.argv, self.listening, self.log)
+        self.process = self.host.start(self.argv, self.log, append=True)
+        self.wait_listening()
+
+    def wait_listening(self) -> None:
+        """Wait (bounded) until it listens on each of its ports."""
+        for port in self.listening:
+            self.host.wait_listening(port, self.process, self.log)
 
 
-def start_server(host: Host, data_dir: Path, *options: str, listening: Sequence[int]) -> ServerHost:
+def start_server(
+    host: Host, data_dir: Path, *options: str, listening: Sequence[int], wait: bool = True
+) -> ServerHost:
     """``skyjo-server --host ADDRESS --data-dir DATA_DIR OPTIONS`` on ``host``, once
-    something listens on each port of ``listening`` (the roles' hosts start this way)."""
+    something listens on each port of ``listening`` (the roles' hosts start this way;
+    with ``wait=False`` at once: ``ServerHost.wait_listening`` then, so that several
+    start side by side)."""
     data_dir.mkdir(parents=True, exist_ok=True)
     argv = [str(SERVER), "--host", host.address, "--data-dir", str(data_dir), *options]
     log = data_dir.parent / f"{host.name}.log"
-    process = _start(host, argv, tuple(listening), log)
-    return ServerHost(host, data_dir, argv, tuple(listening), process, log)
-
-
-def _start(
-    host: Host, argv: list[str], listening: Sequence[int], log: Path
-) -> subprocess.Popen[bytes]:
-    process = host.start(argv, log)
-    for port in listening:
-        host.wait_listening(port, process, log)
-    return process
+    server = ServerHost(host, data_dir, argv, tuple(listening), host.start(argv, log), log)
+    if wait:
+        server.wait_listening()
+    return server
 
 
 def start_door_host(
-    host: Host, data_dir: Path, host_key: asyncssh.SSHKey, *options: str, web: bool = False
+    host: Host,
+    data_dir: Path,
+    host_key: asyncssh.SSHKey,
+    *options: str,
+    web: bool = False,
+    wait: bool = True,
 ) -> ServerHost:
     """``skyjo-server`` on ``host`` (one worker process; the browser door with ``web``)
     with ``host_key`` as its SSH host key, copied in as an operator copies it;
-    ``options`` added (``--ssh-trust-proxy``...)."""
+    ``options`` added (``--ssh-trust-proxy``, ``--role doors``...)."""
     data_dir.mkdir(parents=True)
     write_private_key(host_key.export_private_key(), data_dir / HOST_KEY_FILENAME)
     web_options = ["--web-port", str(WEB_PORT)] if web else ["--no-web"]
     return start_server(
         host,
         data_dir,
-        *("--port", str(LOBBY_PORT), "--ssh-port", str(SSH_PORT), *web_options),
+        *("--ssh-port", str(SSH_PORT), *web_options),
         *("--workers", "1", *options),
         listening=[SSH_PORT, *([WEB_PORT] if web else [])],
+        wait=wait,
     )
 
 
+def start_lobby(host: Host, data_dir: Path, secret: Path, *options: str) -> ServerHost:
+    """``skyjo-server --role lobby`` on ``host`` (its TCP on ``LOBBY_PORT``), door hosts
+    let in with ``secret``; a dropped player's seat kept for 10 minutes."""
+    return start_server(
+        host,
+        data_dir,
+        *("--role", "lobby", "--port", str(LOBBY_PORT), "--door-secret", str(secret)),
+        *("--grace", "600", *options),
+        listening=[LOBBY_PORT],
+    )
+
+
+def doors_role(lobby: Host, secret: Path, name: str) -> list[str]:
+    """The options of a door host named ``name`` playing on ``lobby``'s lobby."""
+    return [
+        *("--role", "doors", "--lobby", f"{lobby.address}:{LOBBY_PORT}"),
+        *("--door-secret", str(secret), "--door-name", name),
+    ]
+
+
 def start_balancer(
-    host: Host, backends: list[Backend], folder: Path, web_backends: list[Backend] | None = None
+    host: Host,
+    backends: list[Backend],
+    folder: Path,
+    web_backends: list[Backend] | None = None,
+    balance: str = "leastconn",
 ) -> subprocess.Popen[bytes]:
     """HAProxy on ``host``, in front of ``backends``' SSH and ``web_backends``' pages, on
-    the same ports (``kit.balancer_config``)."""
+    the same ports (``kit.balancer_config``; ``balance``: HAProxy's algorithm)."""
     config = folder / f"{host.name}.cfg"
     web = (WEB_PORT, web_backends) if web_backends else None
-    config.write_text(balancer_config(host.address, SSH_PORT, backends, web=web))
+    config.write_text(balancer_config(host.address, SSH_PORT, backends, web=web, balance=balance))
     log = folder / f"{host.name}.log"
     process = host.start([HAPROXY or "haproxy", "-db", "-f", str(config)], log)
     host.wait_listening(SSH_PORT, process, log)
@@ -129,10 +182,15 @@ def known_hosts(path: Path, address: str, host_key: asyncssh.SSHKey) -> Path:
     return path
 
 
-def player_ssh(player: Host, to: str, user: str, known: Path) -> list[str]:
-    """OpenSSH run on ``player``'s host, to ``to``'s SSH port, checking the host key."""
+def player_ssh(
+    player: Host, to: str, user: str, known: Path, key_file: Path | None = None
+) -> list[str]:
+    """OpenSSH run on ``player``'s host, to ``to``'s SSH port, checking the host key;
+    with ``key_file``, the player's key (who they are: their seat comes back with it)."""
     return player.command(
-        *openssh_command(SSH_PORT, user, None, "-o", "ConnectTimeout=5", host=to, known_hosts=known)
+        *openssh_command(
+            SSH_PORT, user, key_file, "-o", "ConnectTimeout=5", host=to, known_hosts=known
+        )
     )
 
 
@@ -142,9 +200,11 @@ __all__ = [
     "SSH_PORT",
     "WEB_PORT",
     "ServerHost",
+    "doors_role",
     "known_hosts",
     "player_ssh",
     "start_balancer",
     "start_door_host",
+    "start_lobby",
     "start_server",
 ]
