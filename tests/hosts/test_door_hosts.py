@@ -99,7 +99,7 @@ async def test_ssh_and_a_browser_on_two_door_hosts_play_on_through_a_lobby_resta
     net: Network, tmp_path: Path
 ) -> None:
     at = site(net, tmp_path)
-    door1 = at.doors[0]
+    door1, door2 = at.doors
     ann_host, bea_host = net.host("ann", 100), net.host("bea", 101)
     key = asyncssh.generate_private_key("ssh-ed25519")
     key_file = write_private_key(key.export_private_key(), tmp_path / "ann_ed25519")
@@ -196,6 +196,19 @@ async def test_ssh_and_a_browser_on_two_door_hosts_play_on_through_a_lobby_resta
                         await bea.shows("Choose the card the")
                         await bea.press("Enter")
                         await ann.wait_for("Bea took the", TIMEOUT)
+
+                    # door1 back, door2 dies: Bea's page finds the site again by itself
+                    # and reloads onto door1, her cookie good there too: at her seat.
+                    mark = len(door1.log.read_text())
+                    door1.restart()
+                    door1.wait_for_log(r"linked to the lobby", after=mark)
+                    opened = len(bea.connections)
+                    door2.kill_host()
+                    await bea.wait_until(lambda: len(bea.connections) > opened, "a new page")
+                    await bea.screen_until(lambda screen: "Pile" in screen, "her seat again")
+                    players = at.admin_players()
+                    assert players["Bea"][1:3] == table, players
+                    assert {"door1", bea_host.address} <= set(players["Bea"]), players
         finally:
             await asyncio.wait_for(context.close(), TIMEOUT)
 
