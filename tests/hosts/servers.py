@@ -63,14 +63,7 @@ class ServerHost:
     def wait_for_log(self, pattern: str, after: int = 0) -> re.Match[str]:
         """Wait (bounded) until the log says ``pattern`` (past its first ``after``
         characters); the match."""
-        deadline = time.monotonic() + WAIT
-        while True:
-            found = re.search(pattern, self.log.read_text(errors="replace")[after:])
-            if found is not None:
-                return found
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                raise AssertionError(f"never logged {pattern!r}:\n{self.log.read_text()}")
-            time.sleep(0.05)
+        return wait_logged(self.log, pattern, self.process, after)
 
     def kill(self) -> None:
         """kill -9, as a machine that dies."""
@@ -93,6 +86,21 @@ class ServerHost:
         """Wait (bounded) until it listens on each of its ports."""
         for port in self.listening:
             self.host.wait_listening(port, self.process, self.log)
+
+
+def wait_logged(
+    log: Path, pattern: str, process: subprocess.Popen[bytes], after: int = 0
+) -> re.Match[str]:
+    """Wait (bounded) until ``process``'s ``log`` says ``pattern`` (past its first
+    ``after`` characters); the match."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        found = re.search(pattern, log.read_text(errors="replace")[after:])
+        if found is not None:
+            return found
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"never logged {pattern!r}:\n{log.read_text()}")
+        time.sleep(0.05)
 
 
 def start_server(
@@ -207,4 +215,5 @@ __all__ = [
     "start_door_host",
     "start_lobby",
     "start_server",
+    "wait_logged",
 ]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,6 +38,7 @@ from .servers import (
     start_balancer,
     start_door_host,
     start_lobby,
+    wait_logged,
 )
 
 pytestmark = pytest.mark.skipif(not (SSH and TMUX), reason="needs the ssh client and tmux")
@@ -51,6 +53,9 @@ class Site:
     lobby: ServerHost
     doors: list[ServerHost]
     balancer: Host
+    haproxy: subprocess.Popen[bytes]
+    haproxy_log: Path
+    """HAProxy's output: it says when a server goes down or comes up."""
     known: Path
     """A ``known_hosts`` holding the door hosts' one key for the balancer's address."""
 
@@ -83,14 +88,15 @@ def site(net: Network, folder: Path) -> Site:
     for door in doors:
         door.wait_listening()
         door.wait_for_log(r"linked to the lobby at 10\.77\.0\.10:\d+ as 'door\d'")
-    start_balancer(
+    haproxy = start_balancer(
         balancer,
         [Backend(d.name, d.address, SSH_PORT) for d in door_hosts],
         folder,
         [Backend(d.name, d.address, WEB_PORT) for d in reversed(door_hosts)],
         balance="first",
     )
-    return Site(lobby, doors, balancer, known_hosts(folder / "known", balancer.address, host_key))
+    known = known_hosts(folder / "known", balancer.address, host_key)
+    return Site(lobby, doors, balancer, haproxy, folder / f"{balancer.name}.log", known)
 
 
 @pytest.mark.browser
@@ -199,9 +205,10 @@ async def test_ssh_and_a_browser_on_two_door_hosts_play_on_through_a_lobby_resta
 
                     # door1 back, door2 dies: Bea's page finds the site again by itself
                     # and reloads onto door1, her cookie good there too: at her seat.
-                    mark = len(door1.log.read_text())
+                    mark, up = len(door1.log.read_text()), len(at.haproxy_log.read_text())
                     door1.restart()
                     door1.wait_for_log(r"linked to the lobby", after=mark)
+                    wait_logged(at.haproxy_log, r"web_doors/door1 is UP", at.haproxy, up)
                     opened = len(bea.connections)
                     door2.kill_host()
                     await bea.wait_until(lambda: len(bea.connections) > opened, "a new page")
