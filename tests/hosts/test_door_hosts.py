@@ -100,7 +100,6 @@ def site(net: Network, folder: Path) -> Site:
 
 
 @pytest.mark.browser
-@pytest.mark.timeout(300)
 async def test_ssh_and_a_browser_on_two_door_hosts_play_on_through_a_lobby_restart_and_a_dead_door_host(
     net: Network, tmp_path: Path
 ) -> None:
