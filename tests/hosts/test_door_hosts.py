@@ -67,6 +67,8 @@ class Site:
 
 
 def site(net: Network, folder: Path) -> Site:
+    """The lobby at 10.77.0.10, door1 and door2 at .11 and .12 (both doors each, trusting
+    HAProxy's PROXY header and X-Forwarded-For), HAProxy at .2; everything up and linked."""
     balancer, lobby_host = net.host("balancer", 2), net.host("lobby", 10)
     door_hosts = [net.host("door1", 11), net.host("door2", 12)]
     secret = folder / "door-secret"
@@ -103,6 +105,10 @@ def site(net: Network, folder: Path) -> Site:
 async def test_ssh_and_a_browser_on_two_door_hosts_play_on_through_a_lobby_restart_and_a_dead_door_host(
     net: Network, tmp_path: Path
 ) -> None:
+    """Ann (OpenSSH, door1) and Bea (Chromium, door2) at one table, each seeing the
+    other's moves; the lobby as they both see it; the lobby killed and restarted under
+    them; Ann's door host killed, and Ann back at her seat through door2; door2 killed,
+    and Bea's page back at her seat through door1."""
     at = site(net, tmp_path)
     door1, door2 = at.doors
     ann_host, bea_host = net.host("ann", 100), net.host("bea", 101)
