@@ -3,6 +3,7 @@
     python benchmarks/doors.py [--doors ssh,web] [--sessions N] [--keys K] [--leave-keys K]
                                [--gap S] [--idle S] [--workers N] [--runs R]
     python benchmarks/doors.py --idle-memory
+    python benchmarks/doors.py --doors ssh --proxy-protocol   # as behind HAProxy
 
 A child process runs the installed ``skyjo-server`` on 127.0.0.1 (fresh data
 directory, free ports, ``--ssh-workers`` as given), started with the
@@ -52,12 +53,15 @@ import argparse
 import asyncio
 import codecs
 import contextlib
+import ipaddress
+import itertools
 import json
 import os
 import random
 import re
 import signal
 import socket
+import struct
 import sys
 import tempfile
 import time
@@ -170,9 +174,11 @@ class Terminal(Protocol):
 
 
 class SSHTerminal:
-    def __init__(self, port: int, name: str) -> None:
+    def __init__(self, port: int, name: str, proxy_header: bytes = b"") -> None:
         self.port = port
         self.name = name
+        self.proxy_header = proxy_header
+        """Sent first, as a load balancer does (``--proxy-protocol``)."""
         self.screen = Screen(self._send_bytes)
         self._conn: Any = None
         self._proc: Any = None
@@ -181,9 +187,14 @@ class SSHTerminal:
     async def open(self) -> None:
         import asyncssh
 
+        sock = None
+        if self.proxy_header:
+            sock = socket.create_connection(("127.0.0.1", self.port))
+            sock.sendall(self.proxy_header)
         self._conn = await asyncssh.connect(
             "127.0.0.1",
             self.port,
+            sock=sock,
             username=self.name,
             client_keys=[asyncssh.generate_private_key("ssh-ed25519")],
             known_hosts=None,
@@ -569,24 +580,40 @@ class Run:
     gc_state: dict[str, Any] = field(default_factory=dict)
 
 
-def make_terminal(door: str, server: Server, name: str, origin: str, path: str) -> Terminal:
+def make_terminal(
+    door: str, server: Server, name: str, origin: str, path: str, proxied: bool = False
+) -> Terminal:
     if door == "ssh":
-        return SSHTerminal(server.ports["ssh"], name)
+        return SSHTerminal(server.ports["ssh"], name, proxy_v2_header() if proxied else b"")
     page = f"http://127.0.0.1:{server.ports['web']}/"
     return WebTerminal(page, server.url() + path, origin or page.rstrip("/"), name)
+
+
+_proxied_players = itertools.count(1)
+
+
+def proxy_v2_header() -> bytes:
+    """HAProxy's ``send-proxy-v2`` header for the next player, each from an address of
+    its own in the benchmarking range (198.18.0.0/15, RFC 2544)."""
+    source = ipaddress.ip_address("198.18.0.0") + next(_proxied_players)
+    body = source.packed + bytes([127, 0, 0, 1]) + struct.pack("!HH", 40000, 2222)
+    signature = b"\r\n\r\n\x00\r\nQUIT\n"
+    return signature + bytes([0x21, 0x11]) + struct.pack("!H", len(body)) + body
 
 
 async def one_run(args: argparse.Namespace, number: int) -> Run:
     doors: list[str] = args.doors
     run = Run(doors, args.sessions)
     rng = random.Random(number)
-    async with server_process(
-        doors, (args.sessions + 1) * 2, args.workers, args.server_arg
-    ) as server:
+    extra = [*args.server_arg, *(["--ssh-trust-proxy", "127.0.0.1"] if args.proxy_protocol else [])]
+    async with server_process(doors, (args.sessions + 1) * 2, args.workers, extra) as server:
 
         def player(door: str, index: int) -> Player:
             name = f"{door[0]}{number}x{index}"
-            return Player(door, name, make_terminal(door, server, name, args.origin, args.web_path))
+            terminal = make_terminal(
+                door, server, name, args.origin, args.web_path, args.proxy_protocol
+            )
+            return Player(door, name, terminal)
 
         for door in doors:  # imports and caches: not per session
             warmup = player(door, 0)
@@ -851,6 +878,11 @@ def parse(argv: list[str] | None = None, doors: str = "ssh,web") -> argparse.Nam
     )
     parser.add_argument(
         "--idle-memory", action="store_true", help="measure an idle server's RSS instead"
+    )
+    parser.add_argument(
+        "--proxy-protocol",
+        action="store_true",
+        help="SSH players arrive as through HAProxy's send-proxy-v2 (--ssh-trust-proxy)",
     )
     parser.add_argument(
         "--settle",

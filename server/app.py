@@ -42,6 +42,8 @@ from .protocol import (
     encode_frame,
     error,
 )
+from .proxyheader import HEADER_TIMEOUT, ProxyHeaderError, TrustedProxies, read_proxy_header
+from .ratelog import RefusalLog
 from .store import Store
 
 if TYPE_CHECKING:
@@ -142,6 +144,10 @@ class SkyjoServer:
             self.config.limits.max_connections, self.config.limits.max_connections_per_address
         )
         """Open TCP connections, held against the caps (in-process ones are the doors')."""
+        self.trusted_proxies = TrustedProxies(self.config.trusted_proxies)
+        self.proxy_refusals = RefusalLog(
+            logger, "tcp connections from a trusted balancer without a valid PROXY header"
+        )
         self._started = False
 
     @property
@@ -245,9 +251,15 @@ class SkyjoServer:
     # -- connections -----------------------------------------------------------------
 
     async def serve_tcp(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        address = peer_host(writer.get_extra_info("peername"))
+        peername = writer.get_extra_info("peername")
         task = asyncio.current_task()
         assert task is not None
+        if peername in self.trusted_proxies:
+            self._track(task)  # stopped with the server while it reads the header
+            peername = await self._proxied_peer(reader, writer, peername)
+            if peername is None:
+                return
+        address = peer_host(peername)
         # A linked door host's address brings all of its players (every one of them
         # reconnects at once after a lobby restart): its players are its to cap.
         door_host = self.gate is not None and self.gate.linked_from(address)
@@ -278,6 +290,25 @@ class SkyjoServer:
             )
         finally:
             self.tcp_connections.release(address, task)
+
+    async def _proxied_peer(
+        self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, peername: Any
+    ) -> Any:
+        """The client's peername from the PROXY header of a trusted balancer's connection
+        (the balancer's own for a health check); None, the connection closed, counted and
+        logged, without a valid header in time."""
+        try:
+            async with asyncio.timeout(HEADER_TIMEOUT):
+                source = await read_proxy_header(reader.readexactly)
+        except TimeoutError:
+            reason = f"no PROXY header in {HEADER_TIMEOUT:g} s"
+        except (ProxyHeaderError, asyncio.IncompleteReadError, OSError) as exc:
+            reason = str(exc) or type(exc).__name__
+        else:
+            return source or peername
+        self.proxy_refusals.refused(f"{peer_host(peername)}: {reason}")
+        writer.close()
+        return None
 
     def _spawn(self, coro: Any) -> None:
         # An empty context: a front door's (e.g. the SSH app's) never leaks into the server's tasks.

@@ -26,7 +26,13 @@ from .app import SkyjoServer
 from .config import Limits, Pace, ServerConfig, default_data_dir
 from .configfile import parse_with_config
 from .descriptors import DESCRIPTORS_PER_PLAYER, RESERVED, players_within, raise_open_files_limit
-from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
+from .doors.options import (
+    DoorPlugin,
+    add_host_arguments,
+    host_options_from_args,
+    network,
+    port,
+)
 from .link import options as roles
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
@@ -58,6 +64,16 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: all interfaces, IPv4 and IPv6)",
     )
     parser.add_argument("--port", type=port, default=7777, help="TCP port (default 7777)")
+    parser.add_argument(
+        "--tcp-trust-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        type=network,
+        help="a TCP load balancer (address or network) in front of --port that sends the "
+        "PROXY protocol (HAProxy's send-proxy or send-proxy-v2): its connections must "
+        "start with it, and it gives the client's address (repeatable; default: none)",
+    )
     parser.add_argument(
         "--data-dir", type=Path, default=None, help=f"where data is kept ({default_data_dir()})"
     )
@@ -226,6 +242,7 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(
         host=args.host,
         port=args.port,
+        trusted_proxies=tuple(args.tcp_trust_proxy),
         data_dir=args.data_dir,
         limits=limits,
         pace=pace,

@@ -8,6 +8,7 @@ from typing import Any, Literal
 
 import platformdirs
 
+from .listen import IPNetwork
 from .protocol import DEFAULT_CHAT_MAX_LENGTH, DEFAULT_MAX_FRAME, DEFAULT_NAME_MAX_LENGTH
 
 APP_NAME = "skyjo"
@@ -87,6 +88,9 @@ class Pace:
 class ServerConfig:
     host: str | None = None  # an address or name to listen on; None: every interface, IPv4 and IPv6
     port: int = 7777
+    trusted_proxies: tuple[IPNetwork, ...] = ()
+    """TCP load balancers in front of ``port`` whose connections start with a PROXY
+    protocol header giving the client's address (``server.proxyheader``)."""
     data_dir: Path | None = None  # None: default_data_dir()
     limits: Limits = field(default_factory=Limits)
     pace: Pace = field(default_factory=Pace)

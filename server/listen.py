@@ -25,6 +25,9 @@ from typing import Any, Protocol
 
 ALL_INTERFACES = "all interfaces (IPv4 and IPv6)"
 
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
+"""An address or network the operator names (``--web-trust-proxy``, ``--ssh-trust-proxy``)."""
+
 # Binding "::" fails with these when the system has IPv6 in name only.
 _NO_IPV6_ERRORS = frozenset({errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT})
 
@@ -150,6 +153,7 @@ def keep_alive(sock: socket.socket | None) -> None:
 
 __all__ = [
     "ALL_INTERFACES",
+    "IPNetwork",
     "bound_sockets",
     "describe_listening",
     "dual_stack_socket",

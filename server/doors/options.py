@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import ipaddress
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from ..listen import IPNetwork
 from ..termhost.options import HostLimits, WorkerOptions
 
 
@@ -32,6 +34,16 @@ def port(text: str) -> int:
     if not 0 <= number <= 65535:
         raise argparse.ArgumentTypeError(f"{number} is not a port number (0-65535)")
     return number
+
+
+def network(text: str) -> IPNetwork:
+    """An address or network (``10.0.0.7``, ``10.0.0.0/8``, ``fd00::/8``)."""
+    try:
+        return ipaddress.ip_network(text.strip(), strict=False)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8)"
+        ) from None
 
 
 def add_host_arguments(parser: argparse.ArgumentParser) -> None:

@@ -68,6 +68,9 @@ class SSHAppServer(asyncssh.SSHServer):
     def __init__(self, manager: SSHSessions) -> None:
         self.manager = manager
         self.connection: asyncssh.SSHServerConnection | None = None
+        self.client_peername: tuple[str, int] | None = None
+        """The player's (host, port) where the socket's peer is not the player: a load
+        balancer's PROXY header gave it (``server.ssh.proxied``)."""
         self._address: str | None = None
         self._sessions_opened = 0
         self._session_open = False
@@ -77,6 +80,8 @@ class SSHAppServer(asyncssh.SSHServer):
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self.connection = conn
+        if self.client_peername is not None:  # what every get_extra_info("peername") sees
+            conn.set_extra_info(peername=self.client_peername)
         address = peer_host(conn.get_extra_info("peername"))
         refusal = self.manager.connections.admit(address, conn)
         if refusal is not None:
@@ -175,14 +180,19 @@ async def create_app_server(
     over ``SECURE_DEFAULTS``.  Forces ``line_editor=False`` (asyncssh's line
     editor would echo input and rewrite every byte of output).
     """
+    factory = server_factory or functools.partial(SSHAppServer, manager)
+    return await asyncssh.create_server(factory, host, port, **app_server_options(**options))
+
+
+def app_server_options(**options: Any) -> dict[str, Any]:
+    """asyncssh server options (``create_app_server``'s, ``asyncssh.run_server``'s):
+    ``options`` over ``SECURE_DEFAULTS``, and never asyncssh's line editor."""
     for forbidden in _FORBIDDEN_OPTIONS:
         if options.get(forbidden) is not None:
             raise ValueError(f"{forbidden} would bypass the app sessions")
     if options.get("line_editor"):
         raise ValueError("line_editor must be False for Textual apps")
-    options = {**SECURE_DEFAULTS, **options, "line_editor": False}
-    factory = server_factory or functools.partial(SSHAppServer, manager)
-    return await asyncssh.create_server(factory, host, port, **options)
+    return {**SECURE_DEFAULTS, **options, "line_editor": False}
 
 
 def keep_alive_in_the_kernel(sock: socket.socket | None) -> None:
@@ -206,6 +216,7 @@ __all__ = [
     "SECURE_DEFAULTS",
     "TCP_KEEPALIVE",
     "SSHAppServer",
+    "app_server_options",
     "create_app_server",
     "keep_alive_in_the_kernel",
 ]

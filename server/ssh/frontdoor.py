@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import logging
 import socket
+from collections.abc import Callable
 from typing import Any
 
 import asyncssh
@@ -26,12 +27,15 @@ from skyjo_tui.webpage import PAGE_ENV
 from ..doors.game import GameAppFactory, InProcessServer, PlayerSession, skyjo_app_factory
 from ..doors.host import GameHost, HostOptions
 from ..listen import bound_sockets, describe_listening, peer_host
+from ..proxyheader import TrustedProxies
+from ..ratelog import RefusalLog
 from ..termhost import DoorPlayer
 from .auth import SkyjoSSHServer
-from .connection import create_app_server
+from .connection import app_server_options, create_app_server
 from .hostkey import fingerprint, load_or_create_host_key
 from .identity import AuthorizedKeys
 from .options import DEFAULT_SSH_PORT, SSHOptions, add_ssh_arguments, ssh_options_from_args
+from .proxied import ProxiedAcceptor
 from .transport import SSHMessages, SSHSessions
 
 logger = logging.getLogger(__name__)
@@ -103,8 +107,12 @@ class SSHFrontDoor:
         )
         self.manager: SSHSessions | None = None
         """This door's sessions and connections, while started."""
-        self.acceptors: list[asyncssh.SSHAcceptor] = []
-        """Serving, one a socket (``server.listen.bound_sockets``)."""
+        self.acceptors: list[asyncssh.SSHAcceptor | ProxiedAcceptor] = []
+        """Serving, one a socket (``server.listen.bound_sockets``); behind trusted
+        balancers (``options.trusted_proxies``), ``ProxiedAcceptor``s."""
+        self.proxy_refusals = RefusalLog(
+            logger, "ssh connections from a trusted balancer without a valid PROXY header"
+        )
         self._bound: list[socket.socket] = []
         """Bound by ``bind``, not served yet."""
         self._host_key: asyncssh.SSHKey | None = None
@@ -121,7 +129,7 @@ class SSHFrontDoor:
         return self.options.port
 
     @property
-    def acceptor(self) -> asyncssh.SSHAcceptor | None:
+    def acceptor(self) -> asyncssh.SSHAcceptor | ProxiedAcceptor | None:
         """The first of ``acceptors`` (the only one but where a host name has several
         addresses); None while not serving."""
         return self.acceptors[0] if self.acceptors else None
@@ -176,6 +184,8 @@ class SSHFrontDoor:
             )
 
         try:
+            if options.trusted_proxies:
+                await self._serve_behind_balancers(server_factory, host_key)
             while self._bound:
                 sock = self._bound[0]
                 self.acceptors.append(
@@ -200,11 +210,36 @@ class SSHFrontDoor:
             raise
         self.manager = manager
         logger.info(
-            "SSH front door on %s (%s); host key %s",
+            "SSH front door on %s (%s%s); host key %s",
             describe_listening([sock for a in self.acceptors for sock in a.sockets]),
             f"keys in {options.authorized_keys} only" if authorized else "open to all",
+            _behind(options),
             self.host_key_fingerprint,
         )
+
+    async def _serve_behind_balancers(
+        self, server_factory: Callable[[], SkyjoSSHServer], host_key: asyncssh.SSHKey
+    ) -> None:
+        """Serve every bound socket with a ``ProxiedAcceptor`` (``--ssh-trust-proxy``)."""
+        settings = app_server_options(
+            server_factory=server_factory,
+            server_host_keys=[host_key],
+            **dict(self.options.asyncssh_options),
+        )
+        connection_options = asyncssh.SSHServerConnectionOptions(**settings)
+        trusted = TrustedProxies(self.options.trusted_proxies)
+        while self._bound:
+            acceptor = ProxiedAcceptor(
+                self._bound[0],
+                trusted=trusted,
+                options=connection_options,
+                server_factory=server_factory,
+                refusals=self.proxy_refusals,
+                header_timeout=self.options.connection_limits.proxy_header_timeout,
+            )
+            acceptor.start()
+            self.acceptors.append(acceptor)
+            self._bound.pop(0)  # the acceptor's now
 
     def _close_bound(self) -> None:
         """Close the sockets bound and never served (the server did not start)."""
@@ -232,6 +267,13 @@ class SSHFrontDoor:
             logger.warning("ssh front door: connections still open after %.0f s", timeout)
 
     close = stop
+
+
+def _behind(options: SSHOptions) -> str:
+    if not options.trusted_proxies:
+        return ""
+    balancers = ", ".join(str(network) for network in options.trusted_proxies)
+    return f"; PROXY protocol from {balancers}"
 
 
 def _player_of(connection: asyncssh.SSHServerConnection, server: Any) -> DoorPlayer:

@@ -10,7 +10,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..config import ServerConfig
-from ..doors.options import DoorPlugin, host_options_from_args, port, positive
+from ..doors.options import DoorPlugin, host_options_from_args, network, port, positive
+from ..listen import IPNetwork
 from ..termhost.gcpolicy import DEFAULT_GC_POLICY, GCPolicy
 from ..termhost.options import HostLimits, WorkerOptions
 
@@ -34,6 +35,8 @@ class SSHLimits:
     """Several players behind one NAT share an address: keep this generous."""
     idle_connection_timeout: float = 30.0
     """Seconds a logged-in connection may stay open without a running session."""
+    proxy_header_timeout: float = 5.0
+    """Seconds a trusted balancer's connection has to send its PROXY header."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +50,9 @@ class SSHOptions:
     (whose None is every interface, IPv4 and IPv6)."""
     lobby_username: str = DEFAULT_LOBBY_USERNAME
     authorized_keys: Path | None = None
+    trusted_proxies: tuple[IPNetwork, ...] = ()
+    """TCP load balancers whose connections start with a PROXY protocol header (v1 or
+    v2) giving the player's address (``server.ssh.proxied``); none by default."""
     host_key: Path | None = None
     """The host key file; None: ``<data dir>/ssh_host_ed25519_key``."""
     data_dir: Path | None = None
@@ -99,6 +105,16 @@ def add_ssh_arguments(parser: argparse.ArgumentParser) -> None:
         help="the SSH user that asks for a name (default %(default)s); "
         "any other user name is the name to play as",
     )
+    group.add_argument(
+        "--ssh-trust-proxy",
+        action="append",
+        default=[],
+        metavar="ADDRESS",
+        type=network,
+        help="a TCP load balancer (address or network) that sends the PROXY protocol "
+        "(HAProxy's send-proxy or send-proxy-v2): its connections must start with it, "
+        "and it gives the player's address (repeatable; default: none)",
+    )
     defaults = SSHLimits()
     group.add_argument(
         "--ssh-max-connections",
@@ -132,6 +148,7 @@ def ssh_options_from_args(args: argparse.Namespace) -> SSHOptions:
         port=args.ssh_port,
         lobby_username=args.ssh_username,
         authorized_keys=args.authorized_keys,
+        trusted_proxies=tuple(args.ssh_trust_proxy),
         connection_limits=connection_limits,
         limits=limits,
         workers=workers,

@@ -10,16 +10,14 @@ is imported only then.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 from dataclasses import dataclass, field
 from typing import Any, Final
 
-from ..doors.options import DoorPlugin, port, positive
+from ..doors.options import DoorPlugin, network, port, positive
+from ..listen import IPNetwork
 from ..termhost.options import HostLimits
 
 DEFAULT_WEB_PORT: Final = 8080
-
-IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,7 @@ def add_web_arguments(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="ADDRESS",
-        type=_network,
+        type=network,
         help="a reverse proxy (address or network) whose X-Forwarded-For/-Proto/-Host "
         "headers are believed (repeatable; default: none)",
     )
@@ -132,15 +130,6 @@ WEB_DOOR: Final = DoorPlugin(
     add_web_arguments, lambda args: not args.no_web, "server.web.door:attach_web_front_door"
 )
 """For ``server.cli.DOORS``."""
-
-
-def _network(text: str) -> IPNetwork:
-    try:
-        return ipaddress.ip_network(text.strip(), strict=False)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"{text!r} is not an IP address or network (e.g. 127.0.0.1, 10.0.0.0/8)"
-        ) from None
 
 
 def _origin(text: str) -> str:

@@ -57,12 +57,14 @@ async def real_door(
     workers: WorkerOptions | None = None,
     lang: str | None = "en",
     page: str | None = None,
+    **door_options: Any,
 ) -> AsyncIterator[RealDoor]:
     """Lobby + SSH front door, always stopped (the door first, as the server does).
 
     With ``workers``, the apps run in worker processes (``apps`` stays empty). ``lang``
     None: each player's language comes from the LANG their client sends, as in
-    ``skyjo-server``; ``page``: the browser door's address, as ``skyjo-server`` gives it."""
+    ``skyjo-server``; ``page``: the browser door's address, as ``skyjo-server`` gives it;
+    ``door_options``: more ``SSHOptions`` (``trusted_proxies``...)."""
     apps: list[weakref.ref[App[Any]]] = []
     build = functools.partial(skyjo_app_factory, pace="off", lang=lang)
 
@@ -82,6 +84,7 @@ async def real_door(
         workers=workers,
         worker_app_options={"pace": "off", "lang": lang},
         page=page,
+        **door_options,
     )
     door = SSHFrontDoor(options, game_app_factory=factory)
     server.add_front_door(door)

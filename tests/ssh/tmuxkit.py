@@ -24,31 +24,29 @@ EXIT_MARK = "[command exited: "
 _names = itertools.count()
 
 
-def openssh_command(port: int, user: str, key_file: Path | None, *extra: str) -> list[str]:
-    """``ssh`` to 127.0.0.1 ignoring the user's config, agent and known hosts."""
-    command = [
-        SSH or "ssh",
-        "-F",
-        "/dev/null",
-        "-tt",
-        "-o",
-        "StrictHostKeyChecking=no",
-        "-o",
-        "UserKnownHostsFile=/dev/null",
-        "-o",
-        "IdentityAgent=none",
-        "-o",
-        "IdentitiesOnly=yes",
-        "-o",
-        "LogLevel=ERROR",
-        "-p",
-        str(port),
-    ]
+def openssh_command(
+    port: int,
+    user: str,
+    key_file: Path | None,
+    *extra: str,
+    host: str = "127.0.0.1",
+    known_hosts: Path | None = None,
+) -> list[str]:
+    """``ssh`` to ``host`` ignoring the user's config and agent; with ``known_hosts``,
+    the server's key must be the one that file holds (else: any key, remembered nowhere)."""
+    if known_hosts is None:
+        checking = ["StrictHostKeyChecking=no", "UserKnownHostsFile=/dev/null"]
+    else:
+        checking = ["StrictHostKeyChecking=yes", f"UserKnownHostsFile={known_hosts}"]
+    command = [SSH or "ssh", "-F", "/dev/null", "-tt"]
+    for option in [*checking, "IdentityAgent=none", "IdentitiesOnly=yes", "LogLevel=ERROR"]:
+        command += ["-o", option]
+    command += ["-p", str(port)]
     if key_file is not None:
         command += ["-i", str(key_file)]
     else:
         command += ["-o", "PubkeyAuthentication=no"]
-    return [*command, *extra, f"{user}@127.0.0.1"]
+    return [*command, *extra, f"{user}@{host}"]
 
 
 class TmuxPane:

@@ -61,8 +61,10 @@ IN_BROWSER = [
 
 
 @contextlib.asynccontextmanager
-async def chromium() -> AsyncIterator[Browser]:
-    """Headless Chromium, always closed.  Missing, it fails the test: CI installs it."""
+async def chromium(executable: Path = CHROMIUM) -> AsyncIterator[Browser]:
+    """Headless Chromium, always closed.  Missing, it fails the test: CI installs it.
+
+    ``executable``: what starts it (tests/hosts: a script that runs it on a host)."""
     if not CHROMIUM.exists():
         pytest.fail(
             f"{CHROMIUM} is missing: install Debian's chromium (apt-get install chromium; "
@@ -71,7 +73,7 @@ async def chromium() -> AsyncIterator[Browser]:
         )
     async with async_playwright() as playwright:
         browser = await playwright.chromium.launch(
-            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, timeout=TIMEOUT * 1000
+            executable_path=str(executable), args=CHROMIUM_ARGS, timeout=TIMEOUT * 1000
         )
         try:
             yield browser
