@@ -294,9 +294,7 @@ async def test_a_door_host_with_a_wrong_secret_and_a_stranger_claiming_an_identi
     doors = start_door_host(
         door, tmp_path / door.name, host_key, *doors_role(lobby_host, wrong, "door1")
     )
-    doors.wait_for_log(
-        r"the lobby at 10\.77\.0\.10:\d+ refused this door host: .*wrong door secret"
-    )
+    doors.wait_for_log(r"the lobby at 10\.77\.0\.10:\d+ says: .*wrong door secret")
     # Its player reaches the door host but plays nowhere, and is told why.
     known = known_hosts(tmp_path / "known", door.address, host_key)
     async with tmux_pane(player_ssh(player, door.address, "Dora", known)) as pane:
