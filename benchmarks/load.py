@@ -16,6 +16,14 @@ Printed: actions acknowledged per second, the time from sending an action to
 its ``game`` push reaching each *other* player at the table (p50/p99), errors,
 and the server's memory (RSS now and peak) and CPU use over the measurement.
 Latencies are measured within one client process on one monotonic clock.
+
+Door links (``--door-links``): the server is ``skyjo-server --role lobby`` and every
+client's connection is opened as a door host opens its players' (``server.link``:
+a nonce, the claim of an identity proved with the door secret, then hello): what a
+lobby behind door hosts serves, without the door hosts' own cost (docs/scaling.md).
+
+    python benchmarks/load.py --clients 5000 --think 2 --door-links
+    python benchmarks/load.py --clients 1000 --think 2 --door-links --idle-clients 4000
 """
 
 from __future__ import annotations
@@ -32,13 +40,18 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from server.link.client import LobbyLink
+from server.link.options import LinkOptions, LobbyAddress
 from server.netclient import ConnectionLost, ServerConnection, ServerError
+
+DOOR_SECRET = b"benchmarks/load.py's door secret, for --door-links"
 
 SEATS = 4
 TURN_PHASES = ("choose", "drawn")  # one actor at a time: its seq is known in advance
@@ -67,10 +80,11 @@ class Seat:
         self.acting = False
         self.acked = -1  # the seq of our last acknowledged move: older views are stale
 
-    async def run(self, deadline: float) -> None:
+    async def run(self, deadline: list[float]) -> None:
+        """Play until ``deadline[0]`` (set once every table's game has started)."""
         try:
             async for push in self.conn.pushes():
-                if time.monotonic() > deadline:
+                if time.monotonic() > deadline[0]:
                     return
                 await self._on_push(push)
         except ConnectionLost as exc:
@@ -145,14 +159,23 @@ class Table:
         self.sent: dict[int, tuple[float, Seat]] = {}
 
 
+async def connect(port: int, name: str, links: bool) -> ServerConnection:
+    """A connection of its own, or (``links``) one claimed as a door host's player's."""
+    if not links:
+        return await ServerConnection.open("127.0.0.1", port, timeout=60)
+    link = LobbyLink(LinkOptions(LobbyAddress("127.0.0.1", port), DOOR_SECRET, name="bench"))
+    reader, writer = await link.open_player(f"ssh-key:SHA256:{name}", "ssh", "198.51.100.1")
+    return ServerConnection.from_streams(reader, writer)
+
+
 async def open_table(
-    port: int, number: int, think: float, tally: Tally, bots: bool = False
+    port: int, number: int, think: float, tally: Tally, bots: bool = False, links: bool = False
 ) -> list[Seat]:
     """A table of SEATS people, or (``bots``) of one person and expert bots."""
     table, rng = Table(tally), random.Random(number)
     conns = []
     for seat in range(1 if bots else SEATS):
-        conn = await ServerConnection.open("127.0.0.1", port, timeout=60)
+        conn = await connect(port, f"{'b' if bots else 't'}{number}p{seat}", links)
         await conn.hello(name=f"{'b' if bots else 't'}{number}p{seat}", timeout=60)
         conns.append(conn)
     host = conns[0]
@@ -171,19 +194,37 @@ async def open_table(
 
 
 async def client_process(
-    port: int, tables: range, bot_tables: range, think: float, duration: float, warmup: float
+    port: int,
+    tables: range,
+    bot_tables: range,
+    think: float,
+    duration: float,
+    warmup: float,
+    links: bool = False,
+    idle: range = range(0),
 ) -> Tally:
     tally, bot_tally = Tally(), Tally()  # the bot tables' person is not measured
+    # Connected, welcomed and following the lobby's list, as a player who is looking
+    # at the lobby: their cost is the server's connections and the list's pushes.
+    idlers = []
+    for number in idle:
+        conn = await connect(port, f"i{number}", links)
+        await conn.hello(name=f"i{number}", timeout=60)
+        await conn.request({"type": "list_tables", "follow": True}, timeout=60)
+        idlers.append(conn)
     seats_by_table = []
     for number in tables:
-        seats_by_table.append(await open_table(port, number, think, tally))
+        seats_by_table.append(await open_table(port, number, think, tally, links=links))
     for number in bot_tables:
-        seats_by_table.append(await open_table(port, number, think, bot_tally, bots=True))
-    start = time.monotonic()
-    deadline = start + warmup + duration
+        seats_by_table.append(
+            await open_table(port, number, think, bot_tally, bots=True, links=links)
+        )
+    deadline = [float("inf")]
     runners = [asyncio.create_task(s.run(deadline)) for seats in seats_by_table for s in seats]
     for seats in seats_by_table:
         await seats[0].conn.request({"type": "start_game"}, timeout=60)
+    # From the last start: starting 1,250 games one after another takes a while.
+    deadline[0] = time.monotonic() + warmup + duration
     await asyncio.sleep(warmup)
     tally.acks, tally.latencies, tally.errors = 0, [], []  # measure after the warm-up
     bot_tally.errors = []
@@ -198,14 +239,45 @@ async def client_process(
     for seats in seats_by_table:
         for seat in seats:
             await seat.conn.close()
+    for conn in idlers:
+        await conn.close()
     return tally
 
 
-def run_clients(args: tuple[int, range, range, float, float, float]) -> Tally:
+def run_clients(args: tuple[int, range, range, float, float, float, bool, range]) -> Tally:
     return asyncio.run(client_process(*args))
 
 
 # -- the server process ---------------------------------------------------------------
+
+
+def metrics_url(log: Path) -> str | None:
+    found = re.search(r"metrics on (http://\S+/metrics)", log.read_text())
+    return None if found is None else found.group(1)
+
+
+def move_buckets(url: str | None) -> list[tuple[float, float]]:
+    """The server's histogram of a move's arrival to its pushes written to everyone at the
+    table (``skyjo_move_broadcast_seconds``): (bound, moves so far) per bucket."""
+    if url is None:
+        return []
+    with urllib.request.urlopen(url, timeout=30) as answer:
+        text = answer.read().decode()
+    pattern = r'skyjo_move_broadcast_seconds_bucket\{le="([^"]+)"\} (\S+)'
+    return [(float(bound), float(count)) for bound, count in re.findall(pattern, text)]
+
+
+def server_side_p99(start: list[tuple[float, float]], end: list[tuple[float, float]]) -> str:
+    """The bucket the 99th percentile of the moves between two scrapes falls in."""
+    if not end:
+        return "no metrics (is prometheus-client installed?)"
+    before = dict(start)
+    window = [(bound, count - before.get(bound, 0.0)) for bound, count in end]
+    total = window[-1][1]
+    for bound, count in window:
+        if total and count >= 0.99 * total:
+            return f"p99 <= {bound * 1e3:g} ms ({total:.0f} moves)"
+    return "no moves"
 
 
 def start_server(
@@ -215,7 +287,7 @@ def start_server(
         shutil.which("skyjo-server") or str(Path(sys.executable).with_name("skyjo-server")),
         "--host", "127.0.0.1", "--port", "0", "--no-ssh", "--no-web", "--data-dir", str(data_dir),
         # Every client comes from 127.0.0.1: the caps per address are the whole server's.
-        "--max-per-address", "5000", "--max-connections", "5000", "--max-tables", "2000",
+        "--max-per-address", "10000", "--max-connections", "10000", "--max-tables", "2000",
         "--tables-per-address", "2000",
         "--between-rounds", "0", *extra,
     ]  # fmt: skip
@@ -281,45 +353,73 @@ def main() -> None:
         default=None,
         help="server's per-client message rate (default: raised to 1000 when --think 0)",
     )
+    parser.add_argument(
+        "--idle-clients",
+        type=int,
+        default=0,
+        help="more clients, connected in the lobby and following its list, not playing",
+    )
+    parser.add_argument(
+        "--door-links",
+        action="store_true",
+        help="the server is --role lobby and every client a door host's player (server.link)",
+    )
     args = parser.parse_args()
 
     tables = max(1, args.clients // SEATS)
     rate = args.messages_per_second or (1000.0 if args.think == 0 else 20.0)
     with tempfile.TemporaryDirectory() as tmp:
+        role: list[str] = []
+        if args.door_links:
+            secret = Path(tmp) / "door-secret"
+            secret.write_bytes(DOOR_SECRET)
+            role = ["--role", "lobby", "--door-secret", str(secret)]
         process, port = start_server(
             Path(tmp) / "data",
             Path(tmp) / "server.log",
-            ["--sync", args.sync, "--messages-per-second", str(rate)],
+            ["--sync", args.sync, "--messages-per-second", str(rate), "--metrics-port", "0", *role],
         )
         try:
-            samples, tallies = run_and_sample(process.pid, port, tables, args)
+            url = metrics_url(Path(tmp) / "server.log")
+            samples, tallies, histograms = run_and_sample(process.pid, port, tables, args, url)
         finally:
             process.terminate()
             process.wait(30)
     report(samples, tallies, tables, args)
+    start = max(t.window[0] for t in tallies)
+    end = min(t.window[1] for t in tallies)
+    inside = [h for at, h in histograms if start <= at <= end] or [[], []]
+    print(
+        "in the server, a move's arrival to its pushes to the table (its metrics, "
+        f"during the measurement): {server_side_p99(inside[0], inside[-1])}"
+    )
 
 
 Sample = tuple[float, float, dict[str, int]]  # wall time, server CPU seconds, memory
 
 
 def run_and_sample(
-    pid: int, port: int, tables: int, args: argparse.Namespace
-) -> tuple[list[Sample], list[Tally]]:
+    pid: int, port: int, tables: int, args: argparse.Namespace, url: str | None = None
+) -> tuple[list[Sample], list[Tally], list[tuple[float, list[tuple[float, float]]]]]:
     """Run the client processes while sampling the server's CPU and memory."""
     chunks = [range(i, tables, args.processes) for i in range(args.processes)]
     bot_end = tables + args.bot_tables
     bot_chunks = [range(tables + i, bot_end, args.processes) for i in range(args.processes)]
+    idle_chunks = [range(i, args.idle_clients, args.processes) for i in range(args.processes)]
     jobs = [
-        (port, chunk, bots, args.think, args.duration, args.warmup)
-        for chunk, bots in zip(chunks, bot_chunks, strict=True)
+        (port, chunk, bots, args.think, args.duration, args.warmup, args.door_links, idle)
+        for chunk, bots, idle in zip(chunks, bot_chunks, idle_chunks, strict=True)
     ]
     samples: list[Sample] = []
+    histograms: list[tuple[float, list[tuple[float, float]]]] = []  # the server's, once a second
     with multiprocessing.Pool(args.processes) as pool:
         pending = pool.map_async(run_clients, jobs)
         while not pending.ready():
             samples.append((time.time(), cpu_seconds(pid), proc_status(pid)))
+            if len(samples) % 4 == 1:
+                histograms.append((time.time(), move_buckets(url)))
             pending.wait(0.25)
-        return samples, pending.get()
+        return samples, pending.get(), histograms
 
 
 def report(
@@ -335,6 +435,8 @@ def report(
     print(
         f"clients {tables * SEATS} at {tables} tables, think {args.think} s, sync {args.sync}, "
         f"{args.processes} client processes, {args.duration:.0f} s measured"
+        + (f", {args.idle_clients} more in the lobby" if args.idle_clients else "")
+        + (", every client a door host's claimed link" if args.door_links else "")
     )
     if args.bot_tables:
         print(

@@ -5,7 +5,8 @@ listener here is one; the SSH front door is another, attached with
 ``server.add_front_door(door)`` before ``start()``. Doors that serve people
 in-process (the SSH front door, the local game) get a connection from
 ``open_in_process(identity)``: the same protocol over a socket pair, with a
-trusted identity that TCP clients cannot claim. An in-process connection
+trusted identity that TCP clients cannot claim (but for a door host's players,
+claimed with the door secret: ``server.link.gate``). An in-process connection
 lives as long as the app that owns it: it is never closed for being idle.
 
 Each connection is a thin adapter (``_serve``): read with a timeout, decode
@@ -21,15 +22,17 @@ import contextvars
 import logging
 import socket
 import time
-from typing import Any, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .config import Limits, ServerConfig
 from .datadir import DataDirLock
 from .limits import ConnectionRegistry, Refusal
-from .listen import describe_listening, dual_stack_socket, peer_host
+from .listen import describe_listening, dual_stack_socket, keep_alive, peer_host
 from .lobby import Lobby, Session
 from .lobby.session import IN_PROCESS, LOCAL, TCP, half_close, linger
 from .protocol import (
+    DOOR_REQUESTS,
     BadFrame,
     ErrorCode,
     FrameDecoder,
@@ -41,6 +44,10 @@ from .protocol import (
 )
 from .store import Store
 
+if TYPE_CHECKING:
+    from .link.gate import DoorGate
+    from .link.options import GateOptions
+
 logger = logging.getLogger(__name__)
 
 READ_CHUNK = 65536
@@ -49,6 +56,7 @@ REFUSAL_CODES = {
     Refusal.PER_ADDRESS: ErrorCode.TOO_MANY_FROM_ADDRESS,
 }
 STOP_GRACE = 2.0  # seconds connections get to finish when the server stops
+NO_DOOR_HOSTS = "this server takes no door hosts (it was started without --door-secret)"
 
 
 class FrontDoor(Protocol):
@@ -115,8 +123,15 @@ class TcpFrontDoor:
 
 
 class SkyjoServer:
-    def __init__(self, config: ServerConfig | None = None) -> None:
+    def __init__(
+        self, config: ServerConfig | None = None, door_hosts: GateOptions | None = None
+    ) -> None:
+        """``door_hosts``: door hosts may claim their players' identities over TCP
+        (``server.link``; ``skyjo-server --role lobby``); None: no door host may."""
         self.config = config or ServerConfig()
+        self.door_hosts = door_hosts
+        self.gate: DoorGate | None = None
+        """Set while started with ``door_hosts``."""
         self.data_lock = DataDirLock(self.config.data_path)
         self.store = Store(self.config.database_path, self.config.sync)
         self.lobby = Lobby(self.store, self.config)
@@ -146,6 +161,12 @@ class SkyjoServer:
         """
         self.data_lock.acquire()
         try:
+            if self.door_hosts is not None and self.gate is None:
+                from .link.gate import DoorGate  # ssl: only with door hosts
+
+                self.gate = DoorGate(self.door_hosts, self.lobby.bans)  # a bad certificate: here
+                tls = "over TLS only" if self.door_hosts.tls_cert else "over plain TCP (no TLS)"
+                logger.info("door hosts with the door secret may link, %s", tls)
             await self.store.open()
             # Every door claims its sockets and files first: one that cannot start
             # (a port in use, an unsafe admin directory) stops the server here,
@@ -179,6 +200,10 @@ class SkyjoServer:
         await self.store.close()
         self.data_lock.release()  # last: nothing of ours touches the directory any more
         self._started = False
+
+    def identity_banned(self, identity: str | None) -> bool:
+        """The SSH door asks during authentication (a door host asks its copy)."""
+        return self.lobby.bans.identity_banned(identity)
 
     async def open_in_process(
         self, identity: str | None = None, door: str = LOCAL, address: str = ""
@@ -223,16 +248,33 @@ class SkyjoServer:
         address = peer_host(writer.get_extra_info("peername"))
         task = asyncio.current_task()
         assert task is not None
-        refusal = self.tcp_connections.admit(address, task)
+        # A linked door host's address brings all of its players (every one of them
+        # reconnects at once after a lobby restart): its players are its to cap.
+        door_host = self.gate is not None and self.gate.linked_from(address)
+        refusal = None if door_host else self.tcp_connections.admit(address, task)
         if refusal is not None:
             writer.write(encode_frame(bye(REFUSAL_CODES[refusal], refusal.value)))
             half_close(writer)
             await linger(reader, writer)
             return
         self._track(task)
+
+        def claimed() -> None:
+            # A door host's player: the door host caps its own; this address is the door host's.
+            self.tcp_connections.release(address, task)
+            # Never closed for idling (its life is the app's): keepalives find a door host
+            # whose machine vanished.
+            keep_alive(writer.get_extra_info("socket"))
+
         try:
             await self._serve(
-                reader, writer, identity=None, address=address, door=TCP, in_process=False
+                reader,
+                writer,
+                identity=None,
+                address=address,
+                door=TCP,
+                in_process=False,
+                claimed=claimed,
             )
         finally:
             self.tcp_connections.release(address, task)
@@ -254,6 +296,7 @@ class SkyjoServer:
         address: str,
         door: str,
         in_process: bool,
+        claimed: Callable[[], None] | None = None,
     ) -> None:
         limits = self.config.limits
         session = Session(writer, limits, identity=identity, address=address, door=door)
@@ -276,9 +319,14 @@ class SkyjoServer:
                     await self._receive(session, item, clock)
                     if session.closed:
                         break
+                if claimed is not None and session.door_claimed:
+                    claimed()
+                    claimed = None
         except (ConnectionError, OSError):
-            pass  # the peer went away: same as end of stream
+            pass  # the peer went away (or failed its TLS handshake): same as end of stream
         finally:
+            if self.gate is not None:
+                self.gate.disconnected(session)
             self.lobby.disconnected(session)
             if not session.closed:
                 session.closed = True
@@ -310,6 +358,12 @@ class SkyjoServer:
         except ProtocolError as exc:
             session.send(error(re, exc.code, exc.message, **exc.details))
             return
+        if message["type"] in DOOR_REQUESTS:
+            if self.gate is None:
+                session.send(error(re, ErrorCode.DOOR_REFUSED, NO_DOOR_HOSTS))
+            else:
+                await self.gate.handle(session, message, clock)
+            return
         await self.lobby.handle(session, message)
         clock.heard(session.welcomed)
 
@@ -332,6 +386,13 @@ class Deadlines:
         self._idle_timeout = limits.idle_timeout if idle else None
         self._welcomed = False
         self._deadline: float | None = time.monotonic() + limits.hello_timeout
+
+    def trust(self, *, link: bool) -> None:
+        """A door host claimed the connection: its life is its app's, as in-process
+        (``link``: the door host's own, which says no hello either)."""
+        self._idle_timeout = None
+        if link:
+            self._deadline = None
 
     def heard(self, welcomed: bool) -> None:
         """A valid request was handled."""

@@ -20,13 +20,25 @@ import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from .app import SkyjoServer
 from .config import Limits, Pace, ServerConfig, default_data_dir
 from .configfile import parse_with_config
 from .descriptors import DESCRIPTORS_PER_PLAYER, RESERVED, players_within, raise_open_files_limit
 from .doors.options import DoorPlugin, add_host_arguments, host_options_from_args, port
+from .link.options import (
+    DOORS as DOORS_ROLE,
+)
+from .link.options import (
+    LOBBY as LOBBY_ROLE,
+)
+from .link.options import (
+    add_role_arguments,
+    check_role_arguments,
+    gate_options_from_args,
+    link_options_from_args,
+)
 from .logformat import LOG_FORMATS, configure_logging
 from .ssh.options import SSH_DOOR
 from .version import version_text
@@ -95,6 +107,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="print the web page's address as a QR code at start, for phones' cameras "
         "(default: when the output is a terminal; never in the log)",
     )
+    add_role_arguments(parser)
     _add_limits(parser, Limits())
     _add_pace(parser, Pace())
     add_host_arguments(parser)
@@ -231,9 +244,10 @@ def config_from_args(args: argparse.Namespace) -> ServerConfig:
     )
 
 
-def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> GameHost | None:
-    """The doors that are on, after the one host that runs their players' screens (returned)."""
-    doors = [door for door in DOORS if door.enabled(args)]
+def attach_doors(server: Any, args: argparse.Namespace) -> GameHost | None:
+    """The doors that are on, after the one host that runs their players' screens (returned);
+    none for ``--role lobby``."""
+    doors = [door for door in DOORS if door.enabled(args) and args.role != LOBBY_ROLE]
     if not doors:
         return None
     from .doors.host import GameHost, HostOptions  # Textual: only with a door on
@@ -246,7 +260,7 @@ def attach_doors(server: SkyjoServer, args: argparse.Namespace) -> GameHost | No
     return game_host
 
 
-async def serve(server: SkyjoServer, started: Callable[[], None] | None = None) -> None:
+async def serve(server: Any, started: Callable[[], None] | None = None) -> None:
     """Run until SIGINT or SIGTERM, then stop cleanly; ``started`` is called once it listens."""
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -286,9 +300,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         from .admin.cli import main as admin_main
 
         return admin_main(argv[1:])
-    args = parse_with_config(build_parser(), argv)
+    parser = build_parser()
+    args = parse_with_config(parser, argv)
+    check_role_arguments(parser, args)
     configure_logging(args.log_level, args.log_format)
-    server = SkyjoServer(config_from_args(args))
+    if args.role == DOORS_ROLE:
+        return _serve_doors(args)
+    server = SkyjoServer(config_from_args(args), gate_options_from_args(args))
     game_host = attach_doors(server, args)
     if not args.no_admin:
         from .admin.door import AdminDoor
@@ -312,7 +330,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _show_page_qr(server: SkyjoServer, args: argparse.Namespace) -> None:
+def _serve_doors(args: argparse.Namespace) -> int:
+    """``--role doors``: the SSH and browser doors, every player on the lobby at ``--lobby``."""
+    from .link.doorhost import DoorHostServer
+
+    door_host = DoorHostServer(config_from_args(args), link_options_from_args(args))
+    game_host = attach_doors(door_host, args)
+    if game_host is None:
+        logger.error("--role doors with --no-ssh and --no-web: no door to serve")
+        return 1
+    if args.metrics_port is not None:
+        try:
+            from .metrics import attach_metrics
+        except ImportError as exc:
+            logger.error(
+                "--metrics-port needs prometheus-client (pip install 'skyjo-tui[metrics]'): %s", exc
+            )
+            return 1
+        attach_metrics(door_host, args, game_host)  # type: ignore[arg-type]
+    _raise_open_files_limit(args)
+    try:
+        asyncio.run(serve(door_host, functools.partial(_show_page_qr, door_host, args)))
+    except OSError as exc:  # e.g. the port is taken
+        logger.error("cannot start: %s", exc)
+        return 1
+    return 0
+
+
+def _show_page_qr(server: Any, args: argparse.Namespace) -> None:
     if not args.no_web and args.qr is not False:
         from .web.banner import show_page_qr  # aiohttp: only with the door on
 

@@ -32,7 +32,7 @@ import collections
 import contextlib
 import logging
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -80,7 +80,27 @@ class SkyjoCollector(Collector):
         self._screens = screens
 
     def collect(self) -> Iterator[Metric]:
-        lobby = self._server.lobby
+        # Per role (server.link): a lobby's tables and players, a door host's screens and
+        # link, ``skyjo-server``'s all of them.
+        lobby = getattr(self._server, "lobby", None)
+        if lobby is not None:
+            yield from self._lobby(lobby)
+        gate = getattr(self._server, "gate", None)
+        if gate is not None:
+            yield GaugeMetricFamily(
+                "skyjo_door_hosts_linked", "Door hosts linked to this lobby", value=len(gate.links)
+            )
+        link = getattr(self._server, "link", None)
+        if link is not None:
+            yield GaugeMetricFamily(
+                "skyjo_lobby_linked",
+                "1 while this door host is linked to its lobby",
+                value=1 if link.linked.is_set() else 0,
+            )
+        yield from self._screens_metrics()
+
+    @staticmethod
+    def _lobby(lobby: Any) -> Iterator[Metric]:
         yield _by_label(
             "skyjo_players_online",
             "Players connected now, by the door they came in by",
@@ -95,6 +115,8 @@ class SkyjoCollector(Collector):
             PHASES,
             collections.Counter(table.status for table in lobby.tables.values()),
         )
+
+    def _screens_metrics(self) -> Iterator[Metric]:
         host = None if self._screens is None else self._screens.host
         sessions = [] if host is None else host.sessions
         yield _by_label(
@@ -173,13 +195,14 @@ class MetricsEndpoint:
         await self._listener.start_serving()
         self.registry.register(SkyjoCollector(server, self._screens))
         self._server = server
-        server.lobby.move_observers.append(self._moved)
-        server.store.write_observers.append(self.database_writes.observe)
+        if hasattr(server, "store"):  # a door host (server.link) has no lobby, no store
+            server.lobby.move_observers.append(self._moved)
+            server.store.write_observers.append(self.database_writes.observe)
         logger.info("metrics on http://%s:%d/metrics", _url_host(self.host), self.port)
 
     async def stop(self) -> None:
         server, self._server = self._server, None
-        if server is not None:
+        if server is not None and hasattr(server, "store"):
             with contextlib.suppress(ValueError):
                 server.lobby.move_observers.remove(self._moved)
             with contextlib.suppress(ValueError):

@@ -28,6 +28,10 @@ from typing import Any, Final
 import msgpack
 
 PROTOCOL_VERSION: Final = 1
+#: The door-host link's own version (``door_claim``'s ``version``; docs/protocol.md,
+#: "Door hosts"): a lobby refuses a claim of another version, whatever the player's
+#: protocol version. Clients never see it.
+DOOR_LINK_VERSION: Final = 1
 DEFAULT_MAX_FRAME: Final = 64 * 1024
 HEADER: Final = struct.Struct(">I")
 HEADER_SIZE: Final = HEADER.size
@@ -100,6 +104,7 @@ class ErrorCode(str, Enum):
     KICKED = "kicked"  # the server's admin disconnected this player
     BANNED = "banned"  # fatal: this identity (SSH key) is banned from the server
     SHUTTING_DOWN = "shutting_down"
+    DOOR_REFUSED = "door_refused"  # fatal: a door host's claim failed (wrong secret...)
     INTERNAL = "internal"
 
 
@@ -226,6 +231,22 @@ _CATALOGUE: Final = (
     # without it they do not, as before the mark existed.
     _request("game_record", game_id=Field(INT), standins=opt(BOOL, nullable=False)),
     _request("who", offset=opt(INT, nullable=False), limit=opt(INT, nullable=False)),
+    # Door hosts only (server/link; docs/protocol.md, "Door hosts"), before hello: the
+    # link over TLS, a nonce, then the claim of a player (or of the link itself)
+    # proved with the door secret; the banned keys, for the SSH door's authentication.
+    _request("door_tls"),
+    _request("door_challenge"),
+    _request(
+        "door_claim",
+        version=Field(INT),
+        proof=Field(STR),
+        host=Field(STR),
+        door=Field(STR),
+        identity=Field(STR, nullable=True),
+        address=Field(STR),
+        link=opt(BOOL, nullable=False),
+    ),
+    _request("door_bans"),
     # Server replies: "re" is the request's "id" (null when it had none).
     MessageSpec("ok", "server", "reply", {"re": Field(INT, nullable=True)}),
     MessageSpec(
@@ -290,6 +311,7 @@ _CATALOGUE: Final = (
     _push("notice", text=Field(STR), at=Field(NUMBER)),  # from the server's admin, to everyone
     _push("who", players=Field(LIST), total=Field(INT), offset=Field(INT)),  # after a who request
     _push("bye", code=Field(STR), message=Field(STR)),
+    _push("door_bans", identities=Field(LIST)),  # to a door host's link: the banned keys now
 )
 
 #: Every message type, by sender ("client" or "server") then name. A name may be
@@ -299,6 +321,8 @@ MESSAGES: Final[dict[str, dict[str, MessageSpec]]] = {
     for sender in ("client", "server")
 }
 REQUESTS: Final = frozenset(MESSAGES["client"])
+#: The requests of a door host's link, answered by ``server.link.gate`` before hello.
+DOOR_REQUESTS: Final = frozenset({"door_tls", "door_challenge", "door_claim", "door_bans"})
 
 #: Scopes of a chat message.
 CHAT_LOBBY: Final = "lobby"

@@ -22,15 +22,17 @@ from server.configfile import parse_with_config
 
 ROOT = Path(__file__).resolve().parents[1]
 UNIT = ROOT / "contrib" / "skyjo-server.service"
+#: One unit a role (docs/scaling.md): held to the same hardening as the one above.
+UNITS = [UNIT, ROOT / "contrib" / "skyjo-lobby.service", ROOT / "contrib" / "skyjo-doors.service"]
 CONTAINERFILE = ROOT / "Containerfile"
 SCRIPTS = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
 
 
-def unit_settings() -> dict[str, dict[str, list[str]]]:
+def unit_settings(unit: Path = UNIT) -> dict[str, dict[str, list[str]]]:
     """Section -> key -> values (a key may be given more than once)."""
     sections: dict[str, dict[str, list[str]]] = {}
     current: dict[str, list[str]] = {}
-    for line in UNIT.read_text().splitlines():
+    for line in unit.read_text().splitlines():
         line = line.strip()
         if not line or line.startswith(("#", ";")):
             continue
@@ -42,8 +44,9 @@ def unit_settings() -> dict[str, dict[str, list[str]]]:
     return sections
 
 
-def test_the_unit_runs_the_real_command_as_its_own_user_hardened() -> None:
-    service = unit_settings()["Service"]
+@pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
+def test_the_unit_runs_the_real_command_as_its_own_user_hardened(unit: Path) -> None:
+    service = unit_settings(unit)["Service"]
     program, *options = shlex.split(service["ExecStart"][0])
     assert Path(program).name == "skyjo-server" and "skyjo-server" in SCRIPTS
     args = parse_with_config(build_parser(), options)
@@ -63,11 +66,12 @@ def test_the_unit_runs_the_real_command_as_its_own_user_hardened() -> None:
 
 
 @pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze here")
-def test_systemd_accepts_the_unit(tmp_path: Path) -> None:
+@pytest.mark.parametrize("original", UNITS, ids=lambda unit: unit.name)
+def test_systemd_accepts_the_unit(tmp_path: Path, original: Path) -> None:
     """``systemd-analyze verify``: every key known, the command there (the installed one)."""
     installed = Path(sys.executable).with_name("skyjo-server")
-    unit = tmp_path / UNIT.name
-    unit.write_text(UNIT.read_text().replace("/opt/skyjo/bin/skyjo-server", str(installed)))
+    unit = tmp_path / original.name
+    unit.write_text(original.read_text().replace("/opt/skyjo/bin/skyjo-server", str(installed)))
     done = subprocess.run(
         ["systemd-analyze", "verify", str(unit)],
         capture_output=True,

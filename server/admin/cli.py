@@ -158,11 +158,18 @@ def describe(command: str, result: dict[str, Any]) -> str:
     """The answer to ``command`` for a person to read."""
     if command == "players":
         rows = [
-            [printable(str(p["name"])), p["where"], p["door"], p["identity"] or "-", p["address"]]
+            [
+                printable(str(p["name"])),
+                p["where"],
+                p["door"],
+                printable(str(p.get("door_host") or "-")),
+                p["identity"] or "-",
+                p["address"],
+            ]
             for p in result["players"]
         ]
         return (
-            _columns([["NAME", "WHERE", "DOOR", "IDENTITY", "ADDRESS"], *rows])
+            _columns([["NAME", "WHERE", "DOOR", "DOOR HOST", "IDENTITY", "ADDRESS"], *rows])
             if rows
             else "nobody is online"
         )

@@ -67,6 +67,7 @@ async def players(server: SkyjoServer, request: dict[str, Any]) -> Result:
                 "player_id": session.player_id,
                 "where": where,
                 "door": session.door,
+                "door_host": session.door_host,  # "": this process's own doors (server.link)
                 "identity": session.identity,
                 "address": session.address,
             }

@@ -8,6 +8,7 @@ claimed, nor logged in as (with its token or its owner's key), by anyone.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from enum import Enum
 
 from ..store import Store
@@ -23,6 +24,8 @@ class Bans:
     def __init__(self, store: Store) -> None:
         self._store = store
         self._banned: dict[tuple[BanKind, str], str] = {}  # (kind, value) -> as the admin typed it
+        self.observers: list[Callable[[], None]] = []
+        """Called after each ban and unban (the door hosts' copies: ``server.link.gate``)."""
 
     async def load(self) -> None:
         self._banned = {
@@ -44,6 +47,7 @@ class Bans:
         value = self._value(kind, text)
         added = await self._store.set_ban(kind.value, value, text.strip(), True)
         self._banned[kind, value] = text.strip()
+        self._changed()
         return added
 
     async def unban(self, kind: BanKind, text: str) -> bool:
@@ -51,7 +55,16 @@ class Bans:
         value = self._value(kind, text)
         removed = await self._store.set_ban(kind.value, value, "", False)
         self._banned.pop((kind, value), None)
+        self._changed()
         return removed
+
+    def banned_identities(self) -> list[str]:
+        """Every banned identity (door hosts keep a copy: ``server.link``)."""
+        return sorted(value for kind, value in self._banned if kind is BanKind.IDENTITY)
+
+    def _changed(self) -> None:
+        for observer in list(self.observers):
+            observer()
 
     def listing(self) -> list[dict[str, str]]:
         return [{"kind": kind.value, "value": shown} for (kind, _), shown in self._banned.items()]

@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import ssl
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -44,9 +45,16 @@ class Session:
         door: str = TCP,
     ) -> None:
         self.id = next(_ids)
-        self.identity = identity  # trusted: only in-process front doors set it
+        self.identity = identity  # trusted: only in-process front doors and door hosts set it
         self.address = address
+        self.tcp_address = address
+        """The peer's own address: a door host's for its players' connections."""
         self.door = door  # the way in: TCP, LOCAL, or a terminal door's name
+        self.door_host = ""
+        """The door host that claimed this connection (``server.link``); "": none."""
+        self.door_claimed = False
+        self.door_nonce: bytes | None = None  # asked for by a door host, used once
+        self.tls = False
         self._writer = writer
         self._output_limit = limits.output_buffer
         self.messages = TokenBucket(limits.messages_per_second, limits.message_burst)
@@ -82,11 +90,23 @@ class Session:
             logger.warning("%r does not read its messages: dropped", self)
             self.abort()
 
-    def close(self, code: ErrorCode, message: str) -> None:
-        """Say why, then end the stream once what is queued has been sent."""
+    def claim_door(self, *, identity: str | None, door: str, address: str, door_host: str) -> None:
+        """A door host proved the door secret: this connection is its player's."""
+        self.identity, self.door, self.address = identity, door, address
+        self.door_host = door_host
+        self.door_claimed = True
+
+    async def start_tls(self, context: ssl.SSLContext, timeout: float) -> None:
+        """TLS from here on (a door host's link), once what is queued (the ok) is sent."""
+        await self._writer.start_tls(context, ssl_handshake_timeout=timeout)
+        self.tls = True
+
+    def close(self, code: ErrorCode, message: str, *, quiet: bool = False) -> None:
+        """Say why, then end the stream once what is queued has been sent (``quiet``: no
+        log line; the caller counts it)."""
         if self.closed:
             return
-        if code is not ErrorCode.SHUTTING_DOWN:  # everyone goes then: the server says so once
+        if not quiet and code is not ErrorCode.SHUTTING_DOWN:  # the server says so once
             logger.info("%r disconnected: %s (%s)", self, message, code.value)
         self.send(bye(code, message))
         self.closed = True

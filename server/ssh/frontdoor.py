@@ -164,8 +164,8 @@ class SSHFrontDoor:
             environment={PAGE_ENV: options.page} if options.page else None,
         )
         authorized = self._authorized
-        bans = getattr(getattr(server, "lobby", None), "bans", None)  # a SkyjoServer's lobby
-        banned = bans.identity_banned if bans is not None else (lambda identity: False)
+        # The lobby's bans: a SkyjoServer's own, a door host's copy (server.link).
+        banned = getattr(server, "identity_banned", None) or (lambda identity: False)
 
         def server_factory() -> SkyjoSSHServer:
             return SkyjoSSHServer(
