@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..protocol import CHAT_LOBBY, CHAT_TABLE, ErrorCode, ProtocolError
+from ..protocol import CHAT_LOBBY, CHAT_TABLE, ChatPush, ErrorCode, ProtocolError
 from .table import CHAT_HISTORY
 from .text import TextError, TextTooLong, clean_chat
 
@@ -38,15 +38,15 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
     if not session.chat.take():
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast: wait a little")
     table = at_table if scope == CHAT_TABLE else None
-    push = {
-        "type": "chat",
-        "scope": scope,
-        "table_id": None if table is None else table.id,
-        "from_id": session.player_id,
-        "from_name": session.name,
-        "text": text,
-        "at": time.time(),
-    }
+    assert session.player_id is not None and session.name is not None  # named: a player
+    push = ChatPush(
+        scope=scope,
+        table_id=None if table is None else table.id,
+        from_id=session.player_id,
+        from_name=session.name,
+        text=text,
+        at=time.time(),
+    ).to_wire()
     # Stored before anyone hears it: a line someone read survives a restart, and is told
     # again to whoever arrives (the lobby's to the lobby, a table's to that table).
     if table is None:

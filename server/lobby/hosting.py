@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots import BOT_LEVELS
 from ..engine import Action, InvalidSetup
-from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, ErrorCode, ProtocolError
+from ..protocol import ErrorCode, ProtocolError, TableStatus
 from .table import BOT, IN_GAME, Seat, Table
 from .tables import require_host, require_lobby_phase, require_seat, vacate
 
@@ -71,7 +71,7 @@ async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
 
 async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
     table = require_host(lobby, session)
-    if table.status != WAITING:
+    if table.status != TableStatus.WAITING:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "the game has already started")
     if len(table.filled()) < lobby.MIN_SEATS:
         raise ProtocolError(
@@ -88,7 +88,7 @@ async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) ->
 
 async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
     table, index = require_seat(lobby, session)
-    if table.status not in (WAITING, BETWEEN_ROUNDS):
+    if table.status not in (TableStatus.WAITING, TableStatus.BETWEEN_ROUNDS):
         raise ProtocolError(ErrorCode.WRONG_PHASE, "ready is for before a game or a round")
     seat = _seat_at(table, index)
     seat.ready = bool(message.get("ready", True))
@@ -99,7 +99,7 @@ async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
 
 async def rematch(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
     table, index = require_seat(lobby, session)
-    if table.status != FINISHED:
+    if table.status != TableStatus.FINISHED:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "a rematch comes after a finished game")
     _seat_at(table, index).rematch = True
     present = [s for i, s in table.filled() if s.is_person and table.session_at(i) is not None]
@@ -114,7 +114,7 @@ async def act(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
     table, index = require_seat(lobby, session)
     if table.status not in IN_GAME:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played at this table")
-    if table.status != PLAYING:
+    if table.status != TableStatus.PLAYING:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "the round is over: wait for the next one")
     data = {"player": index, **message["action"]}
     try:

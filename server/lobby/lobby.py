@@ -19,7 +19,7 @@ from typing import Any
 
 from ..config import ServerConfig
 from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
-from ..protocol import ErrorCode, ProtocolError, error, ok
+from ..protocol import ErrorCode, LeftReason, LeftTablePush, ProtocolError, error, ok
 from ..store import Store
 from . import accounts, chat, coach, hosting, tables, who
 from .bans import Bans
@@ -82,8 +82,10 @@ class Lobby:
         await chat.load_lobby_history(self)
         for saved in await self.store.load_tables():
             try:
-                table = Table.from_meta(saved.table_id, saved.meta)
-                self._adopt(table)
+                table = Table.from_meta(
+                    saved.table_id, saved.meta, places=self.places, play=self.play_for
+                )
+                self.tables[table.id] = table
                 # Everyone is away until they come back with their token.
                 for _, seat in table.filled():
                     if seat.is_person and seat.player_id is not None:
@@ -113,10 +115,10 @@ class Lobby:
             await table.play.stop_clock()
         self.thinker.close()
 
-    def _adopt(self, table: Table) -> None:
-        table.places = self.places
-        table.play = TablePlay(table, self.store, self.config.pace, self, self.thinker)
-        self.tables[table.id] = table
+    def play_for(self, table: Table) -> TablePlay:
+        """The game of a table being built (``Table``'s ``play``): this lobby's store,
+        pace and bots' thinker, and the lobby told of what its game does."""
+        return TablePlay(table, self.store, self.config.pace, self, self.thinker)
 
     def new_table_id(self) -> str:
         while True:
@@ -125,7 +127,8 @@ class Lobby:
                 return table_id
 
     def add_table(self, table: Table) -> None:
-        self._adopt(table)
+        """A table made by ``Table(..., places=self.places, play=self.play_for)`` opens."""
+        self.tables[table.id] = table
         table.play.start_clock()
 
     # -- connections -----------------------------------------------------------------
@@ -252,7 +255,7 @@ class Lobby:
         """A public table changed: the lobby's list is pushed again shortly."""
         self.listing.changed(table)
 
-    async def close_table(self, table: Table, reason: str) -> None:
+    async def close_table(self, table: Table, reason: LeftReason) -> None:
         """Close a table: once it is deleted, everyone at it is told and goes back to the lobby."""
         if self.tables.pop(table.id, None) is None:
             return
@@ -262,7 +265,7 @@ class Lobby:
         await table.play.stop_clock()
         await self.store.delete_table(table.id)
         for session in present:
-            session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+            session.send(LeftTablePush(table.id, reason).to_wire())
             session.send(chat.lobby_history(self, session))
         self.table_changed(table)
         logger.info("table %s closed (%s)", table.id, reason)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..engine import InvalidSetup, Settings
-from ..protocol import FINISHED, WAITING, ErrorCode, ProtocolError
+from ..protocol import ErrorCode, LeftReason, LeftTablePush, ProtocolError, TableStatus
 from .table import HUMAN, IN_GAME, Removal, Seat, Table
 from .text import TextError, clean_name
 
@@ -92,6 +92,8 @@ async def create_table(lobby: Lobby, session: Session, message: dict[str, Any]) 
         _table_name(message["name"]),
         seats,
         _settings(message.get("settings")),
+        places=lobby.places,
+        play=lobby.play_for,
         private=private,
         turn_timer=_timer(lobby, message.get("turn_timer")),
         seed=_seed(message.get("seed"), private),
@@ -158,7 +160,7 @@ async def vacate(lobby: Lobby, table: Table, index: int, removed_by: int | None 
     assert seat is not None and seat.player_id is not None
     session = table.session_at(index)
     if session is not None and removed_by is not None:
-        session.send({"type": "left_table", "table_id": table.id, "reason": "kicked"})
+        session.send(LeftTablePush(table.id, LeftReason.KICKED).to_wire())
     lobby.release(seat.player_id, table)
     if table.status in IN_GAME:
         seat.left, seat.ready = True, False
@@ -166,7 +168,7 @@ async def vacate(lobby: Lobby, table: Table, index: int, removed_by: int | None 
         table.seats[index] = None
     table.pass_host()
     if not table.people():
-        await lobby.close_table(table, "closed")
+        await lobby.close_table(table, LeftReason.CLOSED)
         return
     await lobby.store.save_table(table.id, table.to_meta())
     # The server says who was removed: a seat that empties reads the same either way.
@@ -193,7 +195,7 @@ def require_host(lobby: Lobby, session: Session) -> Table:
 
 
 def require_lobby_phase(table: Table) -> None:
-    if table.status not in (WAITING, FINISHED):
+    if table.status not in (TableStatus.WAITING, TableStatus.FINISHED):
         raise ProtocolError(ErrorCode.WRONG_PHASE, "not while a game is on")
 
 

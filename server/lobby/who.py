@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..protocol import ErrorCode, ProtocolError
+from ..protocol import ErrorCode, ProtocolError, WhoPush
 
 if TYPE_CHECKING:
     from .lobby import Lobby
@@ -89,7 +89,7 @@ class WhoIsHere:
             page = self.page(window.offset, window.limit)
             if page != window.sent:
                 window.sent = page
-                session.send({"type": "who", **page})
+                session.send(WhoPush(**page).to_wire())
 
     def forget(self, session: Session) -> None:
         self._windows.pop(session, None)
