@@ -14,17 +14,17 @@ from typing import TYPE_CHECKING, Any
 from ..bots.advice import Advice, MoveCost, advise, counter_for
 from ..engine import Event, PlayerView, Settings, public_event, view_for
 from ..protocol import ErrorCode, ProtocolError, TableStatus
+from .needs import Seated
 from .tables import require_seat
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
     from .session import Session
 
 Reply = dict[str, Any]
 
 
-async def hint(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table, index = require_seat(lobby, session)
+async def hint(lobby: Seated, session: Session, message: dict[str, Any]) -> Reply:
+    table, index = require_seat(lobby.places, session)
     if not table.hints:
         raise ProtocolError(ErrorCode.HINTS_OFF, "the table's host turned hints off")
     play = table.play

@@ -1,10 +1,16 @@
 """The lobby: everyone connected, every table, and the dispatch of requests.
 
 Network adapters (``server.app``) decode frames and call ``handle``; each
-request type has a handler in ``accounts``, ``tables``, ``hosting`` or
-``chat`` returning the reply's fields, or raising ``ProtocolError`` (or the
-engine's ``IllegalAction``), which becomes an ``error`` reply. Nothing a
+request type has a handler in ``accounts``, ``tables``, ``hosting``, ``chat``,
+``who`` or ``coach`` returning the reply's fields, or raising ``ProtocolError`` (or
+the engine's ``IllegalAction``), which becomes an ``error`` reply. Nothing a
 client sends can reach another table except through these handlers.
+
+A handler is given this lobby as what its module says it needs of it (a
+``Protocol``: ``accounts.Accounts``, ``tables.Seating``, ``hosting.Hosting``,
+``chat.Chatting``, ``who.Asking``, ``needs.Seated``), never as ``Lobby``: what
+each may touch is written where it is used, and the handler modules do not
+import this one.
 """
 
 from __future__ import annotations
@@ -12,13 +18,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..config import ServerConfig
-from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
+from ..engine import IllegalAction
 from ..protocol import ErrorCode, LeftReason, LeftTablePush, ProtocolError, error, ok
 from ..store import Store
 from . import accounts, chat, coach, hosting, tables, who
@@ -49,8 +54,6 @@ FATAL = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BANNED})
 
 
 class Lobby:
-    MIN_SEATS, MAX_SEATS = MIN_PLAYERS, MAX_PLAYERS
-
     def __init__(self, store: Store, config: ServerConfig) -> None:
         self.store = store
         self.config = config
@@ -119,12 +122,6 @@ class Lobby:
         """The game of a table being built (``Table``'s ``play``): this lobby's store,
         pace and bots' thinker, and the lobby told of what its game does."""
         return TablePlay(table, self.store, self.config.pace, self, self.thinker)
-
-    def new_table_id(self) -> str:
-        while True:
-            table_id = "t" + secrets.token_hex(3)
-            if table_id not in self.tables:
-                return table_id
 
     def add_table(self, table: Table) -> None:
         """A table made by ``Table(..., places=self.places, play=self.play_for)`` opens."""
@@ -229,22 +226,6 @@ class Lobby:
             raise ProtocolError(ErrorCode.NAME_REQUIRED, "choose a name first (set_name)")
 
     # -- tables -----------------------------------------------------------------------
-
-    def find_table(self, message: dict[str, Any]) -> Table:
-        """A table by ``table_id`` (public ones) or ``code`` (any)."""
-        table_id, code = message.get("table_id"), message.get("code")
-        if code is not None:
-            wanted = code.strip().upper()
-            for table in self.tables.values():
-                if table.code == wanted:
-                    return table
-        elif table_id is not None:
-            found = self.tables.get(table_id)
-            if found is not None and not found.private:
-                return found
-        else:
-            raise ProtocolError(ErrorCode.BAD_FIELD, "give a table_id or a code")
-        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table")
 
     def moved(self, seconds: float) -> None:
         """A move was played and pushed to everyone, ``seconds`` after it arrived."""

@@ -13,12 +13,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..protocol import ErrorCode, ProtocolError, WhoPush
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
     from .places import Places
     from .session import Session
 
@@ -100,7 +99,14 @@ class WhoIsHere:
             self._push = None
 
 
-async def who(lobby: Lobby, session: Session, message: dict[str, Any]) -> dict[str, Any]:
+class Asking(Protocol):
+    """What a ``who`` request needs of the lobby: who is here."""
+
+    @property
+    def who(self) -> WhoIsHere: ...
+
+
+async def who(lobby: Asking, session: Session, message: dict[str, Any]) -> dict[str, Any]:
     return lobby.who.ask(session, message)
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from dataclasses import MISSING, fields
+
+import pytest
 
 from server.engine import Game, ViewPhase, view_for
 from server.protocol import (
