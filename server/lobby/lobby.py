@@ -69,7 +69,9 @@ class Lobby:
         self.who = WhoIsHere(self.places, self.places.lobby_sessions)
         self.places.on_change = self.who.changed
         self.quotas = TableQuotas(config.limits)
-        self.guests = GuestSweeper(self, config.limits.forget_guests_after)
+        self.guests = GuestSweeper(
+            store, self.places, self.tables, config.limits.forget_guests_after
+        )
         self.return_tries = ReturnTries()
         self.bans = Bans(store)
         # Told of every move once it is broadcast, with the seconds since it arrived
