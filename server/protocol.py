@@ -468,6 +468,30 @@ class TablesPush(Push):
 
 
 @dataclass(frozen=True, slots=True)
+class TablesChangedPush(Push):
+    """What changed in the page of the lobby's list a following client was sent last:
+    ``order``, the page's table ids now; ``changed``, the summaries new or changed."""
+
+    TYPE: ClassVar[str] = "tables_changed"
+    offset: int
+    total: int
+    order: list[Any]
+    changed: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOverPush(Push):
+    """The game at ``table_id`` ended (``game_id``: its stored record, once stored)."""
+
+    TYPE: ClassVar[str] = "game_over"
+    table_id: str
+    game_id: int | None
+    names: list[Any]
+    totals: list[Any]
+    winners: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
 class ChatPush(Push):
     """A chat line, as it was said (also each line of ``lobby_chat`` and of a table's
     ``chat`` so far)."""
@@ -479,6 +503,14 @@ class ChatPush(Push):
     from_name: str
     text: str
     at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChatPush(Push):
+    """On arriving in the lobby: its latest chat, each line a ``chat`` push as it was sent."""
+
+    TYPE: ClassVar[str] = "lobby_chat"
+    lines: list[Any]
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,6 +17,7 @@ from server.protocol import (
     ChatPush,
     LeftReason,
     LeftTablePush,
+    LobbyChatPush,
     NoticePush,
     ProtocolError,
     TablePush,
@@ -214,7 +215,7 @@ def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
     """Arrived in the lobby: its chat so far replaces the lobby lines we had."""
     from .screens.lobby import LobbyScreen
 
-    earlier = _lines_heard(message.get("lines") or [])
+    earlier = _lines_heard(LobbyChatPush.from_wire(message).lines)
     others = [line for line in app.chat_lines if line.scope != "lobby"]
     app.chat_lines = [*others, *earlier][-CHAT_KEPT:]
     lobby = find_screen(app, LobbyScreen)

@@ -6,7 +6,7 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ..protocol import CHAT_LOBBY, CHAT_TABLE, ChatPush, ErrorCode, ProtocolError
+from ..protocol import CHAT_LOBBY, CHAT_TABLE, ChatPush, ErrorCode, LobbyChatPush, ProtocolError
 from .needs import Limited, Seated, Storing
 from .table import CHAT_HISTORY
 from .text import TextError, TextTooLong, clean_chat
@@ -80,7 +80,7 @@ async def load_lobby_history(lobby: Chatting) -> None:
 def lobby_history(lobby: Chatting, session: Session) -> dict[str, Any]:
     """The ``lobby_chat`` push for ``session``: the latest lobby chat, but what it muted."""
     lines = [line for line in lobby.lobby_chat if line["from_id"] not in session.muted]
-    return {"type": "lobby_chat", "lines": lines}
+    return LobbyChatPush(lines).to_wire()
 
 
 async def mute(lobby: Chatting, session: Session, message: dict[str, Any]) -> Reply:

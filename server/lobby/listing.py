@@ -26,6 +26,7 @@ from ..config import Limits
 from ..protocol import (
     ErrorCode,
     ProtocolError,
+    TablesChangedPush,
     TablesPush,
     TableStatus,
     encode_frame,
@@ -136,15 +137,7 @@ class TableListing:
             if sent is not None and not new and order == window.order and total == window.total:
                 continue  # its page is as it was last sent
             if window.follow:
-                session.send(
-                    {
-                        "type": "tables_changed",
-                        "offset": window.offset,
-                        "total": total,
-                        "order": order,
-                        "changed": new,
-                    }
-                )
+                session.send(TablesChangedPush(window.offset, total, order, new).to_wire())
             else:
                 if key not in whole_pages:
                     whole = TablesPush(summaries, total).to_wire()

@@ -22,7 +22,7 @@ from ..config import Pace
 from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
 from ..engine.events import RoundScored, TotalsUpdated
 from ..engine.movelog import AWAY, LEFT, TIMER, Standin, action_entry, read_action_entry
-from ..protocol import GamePush, LeftReason, TableStatus, encode_frame
+from ..protocol import GameOverPush, GamePush, LeftReason, TableStatus, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .records import make_record
 from .table import HUMAN, IN_GAME, GameSeat, Table
@@ -369,16 +369,8 @@ class TablePlay:
             subjects=subjects,
             seeded=table.seed is not None,
         )
-        table.push_all(
-            {
-                "type": "game_over",
-                "table_id": table.id,
-                "game_id": table.game_id,
-                "names": names,
-                "totals": list(game.totals),
-                "winners": list(game.winners),
-            }
-        )
+        over = GameOverPush(table.id, table.game_id, names, list(game.totals), list(game.winners))
+        table.push_all(over.to_wire())
         table.push_table()
         self.host.table_changed(table)
 
