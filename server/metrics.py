@@ -46,7 +46,7 @@ from prometheus_client.core import GaugeMetricFamily, Metric
 from prometheus_client.registry import Collector
 
 from .lobby.session import LOCAL, TCP
-from .protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING
+from .protocol import TableStatus
 
 if TYPE_CHECKING:
     from .app import SkyjoServer
@@ -58,7 +58,7 @@ logger = logging.getLogger(__name__)
 #: is harder to graph); a door not listed here is shown once someone uses it.
 TERMINAL_DOORS = ("ssh", "web")
 DOORS = (TCP, LOCAL, *TERMINAL_DOORS)
-PHASES = (WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED)
+PHASES = tuple(TableStatus)
 REQUEST_TIMEOUT = 5.0  # seconds a scraper has to send its request
 MAX_REQUEST = 8192  # bytes of request line and headers
 #: Seconds: a move is pushed in about a millisecond, a commit waits on an fsync.

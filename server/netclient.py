@@ -37,6 +37,7 @@ from typing import Any, Protocol
 
 from .protocol import (
     PROTOCOL_VERSION,
+    ActRequest,
     BadFrame,
     ErrorCode,
     FrameDecoder,
@@ -302,7 +303,7 @@ class ServerConnection:
         The reply comes once the action is stored; the "game" pushes it caused
         are already queued on ``pushes()`` by then.
         """
-        return await self.request({"type": "act", "action": dict(action)}, timeout=timeout)
+        return await self.request(ActRequest(dict(action)).to_wire(), timeout=timeout)
 
     async def request(
         self, message: Mapping[str, Any], *, timeout: float = DEFAULT_TIMEOUT

@@ -21,9 +21,9 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
-from enum import Enum
-from typing import Any, Final
+from dataclasses import dataclass, field, fields
+from enum import Enum, StrEnum
+from typing import Any, ClassVar, Final, Self
 
 import msgpack
 
@@ -265,8 +265,13 @@ _CATALOGUE: Final = (
     # Server pushes: sent whenever something changes, never in answer to a request.
     # "removed", in the push of that change only: whom the host removed, and by whom;
     # "chat", to whoever arrives at the table only: its chat so far.
+    # "log", to whoever arrives at a table where a game has begun: its story so far.
     _push(
-        "table", table=Field(MAP), removed=opt(MAP, nullable=False), chat=opt(LIST, nullable=False)
+        "table",
+        table=Field(MAP),
+        removed=opt(MAP, nullable=False),
+        chat=opt(LIST, nullable=False),
+        log=opt(LIST, nullable=False),
     ),
     _push(
         "game",
@@ -328,10 +333,24 @@ DOOR_REQUESTS: Final = frozenset({"door_tls", "door_challenge", "door_claim", "d
 CHAT_LOBBY: Final = "lobby"
 CHAT_TABLE: Final = "table"
 
-#: Table statuses, in ``table`` pushes and table summaries.
-WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
+
+class TableStatus(StrEnum):
+    """A table's ``status``, in ``table`` pushes and table summaries: the one word both
+    sides use. A ``StrEnum``: on the wire (and in the stored tables) it is the plain
+    string, and a status read off the wire compares equal to its member.
+
+    The server derives it from the table's game (``server.lobby.table.status_of``)."""
+
+    WAITING = "waiting"  # no game yet: players gather, sit down, get ready
+    PLAYING = "playing"  # a round is being played
+    BETWEEN_ROUNDS = "between_rounds"  # a round is scored; the next is dealt shortly
+    FINISHED = "finished"  # the game is over (and stored): a rematch may follow
+
+
 #: The statuses of a table with a game on: no one sits down (``join_table``: ``wrong_phase``).
-IN_GAME: Final = frozenset({PLAYING, BETWEEN_ROUNDS})
+IN_GAME: Final = frozenset({TableStatus.PLAYING, TableStatus.BETWEEN_ROUNDS})
+#: The statuses where the table is a room (seats change, bots come and go), not a board.
+IN_ROOM: Final = frozenset({TableStatus.WAITING, TableStatus.FINISHED})
 
 
 def check_message(message: Any, sender: str) -> dict[str, Any]:
@@ -355,6 +374,189 @@ def check_message(message: Any, sender: str) -> dict[str, Any]:
                 ErrorCode.BAD_FIELD, f"{spec.type}: field {name!r} must be {expected}"
             )
     return message
+
+
+# -- typed records: one codec for the messages both sides build and read ----------
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """A message as a typed record: its fields are its catalogue entry's (``MESSAGES``), so
+    ``to_wire`` and ``from_wire`` are the one codec of that message, for either side.
+
+    An optional field (absent from the message, or null where the catalogue allows it)
+    is None in the record; ``to_wire`` leaves out an optional field that is None, and
+    sends a required one as null. Maps and lists inside stay as the wire has them.
+    """
+
+    TYPE: ClassVar[str]
+    SENDER: ClassVar[str]
+
+    def to_wire(self) -> dict[str, Any]:
+        message: dict[str, Any] = {"type": self.TYPE}
+        for name, required in _layout(type(self)):
+            value = getattr(self, name)
+            if value is not None or required:
+                message[name] = value
+        return message
+
+    @classmethod
+    def from_wire(cls, message: Mapping[str, Any]) -> Self:
+        """The record of a message of this type; raises ``ProtocolError`` naming what
+        is missing or of the wrong type (as ``check_message``; unknown fields are left)."""
+        checked = check_message(dict(message), cls.SENDER)
+        if checked["type"] != cls.TYPE:
+            raise ProtocolError(
+                ErrorCode.BAD_MESSAGE, f"a {cls.TYPE} message, not {checked['type']}"
+            )
+        return cls(**{item.name: checked.get(item.name) for item in fields(cls)})
+
+
+#: Each record's fields in order, and whether the catalogue requires each (``_layout``).
+_LAYOUTS: dict[type[Record], tuple[tuple[str, bool], ...]] = {}
+
+
+def _layout(kind: type[Record]) -> tuple[tuple[str, bool], ...]:
+    """A record's fields and whether each is required: worked out once per record type
+    (a ``game`` push is built for every seat of every move)."""
+    layout = _LAYOUTS.get(kind)
+    if layout is None:
+        spec = MESSAGES[kind.SENDER][kind.TYPE].fields
+        layout = _LAYOUTS[kind] = tuple((f.name, spec[f.name].required) for f in fields(kind))
+    return layout
+
+
+@dataclass(frozen=True, slots=True)
+class Push(Record):
+    SENDER: ClassVar[str] = "server"
+
+
+@dataclass(frozen=True, slots=True)
+class TablePush(Push):
+    """How a table looks now (``table``: a map, as docs/protocol.md says); ``removed``: whom
+    the host removed in this change; ``chat`` and ``log``: to whoever just arrived only."""
+
+    TYPE: ClassVar[str] = "table"
+    table: dict[str, Any]
+    removed: dict[str, Any] | None = None
+    chat: list[Any] | None = None
+    log: list[Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class GamePush(Push):
+    """A change of the game (``catch_up``: the round so far, to someone arriving)."""
+
+    TYPE: ClassVar[str] = "game"
+    table_id: str
+    seq: int
+    events: list[Any]
+    catch_up: bool
+    view: dict[str, Any]
+    timer: dict[str, Any] | None
+    earlier_scores: list[Any] | None = None
+    standin: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TablesPush(Push):
+    """One page of the lobby's list, whole (``total``: how many public tables in all)."""
+
+    TYPE: ClassVar[str] = "tables"
+    tables: list[Any]
+    total: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TablesChangedPush(Push):
+    """What changed in the page of the lobby's list a following client was sent last:
+    ``order``, the page's table ids now; ``changed``, the summaries new or changed."""
+
+    TYPE: ClassVar[str] = "tables_changed"
+    offset: int
+    total: int
+    order: list[Any]
+    changed: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class GameOverPush(Push):
+    """The game at ``table_id`` ended (``game_id``: its stored record, once stored)."""
+
+    TYPE: ClassVar[str] = "game_over"
+    table_id: str
+    game_id: int | None
+    names: list[Any]
+    totals: list[Any]
+    winners: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatPush(Push):
+    """A chat line, as it was said (also each line of ``lobby_chat`` and of a table's
+    ``chat`` so far)."""
+
+    TYPE: ClassVar[str] = "chat"
+    scope: str
+    table_id: str | None
+    from_id: int
+    from_name: str
+    text: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class LobbyChatPush(Push):
+    """On arriving in the lobby: its latest chat, each line a ``chat`` push as it was sent."""
+
+    TYPE: ClassVar[str] = "lobby_chat"
+    lines: list[Any]
+
+
+@dataclass(frozen=True, slots=True)
+class WhoPush(Push):
+    """A page of who is here, to whoever asked (``who``) while it changes."""
+
+    TYPE: ClassVar[str] = "who"
+    players: list[Any]
+    total: int
+    offset: int
+
+
+class LeftReason(StrEnum):
+    """Why the server took someone from a table (``left_table``'s ``reason``)."""
+
+    KICKED = "kicked"  # the table's host removed them
+    CLOSED = "closed"  # the table closed (its host left it empty, or the admin closed it)
+
+
+@dataclass(frozen=True, slots=True)
+class LeftTablePush(Push):
+    """The server took you from a table; ``reason``: a ``LeftReason`` (a newer server's
+    other word is kept as it came)."""
+
+    TYPE: ClassVar[str] = "left_table"
+    table_id: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class NoticePush(Push):
+    """The server's admin says ``text`` to everyone (at unix time ``at``)."""
+
+    TYPE: ClassVar[str] = "notice"
+    text: str
+    at: float
+
+
+@dataclass(frozen=True, slots=True)
+class ActRequest(Record):
+    """The one way to send a move: ``action`` is an entry of the view's
+    ``legal_actions`` (``Action.to_dict()``, its ``player`` may be left out)."""
+
+    TYPE: ClassVar[str] = "act"
+    SENDER: ClassVar[str] = "client"
+    action: dict[str, Any]
 
 
 # -- building messages ---------------------------------------------------------

@@ -214,9 +214,6 @@ class ServerLink:
                 await asyncio.sleep(wait)
         return printable(await conn.request(message, timeout=timeout))
 
-    async def act(self, action: dict[str, Any]) -> dict[str, Any]:
-        return await self.request({"type": "act", "action": action})
-
     # -- pushes and reconnecting -----------------------------------------------------
 
     async def _pump(self, conn: ServerConnection) -> None:

@@ -12,7 +12,7 @@ from typing import Any, Final
 
 from rich.cells import cell_len
 
-from server.engine import PlayerView, TableauView
+from server.engine import PlayerView, TableauView, ViewPhase
 
 from .choices import TAP_PROMPTS, Choices, Mode, prompt_key
 from .cursor import Target
@@ -282,9 +282,9 @@ def _pile_highlight(changed: Touched) -> frozenset[str]:
 
 def _status(view: PlayerView, names: list[str], tr: Translator, timer: str) -> str:
     parts = [tr("status.round", round=view.round)]
-    if view.phase == "initial_flips":
+    if view.phase is ViewPhase.INITIAL_FLIPS:
         parts.append(tr("status.initial_flips"))
-    elif view.phase in ("choose", "drawn") and view.current_player is not None:
+    elif view.phase.turns and view.current_player is not None:
         whose = (
             tr("status.your_turn")
             if view.current_player == view.seat
@@ -295,9 +295,9 @@ def _status(view: PlayerView, names: list[str], tr: Translator, timer: str) -> s
             parts.append(
                 tr.about("status.last_turns", view.closer == view.seat, who=names[view.closer])
             )
-    elif view.phase == "round_over":
+    elif view.phase is ViewPhase.ROUND_OVER:
         parts.append(tr("status.round_over"))
-    elif view.phase == "game_over":
+    elif view.phase is ViewPhase.GAME_OVER:
         parts.append(tr("status.game_over"))
     if timer:
         parts.append(timer)
@@ -329,14 +329,14 @@ def _waiting(
 ) -> str:
     # Over, the round's summary or the game's end is one key away: the prompt says which
     # (on a touch screen, the footer's word to tap).
-    if view.phase in ("game_over", "round_over"):
-        key = "prompt.game_over" if view.phase == "game_over" else "prompt.round_over"
+    if view.phase.over:
+        key = f"prompt.{view.phase}"
         if touch:
             return tr(TAP_PROMPTS[key], scores=tr("keys.scores"))
         return tr(key, summary_key=keys.get("summary", "s"))
     if view.seat is None:
         return tr("prompt.spectating")
-    if view.phase == "initial_flips":
+    if view.phase is ViewPhase.INITIAL_FLIPS:
         return tr("prompt.wait_flips")
     if view.current_player is not None:
         return tr("prompt.waiting_for", who=names[view.current_player])

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Final
 
-from server.engine import PlayerView
+from server.engine import PlayerView, ViewPhase
 from server.engine.cards import ROWS
 
 from .choices import Choices, Mode
@@ -22,7 +22,7 @@ from .names import SeatInfo, seat_names
 def refusal_key(
     action: str,
     choices: Choices,
-    phase: str,
+    phase: ViewPhase,
     spectator: bool,
     link: str = "online",
     mode: Mode = Mode.NORMAL,
@@ -38,9 +38,9 @@ def refusal_key(
     if link != "online":
         return f"refused.{link}"
     if not choices.any:
-        if phase in ("round_over", "game_over"):
+        if phase.over:
             return f"refused.{phase}"
-        return "refused.wait_flips" if phase == "initial_flips" else "refused.not_your_turn"
+        return "refused.wait_flips" if phase is ViewPhase.INITIAL_FLIPS else "refused.not_your_turn"
     if choices.flip:
         return "refused.flip_first"
     if choices.holding_drawn:

@@ -27,7 +27,7 @@ from server.engine import (
 from server.engine.cards import ROWS, TABLEAU_SIZE
 from server.engine.movelog import Standin
 from server.engine.records import replay_steps
-from server.engine.views import TableauView
+from server.engine.views import TableauView, ViewPhase
 from server.printable import printable
 
 from .names import SeatInfo
@@ -77,7 +77,7 @@ class Recording:
     @property
     def finished(self) -> bool:
         """The game was played to its end: only then may its hidden cards be shown."""
-        return bool(self.frames) and self.frames[-1].view.phase == "game_over"
+        return bool(self.frames) and self.frames[-1].view.phase is ViewPhase.GAME_OVER
 
     def standin_begins(self, index: int) -> bool:
         """Frame ``index`` is a stand-in's move, and the move before it was not the same

@@ -11,13 +11,24 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar
 
 from textual.screen import Screen
 
+from server.protocol import (
+    IN_GAME,
+    IN_ROOM,
+    ChatPush,
+    LeftReason,
+    LeftTablePush,
+    LobbyChatPush,
+    NoticePush,
+    ProtocolError,
+    TablePush,
+)
+
 if TYPE_CHECKING:
     from .app import SkyjoApp
     from .screens.base import SkyjoScreen
 
 S = TypeVar("S", bound=Screen[Any])
 
-WAITING, PLAYING, BETWEEN_ROUNDS, FINISHED = "waiting", "playing", "between_rounds", "finished"
 NOTICE_SECONDS = 30  # an announcement stays up long enough to be read mid-turn
 CHAT_KEPT = 200  # the chat lines the app keeps, the lobby's and the table's
 
@@ -86,18 +97,16 @@ def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
     from .screens.round_summary import RoundSummaryScreen
     from .screens.table import TableScreen
 
-    table: dict[str, Any] = message["table"]
-    removed = message.get("removed")  # the server's word: the host removed someone
-    removed = removed if isinstance(removed, dict) else None
+    push = TablePush.from_wire(message)
+    table = push.table
+    removed = push.removed  # the server's word: the host removed someone
     if app.table is None or app.table.get("table_id") != table.get("table_id"):
         # Another table's chat was said there: its lines are not shown at this one.
         app.chat_lines = [line for line in app.chat_lines if line.scope != "table"]
         app.arrival_story = None  # nor its story
-    said = message.get("chat")  # arrived at this table: what was said here so far
-    if isinstance(said, list):
-        _table_chat_so_far(app, said)
-    story = message.get("log")  # arrived at this table: the story of its game so far
-    story = story if isinstance(story, list) else None
+    if push.chat is not None:  # arrived at this table: what was said here so far
+        _table_chat_so_far(app, push.chat)
+    story = push.log  # arrived at this table: the story of its game so far
     app.table = table
     app.left_note = ""  # at a table again: why we left the last one is old news
     status = table.get("status")
@@ -114,9 +123,9 @@ def _table(app: SkyjoApp, message: dict[str, Any]) -> None:
             summary.table_changed()  # the next round's countdown comes after the round's end
     if room is not None:
         room.update_table(table, removed)
-    if status in (PLAYING, BETWEEN_ROUNDS) and board is None:
+    if status in IN_GAME and board is None:
         _open_table(app, table, story)
-    elif status in (WAITING, FINISHED) and board is None and room is None and not app.quick_game:
+    elif status in IN_ROOM and board is None and room is None and not app.quick_game:
         app.return_to_base()  # close the dialog that led here (new table, code...)
         take_a_seat_screen(app, RoomScreen(table))
 
@@ -160,7 +169,7 @@ def _game(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 
 def _chat(app: SkyjoApp, message: dict[str, Any]) -> None:
-    line = _heard(message)
+    line = _heard(ChatPush.from_wire(message))
     app.chat_lines = [*app.chat_lines[-(CHAT_KEPT - 1) :], line]
     _show_chat(app, [line])
 
@@ -174,21 +183,27 @@ def _show_chat(app: SkyjoApp, lines: list[HeardChat]) -> None:
                 handler(line.scope, line.name, line.text)
 
 
-def _heard(message: dict[str, Any]) -> HeardChat:
-    at = message.get("at")
-    return HeardChat(
-        str(message.get("scope", "")),
-        str(message.get("from_name", "")),
-        str(message.get("text", "")),
-        float(at) if isinstance(at, (int, float)) else 0.0,
-    )
+def _heard(line: ChatPush) -> HeardChat:
+    return HeardChat(line.scope, line.from_name, line.text, float(line.at))
+
+
+def _lines_heard(said: list[Any]) -> list[HeardChat]:
+    """The chat lines told again on arriving (each a ``chat`` push as it was sent); a line
+    that is not one is left out, as a push that is not one is (``ServerConnection``)."""
+    heard = []
+    for line in said:
+        try:
+            heard.append(_heard(ChatPush.from_wire(line)))
+        except ProtocolError:
+            continue
+    return heard
 
 
 def _table_chat_so_far(app: SkyjoApp, said: list[Any]) -> None:
     """Arrived at a table (sat down, came to watch, came back after a drop or a restart):
     the server's chat so far replaces the table lines we had. A screen showing the table
     already (back after a drop) is given only the lines said since the last it had."""
-    earlier = [_heard(line) for line in said if isinstance(line, dict)]
+    earlier = _lines_heard(said)
     newest = max((line.at for line in app.chat_lines if line.scope == "table"), default=None)
     missed = [line for line in earlier if newest is None or line.at > newest]
     others = [line for line in app.chat_lines if line.scope != "table"]
@@ -200,7 +215,7 @@ def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
     """Arrived in the lobby: its chat so far replaces the lobby lines we had."""
     from .screens.lobby import LobbyScreen
 
-    earlier = [_heard(line) for line in message.get("lines") or [] if isinstance(line, dict)]
+    earlier = _lines_heard(LobbyChatPush.from_wire(message).lines)
     others = [line for line in app.chat_lines if line.scope != "lobby"]
     app.chat_lines = [*others, *earlier][-CHAT_KEPT:]
     lobby = find_screen(app, LobbyScreen)
@@ -211,7 +226,7 @@ def _lobby_chat(app: SkyjoApp, message: dict[str, Any]) -> None:
 def _notice(app: SkyjoApp, message: dict[str, Any]) -> None:
     """The server's admin speaks to everyone: shown on whatever screen is up, for a while."""
     app.notify(
-        str(message.get("text", "")),
+        NoticePush.from_wire(message).text,
         title=app.tr("notice.title"),
         severity="warning",
         timeout=NOTICE_SECONDS,
@@ -219,9 +234,10 @@ def _notice(app: SkyjoApp, message: dict[str, Any]) -> None:
 
 
 def _left_table(app: SkyjoApp, message: dict[str, Any]) -> None:
-    reason = str(message.get("reason", ""))
-    why = app.tr(f"left.{reason}") if reason in ("kicked", "closed") else app.tr("left.other")
+    reason = LeftTablePush.from_wire(message).reason
+    known = reason in tuple(LeftReason)  # a newer server's other reason: said in general
+    why = app.tr(f"left.{reason}") if known else app.tr("left.other")
     app.notify(why)
-    app.left_note = why if reason in ("kicked", "closed") else ""  # not our choice: it lasts
+    app.left_note = why if known else ""  # not our choice: it lasts
     app.table = None
     app.return_to_base()

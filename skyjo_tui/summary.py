@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from server.engine import Event, PlayerView
+from server.engine import Event, PlayerView, ViewPhase
 from server.engine.events import ColumnRemoved, RoundScored, RoundStarted
 
 
@@ -87,7 +87,7 @@ def summarize(
     return RoundSummary(
         round=view.round,
         players=players,
-        game_over=view.phase == "game_over",
+        game_over=view.phase is ViewPhase.GAME_OVER,
         winners=view.winners,
         own_seat=view.seat,
     )

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 from ..lobby.bans import BanKind
 from ..lobby.text import TextError, clean_chat, name_key
-from ..protocol import ErrorCode
+from ..protocol import ErrorCode, LeftReason, NoticePush
 from ..ssh.options import IDENTITY_PREFIX
 
 if TYPE_CHECKING:
@@ -28,7 +28,6 @@ Command = Callable[["SkyjoServer", dict[str, Any]], Awaitable[Result]]
 ANNOUNCE_MAX_LENGTH: Final = 500
 KICKED_MESSAGE: Final = "the server's admin disconnected you"
 BANNED_MESSAGE: Final = "the server's admin banned you"
-CLOSED_REASON: Final = "closed"  # as a host closing it: the client says "The table was closed."
 
 
 class AdminError(Exception):
@@ -98,7 +97,7 @@ async def announce(server: SkyjoServer, request: dict[str, Any]) -> Result:
         text = clean_chat(_text(request, "text"), ANNOUNCE_MAX_LENGTH)
     except TextError as exc:
         raise AdminError(f"the announcement is refused: {exc}") from None
-    push = {"type": "notice", "text": text, "at": time.time()}
+    push = NoticePush(text, time.time()).to_wire()
     audience = [s for s in server.lobby.sessions if s.welcomed and not s.closed]
     for session in audience:
         session.send(push)
@@ -189,7 +188,8 @@ async def close(server: SkyjoServer, request: dict[str, Any]) -> Result:
     table = server.lobby.tables.get(table_id)
     if table is None:
         raise AdminError(f"no table {table_id!r} (`admin tables` lists them)")
-    await server.lobby.close_table(table, CLOSED_REASON)
+    # As a host closing it: the client says "The table was closed."
+    await server.lobby.close_table(table, LeftReason.CLOSED)
     return {"closed": table_id, "name": table.name}
 
 

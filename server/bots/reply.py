@@ -20,7 +20,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from server.engine import Action, Phase, PlayerView, Round, Settings, closer_penalty, tableau_view
+from server.engine import (
+    Action,
+    PlayerView,
+    Round,
+    Settings,
+    ViewPhase,
+    closer_penalty,
+    tableau_view,
+)
 
 from .counting import LOWEST, Counts
 from .model import Params, column_cost, raw_score
@@ -56,7 +64,7 @@ def public_view(round_: Round, seat: int) -> PlayerView:
     return PlayerView(
         seat=seat,
         round=round_.number,
-        phase=Phase.CHOOSE.value,
+        phase=ViewPhase.CHOOSE,
         current_player=seat,
         tableaux=tuple(tableau_view(round_, p) for p in range(round_.players)),
         discard_top=round_.discard_top,

@@ -14,7 +14,7 @@ from .position import Position
 from .records import ReplayStep, Seat, game_record, read_records, record_line, replay, replay_steps
 from .round import Phase, Round, closer_penalty
 from .settings import MAX_PLAYERS, MIN_PLAYERS, OPTIONS, Settings, Starter
-from .views import PlayerView, TableauView, public_event, tableau_view, view_for
+from .views import PlayerView, TableauView, ViewPhase, public_event, tableau_view, view_for
 
 __all__ = [
     "DECK",
@@ -43,6 +43,7 @@ __all__ = [
     "Settings",
     "Starter",
     "TableauView",
+    "ViewPhase",
     "closer_penalty",
     "event_from_dict",
     "game_record",

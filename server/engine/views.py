@@ -8,6 +8,7 @@ and is the only thing the server sends about a table's cards.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .actions import Action
@@ -15,6 +16,38 @@ from .cards import COLUMNS, ROWS, TABLEAU_SIZE
 from .events import Event, PileReshuffled
 from .game import Game, GamePhase
 from .round import Phase, Round
+
+
+class ViewPhase(StrEnum):
+    """Where the game a view shows stands: the round's ``Phase`` while the game goes on,
+    then ``game_over``. Derived from the game (``of``), never kept; a ``StrEnum``, so it
+    is the very string the wire carries (``view.phase == "choose"`` holds too)."""
+
+    INITIAL_FLIPS = Phase.INITIAL_FLIPS.value
+    CHOOSE = Phase.CHOOSE.value
+    DRAWN = Phase.DRAWN.value
+    ROUND_OVER = Phase.ROUND_OVER.value
+    GAME_OVER = GamePhase.GAME_OVER.value
+
+    @classmethod
+    def of(cls, game: Game) -> ViewPhase:
+        if game.phase is GamePhase.GAME_OVER:
+            return cls.GAME_OVER
+        return cls(game.round.phase.value)
+
+    @property
+    def over(self) -> bool:
+        """The round (or the whole game) is over: no one moves until the next round."""
+        return self in _OVER
+
+    @property
+    def turns(self) -> bool:
+        """Someone (the current player) has a turn: to choose, or to place a drawn card."""
+        return self in _TURNS
+
+
+_OVER = frozenset({ViewPhase.ROUND_OVER, ViewPhase.GAME_OVER})
+_TURNS = frozenset({ViewPhase.CHOOSE, ViewPhase.DRAWN})
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +73,7 @@ class TableauView:
 class PlayerView:
     seat: int | None  # the viewer's seat; None for a spectator
     round: int
-    phase: str  # one of Phase's values, or "game_over"
+    phase: ViewPhase
     current_player: int | None
     tableaux: tuple[TableauView, ...]
     discard_top: int
@@ -57,7 +90,7 @@ class PlayerView:
         return {
             "seat": self.seat,
             "round": self.round,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "current_player": self.current_player,
             "tableaux": [t.to_dict() for t in self.tableaux],
             "discard_top": self.discard_top,
@@ -76,7 +109,7 @@ class PlayerView:
         return cls(
             seat=data["seat"],
             round=data["round"],
-            phase=data["phase"],
+            phase=ViewPhase(data["phase"]),
             current_player=data["current_player"],
             tableaux=tuple(
                 TableauView(tuple(t["cards"]), tuple(t["removed_columns"]), t["visible_score"])
@@ -108,12 +141,11 @@ def tableau_view(round_: Round, player: int) -> TableauView:
 def view_for(game: Game, seat: int | None) -> PlayerView:
     """The table as ``seat`` sees it (``None``: a spectator's view)."""
     round_ = game.round
-    phase = "game_over" if game.phase is GamePhase.GAME_OVER else round_.phase.value
     legal = tuple(game.legal_actions(seat)) if seat is not None else ()
     return PlayerView(
         seat=seat,
         round=round_.number,
-        phase=phase,
+        phase=ViewPhase.of(game),
         current_player=round_.current,
         tableaux=tuple(tableau_view(round_, p) for p in range(game.players)),
         discard_top=round_.discard_top,

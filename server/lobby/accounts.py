@@ -2,25 +2,46 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BOT_LEVELS
-from ..engine import OPTIONS
+from ..engine import MAX_PLAYERS, MIN_PLAYERS, OPTIONS
 from ..engine.records import without_standins
 from ..protocol import PROTOCOL_VERSION, ErrorCode, NameReason, ProtocolError
 from ..store import PlayerRow
 from ..version import installed_version
 from .guests import new_return_code, normal_return_code
+from .needs import Limited, Seated, Storing
 from .session import LOCAL
 from .text import TextError, TextTooLong, clean_name, name_key
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
+    from .bans import Bans
+    from .guests import ReturnTries
     from .session import Session
 
 Reply = dict[str, Any]
 LIST_LIMIT = 100
+
+
+class Accounts(Seated, Limited, Storing, Protocol):
+    """What the requests about who is who need of the lobby: the players' store, who is
+    online and where, the bans, the limits, and the one connection of each player."""
+
+    @property
+    def bans(self) -> Bans: ...
+
+    @property
+    def return_tries(self) -> ReturnTries: ...
+
+    @property
+    def names_lock(self) -> asyncio.Lock: ...
+
+    def go_offline(self, session: Session) -> None: ...
+
+    async def come_online(self, session: Session) -> bool: ...
 
 
 SERVER_NAME = " ".join(filter(None, ["skyjo-server", installed_version()]))
@@ -30,7 +51,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(24)
 
 
-async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def hello(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     if message["version"] != PROTOCOL_VERSION:
         raise ProtocolError(
             ErrorCode.VERSION_MISMATCH,
@@ -53,7 +74,7 @@ async def hello(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
     return welcome
 
 
-async def _nameless_login(lobby: Lobby, session: Session) -> Reply:
+async def _nameless_login(lobby: Accounts, session: Session) -> Reply:
     """No name, no token: the player a trusted identity last was, else "choose a name".
 
     Everyone without a name is asked for one the same way (``needs_name``):
@@ -67,7 +88,7 @@ async def _nameless_login(lobby: Lobby, session: Session) -> Reply:
     return await _owner_login(lobby, session, player)
 
 
-async def _owner_login(lobby: Lobby, session: Session, player: PlayerRow) -> Reply:
+async def _owner_login(lobby: Accounts, session: Session, player: PlayerRow) -> Reply:
     """The identity that owns ``player`` logs in as them: back to their seat,
     replacing a connection of theirs still open elsewhere."""
     assert session.identity is not None
@@ -77,7 +98,7 @@ async def _owner_login(lobby: Lobby, session: Session, player: PlayerRow) -> Rep
     return await login(lobby, session, player, token)
 
 
-async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def set_name(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     if (
         lobby.places.table_of(session) is not None
     ):  # seated or watching: the table knows you by this name
@@ -86,7 +107,7 @@ async def set_name(lobby: Lobby, session: Session, message: dict[str, Any]) -> R
 
 
 async def _claim(
-    lobby: Lobby, session: Session, raw_name: str, return_code: str | None = None
+    lobby: Accounts, session: Session, raw_name: str, return_code: str | None = None
 ) -> Reply:
     """Become the player called ``raw_name`` (new, or a free existing one); with the
     ``return_code`` their table showed them: that player, wherever they are."""
@@ -118,7 +139,9 @@ async def _claim(
     return await login(lobby, session, player, token)
 
 
-async def _come_back(lobby: Lobby, session: Session, name: str, key: str, typed_code: str) -> Reply:
+async def _come_back(
+    lobby: Accounts, session: Session, name: str, key: str, typed_code: str
+) -> Reply:
     """A guest with no key comes back as ``name`` with its return code (``guests``):
     to their seat as it is, replacing a connection of theirs still open elsewhere."""
     if not lobby.return_tries.take(session.address):
@@ -143,7 +166,7 @@ def _owns(session: Session, player: PlayerRow) -> bool:
     return session.identity is not None and player.reserved_by == session.identity
 
 
-def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
+def _check_free(lobby: Accounts, session: Session, player: PlayerRow) -> None:
     if player.reserved_by is not None and player.reserved_by != session.identity:
         raise ProtocolError(ErrorCode.NAME_RESERVED, f"{player.name!r} is reserved by its owner")
     if player.id == session.player_id:
@@ -155,7 +178,7 @@ def _check_free(lobby: Lobby, session: Session, player: PlayerRow) -> None:
         raise ProtocolError(ErrorCode.NAME_TAKEN, f"{player.name!r} is keeping a seat at a table")
 
 
-def _check_not_banned(lobby: Lobby, name: str) -> None:
+def _check_not_banned(lobby: Accounts, name: str) -> None:
     if lobby.bans.name_banned(name):
         raise ProtocolError(
             ErrorCode.BAD_NAME,
@@ -165,7 +188,7 @@ def _check_not_banned(lobby: Lobby, name: str) -> None:
 
 
 async def login(
-    lobby: Lobby,
+    lobby: Accounts,
     session: Session,
     player: PlayerRow,
     token: str,
@@ -199,7 +222,7 @@ def _needs_return_code(session: Session, player: PlayerRow) -> bool:
 
 
 def welcome_reply(
-    lobby: Lobby,
+    lobby: Accounts,
     session: Session,
     token: str | None,
     *,
@@ -220,8 +243,8 @@ def welcome_reply(
         "settings": dict(OPTIONS),
         "limits": {
             **lobby.limits.to_wire(),
-            "min_seats": lobby.MIN_SEATS,
-            "max_seats": lobby.MAX_SEATS,
+            "min_seats": MIN_PLAYERS,
+            "max_seats": MAX_PLAYERS,
         },
     }
 
@@ -238,7 +261,7 @@ def _limit(message: dict[str, Any]) -> int:
     return int(limit)
 
 
-async def stats(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def stats(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     name = message.get("name")
     if name is None:
         assert session.player_id is not None
@@ -249,17 +272,17 @@ async def stats(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
     return {"stats": await lobby.store.stats(player.id)}
 
 
-async def leaderboard(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def leaderboard(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     entries = await lobby.store.leaderboard(_limit(message))
     return {"entries": entries, "bots": lobby.store.bot_ratings()}
 
 
-async def recent_games(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def recent_games(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     assert session.player_id is not None
     return {"games": await lobby.store.recent_games(_limit(message), session.player_id)}
 
 
-async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def game_record(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     # A private table's game is for those who were there: to anyone else it does not exist.
     assert session.player_id is not None
     stored = await lobby.store.game_record(message["game_id"], session.player_id)
@@ -271,7 +294,7 @@ async def game_record(lobby: Lobby, session: Session, message: dict[str, Any]) -
     return {"record": record, "seeded": seeded}
 
 
-async def ping(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def ping(lobby: Accounts, session: Session, message: dict[str, Any]) -> Reply:
     return {}
 
 

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from collections import deque
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..protocol import CHAT_LOBBY, CHAT_TABLE, ErrorCode, ProtocolError
+from ..protocol import CHAT_LOBBY, CHAT_TABLE, ChatPush, ErrorCode, LobbyChatPush, ProtocolError
+from .needs import Limited, Seated, Storing
 from .table import CHAT_HISTORY
 from .text import TextError, TextTooLong, clean_chat
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
     from .session import Session
 
 Reply = dict[str, Any]
@@ -19,7 +20,15 @@ Reply = dict[str, Any]
 LOBBY_HISTORY = 30
 
 
-async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+class Chatting(Seated, Limited, Storing, Protocol):
+    """What chat needs of the lobby: where the speaker is, the limits, the store, and the
+    lobby's chat so far."""
+
+    @property
+    def lobby_chat(self) -> deque[dict[str, Any]]: ...
+
+
+async def chat(lobby: Chatting, session: Session, message: dict[str, Any]) -> Reply:
     at_table = lobby.places.table_of(session)
     scope = message.get("scope") or (CHAT_TABLE if at_table is not None else CHAT_LOBBY)
     if scope not in (CHAT_LOBBY, CHAT_TABLE):
@@ -38,15 +47,15 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
     if not session.chat.take():
         raise ProtocolError(ErrorCode.RATE_LIMITED, "you are chatting too fast: wait a little")
     table = at_table if scope == CHAT_TABLE else None
-    push = {
-        "type": "chat",
-        "scope": scope,
-        "table_id": None if table is None else table.id,
-        "from_id": session.player_id,
-        "from_name": session.name,
-        "text": text,
-        "at": time.time(),
-    }
+    assert session.player_id is not None and session.name is not None  # named: a player
+    push = ChatPush(
+        scope=scope,
+        table_id=None if table is None else table.id,
+        from_id=session.player_id,
+        from_name=session.name,
+        text=text,
+        at=time.time(),
+    ).to_wire()
     # Stored before anyone hears it: a line someone read survives a restart, and is told
     # again to whoever arrives (the lobby's to the lobby, a table's to that table).
     if table is None:
@@ -63,18 +72,18 @@ async def chat(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
     return {}
 
 
-async def load_lobby_history(lobby: Lobby) -> None:
+async def load_lobby_history(lobby: Chatting) -> None:
     """Bring back the lobby chat so far (after a restart or a crash)."""
     lobby.lobby_chat.extend(await lobby.store.lobby_chat(LOBBY_HISTORY))
 
 
-def lobby_history(lobby: Lobby, session: Session) -> dict[str, Any]:
+def lobby_history(lobby: Chatting, session: Session) -> dict[str, Any]:
     """The ``lobby_chat`` push for ``session``: the latest lobby chat, but what it muted."""
     lines = [line for line in lobby.lobby_chat if line["from_id"] not in session.muted]
-    return {"type": "lobby_chat", "lines": lines}
+    return LobbyChatPush(lines).to_wire()
 
 
-async def mute(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
+async def mute(lobby: Chatting, session: Session, message: dict[str, Any]) -> Reply:
     assert session.player_id is not None
     target, muted = message["player_id"], message.get("muted", True)
     if target == session.player_id:

@@ -13,24 +13,24 @@ from typing import TYPE_CHECKING, Any
 
 from ..bots.advice import Advice, MoveCost, advise, counter_for
 from ..engine import Event, PlayerView, Settings, public_event, view_for
-from ..protocol import PLAYING, ErrorCode, ProtocolError
+from ..protocol import ErrorCode, ProtocolError, TableStatus
+from .needs import Seated
 from .tables import require_seat
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
     from .session import Session
 
 Reply = dict[str, Any]
 
 
-async def hint(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table, index = require_seat(lobby, session)
+async def hint(lobby: Seated, session: Session, message: dict[str, Any]) -> Reply:
+    table, index = require_seat(lobby.places, session)
     if not table.hints:
         raise ProtocolError(ErrorCode.HINTS_OFF, "the table's host turned hints off")
     play = table.play
     async with play.lock:
         game = play.game
-        if game is None or table.status != PLAYING:
+        if game is None or table.status != TableStatus.PLAYING:
             raise ProtocolError(ErrorCode.WRONG_PHASE, "no round is being played at this table")
         if index not in play.acting_seats():
             raise ProtocolError(

@@ -24,12 +24,15 @@ import ipaddress
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Final
 
 from ..limits import TokenBucket
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
+    from ..store import Store
+    from .places import Places
+    from .table import Table
 
 logger = logging.getLogger(__name__)
 
@@ -97,23 +100,27 @@ def _whose(address: str) -> str:
 
 
 class GuestSweeper:
-    def __init__(self, lobby: Lobby, forget_after: float) -> None:
-        self.lobby = lobby
+    """Forgets the guests unused for ``forget_after`` seconds, but those the lobby holds
+    (``places``: online or with a place; ``tables``: seated, in the store's tables too)."""
+
+    def __init__(
+        self, store: Store, places: Places, tables: Mapping[str, Table], forget_after: float
+    ) -> None:
+        self.store, self.places, self.tables = store, places, tables
         self.forget_after = forget_after
         self._task: asyncio.Task[None] | None = None
 
     def in_use(self) -> set[int]:
         """Players the lobby holds now: online, seated (even away) or watching."""
-        lobby = self.lobby
-        held = lobby.places.held()
-        for table in lobby.tables.values():
+        held = self.places.held()
+        for table in self.tables.values():
             held |= {s.player_id for _, s in table.filled() if s.player_id is not None}
         return held
 
     async def sweep(self) -> int:
         """Forget the guests unused for long enough; how many were forgotten."""
         before = time.time() - self.forget_after
-        forgotten = await self.lobby.store.forget_guests(before, self.in_use())
+        forgotten = await self.store.forget_guests(before, self.in_use())
         if forgotten:
             logger.info("forgot %d unused guest names", forgotten)
         return forgotten

@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..bots import BOT_LEVELS
-from ..engine import Action, InvalidSetup
-from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, ErrorCode, ProtocolError
+from ..engine import MIN_PLAYERS, Action, InvalidSetup
+from ..protocol import ErrorCode, ProtocolError, TableStatus
+from .needs import Seated
 from .table import BOT, IN_GAME, Seat, Table
-from .tables import require_host, require_lobby_phase, require_seat, vacate
+from .tables import Leaving, require_host, require_lobby_phase, require_seat, vacate
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
     from .session import Session
 
 Reply = dict[str, Any]
+
+
+class Hosting(Seated, Leaving, Protocol):
+    """What the requests at a table need of the lobby: the seat of who asks, someone's
+    leaving (a kick), and the lobby's list told of a change."""
+
+    def table_changed(self, table: Table) -> None: ...
 
 
 def _seat_at(table: Table, index: int) -> Seat:
@@ -24,14 +31,14 @@ def _seat_at(table: Table, index: int) -> Seat:
     return seat
 
 
-async def _changed(lobby: Lobby, table: Table) -> None:
+async def _changed(lobby: Hosting, table: Table) -> None:
     await lobby.store.save_table(table.id, table.to_meta())
     table.push_table()
     lobby.table_changed(table)
 
 
-async def add_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(lobby, session)
+async def add_bot(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(lobby.places, session)
     require_lobby_phase(table)
     level = message["level"]
     if level not in BOT_LEVELS:
@@ -44,8 +51,8 @@ async def add_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Re
     return {"seat": index}
 
 
-async def remove_bot(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(lobby, session)
+async def remove_bot(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(lobby.places, session)
     require_lobby_phase(table)
     index = message["seat"]
     if _seat_at(table, index).kind != BOT:
@@ -55,8 +62,8 @@ async def remove_bot(lobby: Lobby, session: Session, message: dict[str, Any]) ->
     return {}
 
 
-async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(lobby, session)
+async def kick(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(lobby.places, session)
     index = message["seat"]
     seat = _seat_at(table, index)
     if seat.kind == BOT:
@@ -69,13 +76,13 @@ async def kick(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply
     return {}
 
 
-async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table = require_host(lobby, session)
-    if table.status != WAITING:
+async def start_game(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table = require_host(lobby.places, session)
+    if table.status != TableStatus.WAITING:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "the game has already started")
-    if len(table.filled()) < lobby.MIN_SEATS:
+    if len(table.filled()) < MIN_PLAYERS:
         raise ProtocolError(
-            ErrorCode.NOT_ENOUGH_PLAYERS, f"at least {lobby.MIN_SEATS} seats must be filled"
+            ErrorCode.NOT_ENOUGH_PLAYERS, f"at least {MIN_PLAYERS} seats must be filled"
         )
     waiting_for = [
         s.name for s in table.people() if not s.ready and s.player_id != session.player_id
@@ -86,9 +93,9 @@ async def start_game(lobby: Lobby, session: Session, message: dict[str, Any]) ->
     return {}
 
 
-async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table, index = require_seat(lobby, session)
-    if table.status not in (WAITING, BETWEEN_ROUNDS):
+async def ready(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table, index = require_seat(lobby.places, session)
+    if table.status not in (TableStatus.WAITING, TableStatus.BETWEEN_ROUNDS):
         raise ProtocolError(ErrorCode.WRONG_PHASE, "ready is for before a game or a round")
     seat = _seat_at(table, index)
     seat.ready = bool(message.get("ready", True))
@@ -97,24 +104,24 @@ async def ready(lobby: Lobby, session: Session, message: dict[str, Any]) -> Repl
     return {}
 
 
-async def rematch(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table, index = require_seat(lobby, session)
-    if table.status != FINISHED:
+async def rematch(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table, index = require_seat(lobby.places, session)
+    if table.status != TableStatus.FINISHED:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "a rematch comes after a finished game")
     _seat_at(table, index).rematch = True
     present = [s for i, s in table.filled() if s.is_person and table.session_at(i) is not None]
-    if all(s.rematch for s in present) and len(table.filled()) >= lobby.MIN_SEATS:
+    if all(s.rematch for s in present) and len(table.filled()) >= MIN_PLAYERS:
         await table.play.start_game()
     else:
         await _changed(lobby, table)
     return {}
 
 
-async def act(lobby: Lobby, session: Session, message: dict[str, Any]) -> Reply:
-    table, index = require_seat(lobby, session)
+async def act(lobby: Hosting, session: Session, message: dict[str, Any]) -> Reply:
+    table, index = require_seat(lobby.places, session)
     if table.status not in IN_GAME:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "no game is being played at this table")
-    if table.status != PLAYING:
+    if table.status != TableStatus.PLAYING:
         raise ProtocolError(ErrorCode.WRONG_PHASE, "the round is over: wait for the next one")
     data = {"player": index, **message["action"]}
     try:

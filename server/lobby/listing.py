@@ -24,12 +24,11 @@ from typing import TYPE_CHECKING, Any
 
 from ..config import Limits
 from ..protocol import (
-    BETWEEN_ROUNDS,
-    FINISHED,
-    PLAYING,
-    WAITING,
     ErrorCode,
     ProtocolError,
+    TablesChangedPush,
+    TablesPush,
+    TableStatus,
     encode_frame,
 )
 
@@ -40,7 +39,12 @@ if TYPE_CHECKING:
 Summary = dict[str, Any]
 LIST_PUSH_INTERVAL = 1.0  # seconds between two pushes of the list to the lobby
 #: The list's order: tables one can join first, then games in play, then finished ones.
-STATUS_ORDER = {WAITING: 0, PLAYING: 1, BETWEEN_ROUNDS: 1, FINISHED: 2}
+STATUS_ORDER = {
+    TableStatus.WAITING: 0,
+    TableStatus.PLAYING: 1,
+    TableStatus.BETWEEN_ROUNDS: 1,
+    TableStatus.FINISHED: 2,
+}
 
 
 @dataclass(slots=True)
@@ -133,18 +137,10 @@ class TableListing:
             if sent is not None and not new and order == window.order and total == window.total:
                 continue  # its page is as it was last sent
             if window.follow:
-                session.send(
-                    {
-                        "type": "tables_changed",
-                        "offset": window.offset,
-                        "total": total,
-                        "order": order,
-                        "changed": new,
-                    }
-                )
+                session.send(TablesChangedPush(window.offset, total, order, new).to_wire())
             else:
                 if key not in whole_pages:
-                    whole = {"type": "tables", "tables": summaries, "total": total}
+                    whole = TablesPush(summaries, total).to_wire()
                     whole_pages[key] = encode_frame(whole)
                 session.send_frame(whole_pages[key])
             self._remember(window, summaries, total)

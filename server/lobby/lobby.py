@@ -1,10 +1,16 @@
 """The lobby: everyone connected, every table, and the dispatch of requests.
 
 Network adapters (``server.app``) decode frames and call ``handle``; each
-request type has a handler in ``accounts``, ``tables``, ``hosting`` or
-``chat`` returning the reply's fields, or raising ``ProtocolError`` (or the
-engine's ``IllegalAction``), which becomes an ``error`` reply. Nothing a
+request type has a handler in ``accounts``, ``tables``, ``hosting``, ``chat``,
+``who`` or ``coach`` returning the reply's fields, or raising ``ProtocolError`` (or
+the engine's ``IllegalAction``), which becomes an ``error`` reply. Nothing a
 client sends can reach another table except through these handlers.
+
+A handler is given this lobby as what its module says it needs of it (a
+``Protocol``: ``accounts.Accounts``, ``tables.Seating``, ``hosting.Hosting``,
+``chat.Chatting``, ``who.Asking``, ``needs.Seated``), never as ``Lobby``: what
+each may touch is written where it is used, and the handler modules do not
+import this one.
 """
 
 from __future__ import annotations
@@ -12,14 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import secrets
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..config import ServerConfig
-from ..engine import MAX_PLAYERS, MIN_PLAYERS, IllegalAction
-from ..protocol import ErrorCode, ProtocolError, error, ok
+from ..engine import IllegalAction
+from ..protocol import ErrorCode, LeftReason, LeftTablePush, ProtocolError, error, ok
 from ..store import Store
 from . import accounts, chat, coach, hosting, tables, who
 from .bans import Bans
@@ -49,8 +54,6 @@ FATAL = frozenset({ErrorCode.VERSION_MISMATCH, ErrorCode.BANNED})
 
 
 class Lobby:
-    MIN_SEATS, MAX_SEATS = MIN_PLAYERS, MAX_PLAYERS
-
     def __init__(self, store: Store, config: ServerConfig) -> None:
         self.store = store
         self.config = config
@@ -66,7 +69,9 @@ class Lobby:
         self.who = WhoIsHere(self.places, self.places.lobby_sessions)
         self.places.on_change = self.who.changed
         self.quotas = TableQuotas(config.limits)
-        self.guests = GuestSweeper(self, config.limits.forget_guests_after)
+        self.guests = GuestSweeper(
+            store, self.places, self.tables, config.limits.forget_guests_after
+        )
         self.return_tries = ReturnTries()
         self.bans = Bans(store)
         # Told of every move once it is broadcast, with the seconds since it arrived
@@ -82,8 +87,10 @@ class Lobby:
         await chat.load_lobby_history(self)
         for saved in await self.store.load_tables():
             try:
-                table = Table.from_meta(saved.table_id, saved.meta)
-                self._adopt(table)
+                table = Table.from_meta(
+                    saved.table_id, saved.meta, places=self.places, play=self.play_for
+                )
+                self.tables[table.id] = table
                 # Everyone is away until they come back with their token.
                 for _, seat in table.filled():
                     if seat.is_person and seat.player_id is not None:
@@ -113,19 +120,14 @@ class Lobby:
             await table.play.stop_clock()
         self.thinker.close()
 
-    def _adopt(self, table: Table) -> None:
-        table.places = self.places
-        table.play = TablePlay(table, self.store, self.config.pace, self, self.thinker)
-        self.tables[table.id] = table
-
-    def new_table_id(self) -> str:
-        while True:
-            table_id = "t" + secrets.token_hex(3)
-            if table_id not in self.tables:
-                return table_id
+    def play_for(self, table: Table) -> TablePlay:
+        """The game of a table being built (``Table``'s ``play``): this lobby's store,
+        pace and bots' thinker, and the lobby told of what its game does."""
+        return TablePlay(table, self.store, self.config.pace, self, self.thinker)
 
     def add_table(self, table: Table) -> None:
-        self._adopt(table)
+        """A table made by ``Table(..., places=self.places, play=self.play_for)`` opens."""
+        self.tables[table.id] = table
         table.play.start_clock()
 
     # -- connections -----------------------------------------------------------------
@@ -227,22 +229,6 @@ class Lobby:
 
     # -- tables -----------------------------------------------------------------------
 
-    def find_table(self, message: dict[str, Any]) -> Table:
-        """A table by ``table_id`` (public ones) or ``code`` (any)."""
-        table_id, code = message.get("table_id"), message.get("code")
-        if code is not None:
-            wanted = code.strip().upper()
-            for table in self.tables.values():
-                if table.code == wanted:
-                    return table
-        elif table_id is not None:
-            found = self.tables.get(table_id)
-            if found is not None and not found.private:
-                return found
-        else:
-            raise ProtocolError(ErrorCode.BAD_FIELD, "give a table_id or a code")
-        raise ProtocolError(ErrorCode.NOT_FOUND, "no such table")
-
     def moved(self, seconds: float) -> None:
         """A move was played and pushed to everyone, ``seconds`` after it arrived."""
         for observer in self.move_observers:
@@ -252,7 +238,7 @@ class Lobby:
         """A public table changed: the lobby's list is pushed again shortly."""
         self.listing.changed(table)
 
-    async def close_table(self, table: Table, reason: str) -> None:
+    async def close_table(self, table: Table, reason: LeftReason) -> None:
         """Close a table: once it is deleted, everyone at it is told and goes back to the lobby."""
         if self.tables.pop(table.id, None) is None:
             return
@@ -262,7 +248,7 @@ class Lobby:
         await table.play.stop_clock()
         await self.store.delete_table(table.id)
         for session in present:
-            session.send({"type": "left_table", "table_id": table.id, "reason": reason})
+            session.send(LeftTablePush(table.id, reason).to_wire())
             session.send(chat.lobby_history(self, session))
         self.table_changed(table)
         logger.info("table %s closed (%s)", table.id, reason)

@@ -22,7 +22,7 @@ from ..config import Pace
 from ..engine import Action, Event, Game, GamePhase, IllegalAction, Phase, public_event, view_for
 from ..engine.events import RoundScored, TotalsUpdated
 from ..engine.movelog import AWAY, LEFT, TIMER, Standin, action_entry, read_action_entry
-from ..protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING, encode_frame
+from ..protocol import GameOverPush, GamePush, LeftReason, TableStatus, encode_frame
 from ..store import PlayerResult, SavedTable, Store
 from .records import make_record
 from .table import HUMAN, IN_GAME, GameSeat, Table
@@ -55,7 +55,7 @@ class TableHost(Protocol):
 
     def moved(self, seconds: float) -> None: ...
 
-    async def close_table(self, table: Table, reason: str) -> None: ...
+    async def close_table(self, table: Table, reason: LeftReason) -> None: ...
 
 
 class TablePlay:
@@ -109,7 +109,7 @@ class TablePlay:
     def timer(self) -> dict[str, Any] | None:
         """The running turn timer, as sent in ``game`` pushes."""
         limit = self.table.turn_timer
-        if not limit or self.game is None or self.table.status != PLAYING:
+        if not limit or self.game is None or self.table.status != TableStatus.PLAYING:
             return None
         seats = [i for i in self.acting_seats() if not self.table.plays_itself(i)]
         if not seats:
@@ -154,7 +154,6 @@ class TablePlay:
             self._deal_bots()
             for _, seat in table.filled():
                 seat.ready = seat.rematch = False
-            table.status = PLAYING
             table.game_id = None
             self.next_round_at = None
             await self.store.save_snapshot(
@@ -218,48 +217,49 @@ class TablePlay:
             self.turn_started = now
         self.bots.tell(events)
         self._push_game(events, standin)
-        if self.game.phase is GamePhase.BETWEEN_ROUNDS and self.table.status == PLAYING:
-            self._between_rounds()
+        if self.game.phase is GamePhase.BETWEEN_ROUNDS:
+            self._between_rounds()  # this move ended the round (a deal never does)
         self.wake()
 
     def _push_game(self, events: list[Event], standin: tuple[int, Standin] | None) -> None:
         assert self.game is not None
         table, seq, timer = self.table, self.seq(), self.timer()
         wire_events = [public_event(e).to_dict() for e in events]
-        extra = {} if standin is None else {"standin": {"seat": standin[0], **standin[1].to_dict()}}
-        table.story.played(wire_events, extra.get("standin"))
+        chosen = None if standin is None else {"seat": standin[0], **standin[1].to_dict()}
+        table.story.played(wire_events, chosen)
         for index, _ in table.filled():
             session = table.session_at(index)
             if session is not None:
-                session.send(self._game_message(wire_events, index, seq, timer) | extra)
+                push = self._game_push(wire_events, index, seq, timer, standin=chosen)
+                session.send(push.to_wire())
         watchers = table.spectators()
         if watchers:
-            data = encode_frame(self._game_message(wire_events, None, seq, timer) | extra)
+            push = self._game_push(wire_events, None, seq, timer, standin=chosen)
+            data = encode_frame(push.to_wire())
             for watcher in watchers:
                 watcher.send_frame(data)
 
-    def _game_message(
+    def _game_push(
         self,
         events: list[dict[str, Any]],
         seat: int | None,
         seq: int,
-        timer: Any,
+        timer: dict[str, Any] | None,
         *,
         catch_up: bool = False,
-    ) -> dict[str, Any]:
+        standin: dict[str, Any] | None = None,
+    ) -> GamePush:
         assert self.game is not None
-        message = {
-            "type": "game",
-            "table_id": self.table.id,
-            "seq": seq,
-            "events": events,
-            "catch_up": catch_up,
-            "view": view_for(self.game, seat).to_dict(),
-            "timer": timer,
-        }
-        if catch_up:
-            message["earlier_scores"] = self.earlier_scores()
-        return message
+        return GamePush(
+            table_id=self.table.id,
+            seq=seq,
+            events=events,
+            catch_up=catch_up,
+            view=view_for(self.game, seat).to_dict(),
+            timer=timer,
+            earlier_scores=self.earlier_scores() if catch_up else None,
+            standin=standin,
+        )
 
     def earlier_scores(self) -> list[dict[str, Any]]:
         """The ``round_scored`` and ``totals_updated`` events of the rounds before the
@@ -308,17 +308,14 @@ class TablePlay:
         if self.game is None or place is None:
             return
         seat = None if place.watching else table.seat_in_game(place.player_id)
-        if seat is None and not place.watching and table.status == FINISHED:
+        if seat is None and not place.watching and table.status == TableStatus.FINISHED:
             return  # seated for the rematch: the game over is someone else's result
-        message = self._game_message(
-            self.round_so_far(), seat, self.seq(), self.timer(), catch_up=True
-        )
-        session.send(message)
+        push = self._game_push(self.round_so_far(), seat, self.seq(), self.timer(), catch_up=True)
+        session.send(push.to_wire())
 
     # -- between rounds and the end ------------------------------------------------------
 
     def _between_rounds(self) -> None:
-        self.table.status = BETWEEN_ROUNDS
         self.next_round_at = time.monotonic() + self.pace.between_rounds
         for _, seat in self.table.filled():
             seat.ready = False
@@ -338,7 +335,6 @@ class TablePlay:
             if game is None or game.phase is not GamePhase.BETWEEN_ROUNDS:
                 return
             events = game.next_round()
-            self.table.status = PLAYING
             self.next_round_at = None
             for seat in self.table.people():
                 seat.ready = False  # ready is asked again at the end of this round
@@ -360,7 +356,6 @@ class TablePlay:
                 table.seats[index] = None  # they left their place when they left the game
             elif place is not None:
                 place.standin = False  # no game to play for them: they are just away
-        table.status = FINISHED
         table.game_id = await self.store.finish_game(
             table.name,
             names,
@@ -374,16 +369,8 @@ class TablePlay:
             subjects=subjects,
             seeded=table.seed is not None,
         )
-        table.push_all(
-            {
-                "type": "game_over",
-                "table_id": table.id,
-                "game_id": table.game_id,
-                "names": names,
-                "totals": list(game.totals),
-                "winners": list(game.winners),
-            }
-        )
+        over = GameOverPush(table.id, table.game_id, names, list(game.totals), list(game.winners))
+        table.push_all(over.to_wire())
         table.push_table()
         self.host.table_changed(table)
 
@@ -464,12 +451,9 @@ class TablePlay:
         The clocks resume too: the turn timer and the pause between rounds
         count from when the move that started them was played, not from now.
         """
-        table = self.table
         self.presence_changed()
         if saved.snapshot is None:
-            if table.status in IN_GAME:
-                table.status = WAITING
-            return
+            return  # no game dealt yet: the table waits for one (its status says so)
         self.game = game = Game.from_dict(saved.snapshot)
         turn_at = last_at = saved.snapshot_at
         for logged in saved.actions:
@@ -480,12 +464,11 @@ class TablePlay:
         self._deal_bots()
         self._story_again()
         if game.phase is GamePhase.BETWEEN_ROUNDS:
-            table.status = BETWEEN_ROUNDS
             self.next_round_at = self.last_progress + self.pace.between_rounds
-        elif game.phase is GamePhase.PLAYING:
-            table.status = PLAYING
-        elif table.status != FINISHED:
-            await self.finish()  # killed after the last move, before the game was stored
+        elif game.is_over and saved.meta.get("status") != TableStatus.FINISHED:
+            # Killed after the last move, before the game was stored: the stored status is
+            # written in the same transaction as the finished game (``Store.finish_game``).
+            await self.finish()
 
 
 def _monotonic(at: float | None) -> float:

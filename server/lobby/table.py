@@ -1,7 +1,10 @@
 """A table: its seats, its people, its status, and how it is described on the wire.
 
 The game itself (the engine's ``Game``, the bots, the timers) lives in
-``play.TablePlay``; this module is the table as the lobby sees it.
+``play.TablePlay``; this module is the table as the lobby sees it. A table is
+built whole: given the lobby's ``Places`` and the maker of its ``TablePlay``, it
+has both from its first line on. Its status is not kept: it follows from its game
+(``status_of``).
 """
 
 from __future__ import annotations
@@ -9,11 +12,12 @@ from __future__ import annotations
 import secrets
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..engine import Settings
-from ..protocol import BETWEEN_ROUNDS, FINISHED, IN_GAME, WAITING, encode_frame
+from ..engine import Game, GamePhase, Settings
+from ..protocol import IN_GAME, TablePush, TableStatus, encode_frame
 from ..ratings import bot_subject, player_subject
 from .story import Story
 
@@ -31,6 +35,19 @@ CHAT_HISTORY = 50
 
 def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(6))
+
+
+_STATUS_OF_PHASE = {
+    GamePhase.PLAYING: TableStatus.PLAYING,
+    GamePhase.BETWEEN_ROUNDS: TableStatus.BETWEEN_ROUNDS,
+    GamePhase.GAME_OVER: TableStatus.FINISHED,
+}
+
+
+def status_of(game: Game | None) -> TableStatus:
+    """A table's status, from its game (None: none dealt yet): the game's phase is the
+    one record of where it stands, the status only says it in the lobby's words."""
+    return TableStatus.WAITING if game is None else _STATUS_OF_PHASE[game.phase]
 
 
 @dataclass(slots=True)
@@ -135,6 +152,8 @@ class Table:
         capacity: int,
         settings: Settings,
         *,
+        places: Places,
+        play: Callable[[Table], TablePlay],
         private: bool = False,
         turn_timer: int | None = None,
         code: str | None = None,
@@ -154,7 +173,6 @@ class Table:
         self.seed = seed
         self.seats: list[Seat | None] = [None] * capacity
         self.host_id: int | None = None
-        self.status = WAITING
         self.game_id: int | None = None  # the last finished game, once stored
         # Who sat where in the game in play or last played (``GameSeat``); empty before one.
         self.game_seats: list[GameSeat] = []
@@ -167,8 +185,12 @@ class Table:
         self.chat: deque[dict[str, Any]] = deque(maxlen=CHAT_HISTORY)
         # What everyone here was told during the game, in order, for whoever arrives.
         self.story = Story()
-        self.play: TablePlay  # set by the lobby right after construction
-        self.places: Places  # the lobby's record of who is where: set with ``play``
+        self.places = places  # the lobby's record of who is where
+        self.play = play(self)  # last: it may look at the table it plays
+
+    @property
+    def status(self) -> TableStatus:
+        return status_of(self.play.game)
 
     def __repr__(self) -> str:
         return f"<Table {self.id} {self.name!r} {self.status}>"
@@ -329,9 +351,11 @@ class Table:
                 (s.name for s in self.spectators() if s.name is not None), key=str.casefold
             ),
             "round": play.round_number(),
-            "next_round_in": play.next_round_in() if self.status == BETWEEN_ROUNDS else None,
+            "next_round_in": play.next_round_in()
+            if self.status == TableStatus.BETWEEN_ROUNDS
+            else None,
             "rematch": [i for i, s in self.filled() if s.rematch]
-            if self.status == FINISHED
+            if self.status == TableStatus.FINISHED
             else [],
             "game_id": self.game_id,
             "game_seats": [s.to_wire() for s in self.game_seats] if play.game is not None else None,
@@ -347,17 +371,16 @@ class Table:
 
         Whoever just ``arrived`` is also sent the table's chat so far, and the story of its
         game (nobody else: they heard it); the story tells this change too."""
-        news = {} if removed is None else {"removed": removed.to_wire()}
+        news = None if removed is None else removed.to_wire()
         table = self.to_wire(None)
-        self.story.seen(table, news.get("removed"))
+        self.story.seen(table, news)
         for session in self.sessions():
             seen = {**table, "your_seat": self.places.seat_of(session)}
-            push: dict[str, Any] = {"type": "table", "table": seen, **news}
+            push = TablePush(seen, removed=news)
             if session is arrived:
-                push["chat"] = self.chat_for(session)
-                if self.story.begun:
-                    push["log"] = self.story.told(session.muted)
-            session.send(push)
+                told = self.story.told(session.muted) if self.story.begun else None
+                push = TablePush(seen, news, self.chat_for(session), told)
+            session.send(push.to_wire())
 
     def chat_for(self, session: Session) -> list[dict[str, Any]]:
         """The table's chat so far as ``session`` may hear it: not the lines of those it muted."""
@@ -382,6 +405,8 @@ class Table:
             "seed": self.seed,
             "hints": self.hints,
             "host_id": self.host_id,
+            # Derived, and stored all the same: the restore asks whether the finished game
+            # was stored (``TablePlay.restore``), and older servers read it.
             "status": self.status,
             "seats": [None if s is None else s.to_meta() for s in self.seats],
             "watchers": sorted(p.player_id for p in self.watchers()),
@@ -393,12 +418,22 @@ class Table:
         }
 
     @classmethod
-    def from_meta(cls, table_id: str, meta: dict[str, Any]) -> Table:
+    def from_meta(
+        cls,
+        table_id: str,
+        meta: dict[str, Any],
+        *,
+        places: Places,
+        play: Callable[[Table], TablePlay],
+    ) -> Table:
+        """The table as stored (its game is brought back by ``TablePlay.restore``)."""
         table = cls(
             table_id,
             meta["name"],
             meta["capacity"],
             Settings.from_dict(meta["settings"]),
+            places=places,
+            play=play,
             private=meta["private"],
             turn_timer=meta["turn_timer"],
             code=meta["code"],
@@ -407,11 +442,10 @@ class Table:
         )
         table.seats = [None if s is None else Seat.from_meta(s) for s in meta["seats"]]
         table.host_id = meta["host_id"]
-        table.status = meta["status"]
         table.game_id = meta.get("game_id")
         if "game_seats" in meta:
             table.game_seats = [GameSeat.from_meta(s) for s in meta["game_seats"]]
-        elif table.status != WAITING:
+        elif meta["status"] != TableStatus.WAITING:
             # Stored before tables kept their game's roster: the seats, as they are (right
             # unless someone left the finished game, which such a server did not keep).
             table.game_seats = [GameSeat.of(s) for _, s in table.filled()]
@@ -431,4 +465,5 @@ __all__ = [
     "Seat",
     "Table",
     "new_code",
+    "status_of",
 ]

@@ -15,7 +15,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
-from ..protocol import BETWEEN_ROUNDS, PLAYING
+from ..protocol import LeftReason, TableStatus
 from .table import IN_GAME
 
 if TYPE_CHECKING:
@@ -93,9 +93,9 @@ class TableClock:
         due: list[Due] = []
         if table.status in IN_GAME:
             due.extend(self._grace_due())
-        if table.status == PLAYING:
+        if table.status == TableStatus.PLAYING:
             due.extend(self._moves_due())
-        if table.status == BETWEEN_ROUNDS:
+        if table.status == TableStatus.BETWEEN_ROUNDS:
             when = now if play.everyone_ready() else (play.next_round_at or now)
             due.append((when, play.next_round))
         return min(due, key=lambda item: item[0]) if due else None
@@ -109,7 +109,7 @@ class TableClock:
 
     async def _close_abandoned(self) -> None:
         if not self.table.anyone_here():
-            await self.play.host.close_table(self.table, "closed")
+            await self.play.host.close_table(self.table, LeftReason.CLOSED)
 
     def _grace_due(self) -> list[Due]:
         """People away past the grace time get a bot playing for them."""

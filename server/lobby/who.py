@@ -13,12 +13,11 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from ..protocol import ErrorCode, ProtocolError
+from ..protocol import ErrorCode, ProtocolError, WhoPush
 
 if TYPE_CHECKING:
-    from .lobby import Lobby
     from .places import Places
     from .session import Session
 
@@ -89,7 +88,7 @@ class WhoIsHere:
             page = self.page(window.offset, window.limit)
             if page != window.sent:
                 window.sent = page
-                session.send({"type": "who", **page})
+                session.send(WhoPush(**page).to_wire())
 
     def forget(self, session: Session) -> None:
         self._windows.pop(session, None)
@@ -100,7 +99,14 @@ class WhoIsHere:
             self._push = None
 
 
-async def who(lobby: Lobby, session: Session, message: dict[str, Any]) -> dict[str, Any]:
+class Asking(Protocol):
+    """What a ``who`` request needs of the lobby: who is here."""
+
+    @property
+    def who(self) -> WhoIsHere: ...
+
+
+async def who(lobby: Asking, session: Session, message: dict[str, Any]) -> dict[str, Any]:
     return lobby.who.ask(session, message)
 
 

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
-from server.protocol import IN_GAME
+from server.protocol import IN_GAME, TableStatus
 
 from ..link import Link, LinkChanged
 from ..rules_text import table_brief
@@ -185,7 +185,7 @@ class LobbyScreen(SkyjoScreen[None]):
         return [
             str(summary.get("name", "")),
             seats,
-            tr(f"status.table.{summary.get('status', 'waiting')}"),
+            tr(f"status.table.{summary.get('status', TableStatus.WAITING)}"),
             table_brief(
                 summary.get("settings") or {}, summary.get("turn_timer"), tr, summary.get("hints")
             ),

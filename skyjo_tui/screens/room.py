@@ -10,6 +10,8 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
+from server.protocol import IN_ROOM, TableStatus
+
 from ..names import default_level, level_name
 from ..presence import presence_news, watchers_line
 from ..presenter import rating_text, seat_info
@@ -166,7 +168,7 @@ class RoomScreen(SkyjoScreen[None]):
         tr, table = self.tr, self.table
         if self.skyjo.touch and self.my_seat is not None:
             return self._tap_line()
-        if table.get("status") == "finished":
+        if table.get("status") == TableStatus.FINISHED:
             return tr("room.finished", **self.key_labels("room.rematch"))
         if self.my_seat is None:
             return tr("room.watching")
@@ -180,7 +182,7 @@ class RoomScreen(SkyjoScreen[None]):
     def _tap_line(self) -> str:
         """The state line on a touch screen: the footer's words to tap, not its keys."""
         tr = self.tr
-        if self.table.get("status") == "finished":
+        if self.table.get("status") == TableStatus.FINISHED:
             return tr("room.tap.finished", rematch=tr("keys.rematch"))
         if self.am_host:
             return tr("room.tap.host_hint", bots=tr("keys.group.bots"), start=tr("keys.start"))
@@ -212,15 +214,19 @@ class RoomScreen(SkyjoScreen[None]):
         status = self.table.get("status")
         seated = self.my_seat is not None
         if action == "ready":
-            return seated and status == "waiting" and not self.am_host
+            return seated and status == TableStatus.WAITING and not self.am_host
         if action in ("start",):
-            return self.am_host and status == "waiting"
+            return self.am_host and status == TableStatus.WAITING
         if action in ("add_bot", "remove_bot", "kick"):
-            return self.am_host and status in ("waiting", "finished")
+            return self.am_host and status in IN_ROOM
         if action == "rematch":
-            return seated and status == "finished"
+            return seated and status == TableStatus.FINISHED
         if action == "sit":
-            return not seated and status == "waiting" and None in (self.table.get("seats") or ())
+            return (
+                not seated
+                and status == TableStatus.WAITING
+                and None in (self.table.get("seats") or ())
+            )
         return True
 
     def _send(self, message: dict[str, Any]) -> None:

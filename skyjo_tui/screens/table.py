@@ -18,10 +18,18 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.timer import Timer
 
-from server.engine import Action, Event, InvalidSetup, PlayerView, Settings, event_from_dict
+from server.engine import (
+    Action,
+    Event,
+    InvalidSetup,
+    PlayerView,
+    Settings,
+    ViewPhase,
+    event_from_dict,
+)
 from server.engine.movelog import Standin
 from server.printable import printable
-from server.protocol import FINISHED
+from server.protocol import ActRequest, TableStatus
 
 from ..choices import Choices, Mode
 from ..coaching import Hint, hint_marks, hint_text, standin_words
@@ -263,7 +271,7 @@ class TableScreen(SkyjoScreen[None]):
         """The stored game's id while the table is finished, as the table says (to one who
         comes back after the end too); None while a game is on (a rematch's, say)."""
         game_id = self.table.get("game_id")
-        finished = self.table.get("status") == FINISHED
+        finished = self.table.get("status") == TableStatus.FINISHED
         return game_id if finished and isinstance(game_id, int) else None
 
     def _refresh_game_over(self) -> None:
@@ -452,19 +460,15 @@ class TableScreen(SkyjoScreen[None]):
         from .game_over import GameOverScreen
         from .round_summary import RoundSummaryScreen
 
-        new_round = (
-            previous is None
-            or previous.round != view.round
-            or previous.phase in ("round_over", "game_over")
-        )
-        if view.phase not in ("round_over", "game_over") and new_round:
+        new_round = previous is None or previous.round != view.round or previous.phase.over
+        if not view.phase.over and new_round:
             for screen in self.app.screen_stack[::-1]:
                 if isinstance(screen, (RoundSummaryScreen, GameOverScreen)):
                     screen.pop_until_active()  # dismiss() pops the top screen, whichever it is
                     screen.dismiss()
         if previous is not None and previous.phase == view.phase:
             return
-        self._summary_due = view.phase in ("round_over", "game_over")
+        self._summary_due = view.phase.over
         self._show_summary_due()
 
     def _show_summary_due(self) -> None:
@@ -483,9 +487,9 @@ class TableScreen(SkyjoScreen[None]):
         summary = self._summary(view)
         if summary is None:
             return
-        if view.phase == "game_over":
+        if view.phase is ViewPhase.GAME_OVER:
             self.app.push_screen(GameOverScreen(summary, self))
-        elif view.phase == "round_over":
+        elif view.phase is ViewPhase.ROUND_OVER:
             self.app.push_screen(RoundSummaryScreen(summary, self))
 
     def _summary(self, view: PlayerView) -> RoundSummary | None:
@@ -740,7 +744,7 @@ class TableScreen(SkyjoScreen[None]):
     @work(group="act")
     async def _send(self, action: Action) -> None:
         try:
-            reply = await self.skyjo.call({"type": "act", "action": action.to_dict()})
+            reply = await self.skyjo.call(ActRequest(action.to_dict()).to_wire())
         except BaseException:
             self._flight.refused()
             raise
@@ -893,7 +897,7 @@ class TableScreen(SkyjoScreen[None]):
         if view is None:
             return
         summary = self._summary(view)
-        if summary is not None and view.phase == "game_over":
+        if summary is not None and view.phase is ViewPhase.GAME_OVER:
             # the game over again: its rematch, leave and review are nowhere else
             self.app.push_screen(GameOverScreen(summary, self))
         elif summary is not None:
@@ -911,7 +915,9 @@ class TableScreen(SkyjoScreen[None]):
         view = self.view
         # A bot takes over only a seat of a game still to be played: not a watcher's, nor
         # one at a game that is over.
-        seat_in_play = view is not None and view.seat is not None and view.phase != "game_over"
+        seat_in_play = (
+            view is not None and view.seat is not None and view.phase is not ViewPhase.GAME_OVER
+        )
         question = "confirm.leave_game" if seat_in_play else "confirm.leave_table"
         self.app.push_screen(ConfirmScreen(self.tr(question)), leave)
 
@@ -922,7 +928,7 @@ class TableScreen(SkyjoScreen[None]):
     def ready_for_round(self) -> bool:
         """Between rounds, the server has us ready for the next one."""
         own = self.view.seat if self.view is not None else None
-        if own is None or self.table.get("status") != "between_rounds":
+        if own is None or self.table.get("status") != TableStatus.BETWEEN_ROUNDS:
             return False
         seats = self.table.get("seats") or []
         return any(s is not None and s.get("seat") == own and s.get("ready") for s in seats)
@@ -931,7 +937,9 @@ class TableScreen(SkyjoScreen[None]):
 def next_round_at(table: dict[str, Any]) -> float | None:
     """When the table's next round starts by itself (``time.monotonic()``), from its
     ``next_round_in`` as of now (the table just came); None when it will not."""
-    seconds = table.get("next_round_in") if table.get("status") == "between_rounds" else None
+    seconds = (
+        table.get("next_round_in") if table.get("status") == TableStatus.BETWEEN_ROUNDS else None
+    )
     if isinstance(seconds, (int, float)) and seconds > 0:
         return time.monotonic() + float(seconds)
     return None

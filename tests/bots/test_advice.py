@@ -14,6 +14,7 @@ from server.engine import (
     PlayerView,
     Settings,
     TableauView,
+    ViewPhase,
     public_event,
     view_for,
 )
@@ -35,11 +36,11 @@ def hand_made_view(
     live = range(12)
     if drawn is None:
         legal = [Action.draw(0), *(Action.take_discard(0, p) for p in live)]
-        phase = "choose"
+        phase = ViewPhase.CHOOSE
     else:
         legal = [Action.swap_drawn(0, p) for p in live]
         legal += [Action.discard_and_flip(0, p) for p in live if mine[p] is None]
-        phase = "drawn"
+        phase = ViewPhase.DRAWN
     score = sum(c for c in mine if c is not None)
     return PlayerView(
         seat=0,

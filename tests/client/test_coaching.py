@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from server.engine import Action, PlayerView, TableauView
+from server.engine import Action, PlayerView, TableauView, ViewPhase
 from server.engine.movelog import AWAY, LEFT, TIMER, Standin
 from skyjo_tui.coaching import Hint, hint_marks, hint_text, review_summary, standin_words
 from skyjo_tui.i18n import LANGUAGES, Translator, load_catalog
@@ -17,7 +17,7 @@ def seat_zero_view(drawn: int | None = None) -> PlayerView:
     return PlayerView(
         0,
         1,
-        "choose" if drawn is None else "drawn",
+        ViewPhase.CHOOSE if drawn is None else ViewPhase.DRAWN,
         0,
         (tableau, tableau),
         3,

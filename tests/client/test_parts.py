@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from server.engine import Action, Game, view_for
+from server.engine import Action, Game, ViewPhase, view_for
 from server.engine.events import (
     CardDrawn,
     CardExchanged,
@@ -294,19 +294,36 @@ def test_a_name_keeps_its_form_through_a_round_as_the_points_change() -> None:
 def test_a_key_that_does_nothing_says_why() -> None:
     drawing = Choices(0, draw=True, take=frozenset({1, 2}))
     holding = Choices(0, swap=frozenset({1}), discard_flip=frozenset())
-    assert refusal_key("draw", Choices(0), "choose", spectator=False) == "refused.not_your_turn"
-    assert refusal_key("take", Choices(0), "initial_flips", spectator=False) == "refused.wait_flips"
-    refused = refusal_key("draw", Choices(0, flip=frozenset({3})), "initial_flips", spectator=False)
-    assert refused == "refused.flip_first"
-    assert refusal_key("discard", drawing, "choose", spectator=False) == "refused.draw_first"
-    assert refusal_key("draw", holding, "drawn", spectator=False) == "refused.already_drew"
-    assert refusal_key("discard", holding, "drawn", spectator=False) == "refused.no_face_down"
-    assert refusal_key("draw", Choices(None), "choose", spectator=True) == "refused.watching"
     assert (
-        refusal_key("draw", drawing, "choose", spectator=False, link="reconnecting")
+        refusal_key("draw", Choices(0), ViewPhase.CHOOSE, spectator=False)
+        == "refused.not_your_turn"
+    )
+    assert (
+        refusal_key("take", Choices(0), ViewPhase.INITIAL_FLIPS, spectator=False)
+        == "refused.wait_flips"
+    )
+    refused = refusal_key(
+        "draw", Choices(0, flip=frozenset({3})), ViewPhase.INITIAL_FLIPS, spectator=False
+    )
+    assert refused == "refused.flip_first"
+    assert (
+        refusal_key("discard", drawing, ViewPhase.CHOOSE, spectator=False) == "refused.draw_first"
+    )
+    assert refusal_key("draw", holding, ViewPhase.DRAWN, spectator=False) == "refused.already_drew"
+    assert (
+        refusal_key("discard", holding, ViewPhase.DRAWN, spectator=False) == "refused.no_face_down"
+    )
+    assert (
+        refusal_key("draw", Choices(None), ViewPhase.CHOOSE, spectator=True) == "refused.watching"
+    )
+    assert (
+        refusal_key("draw", drawing, ViewPhase.CHOOSE, spectator=False, link="reconnecting")
         == "refused.reconnecting"
     )
-    assert refusal_key("draw", Choices(0), "round_over", spectator=False) == "refused.round_over"
+    assert (
+        refusal_key("draw", Choices(0), ViewPhase.ROUND_OVER, spectator=False)
+        == "refused.round_over"
+    )
 
 
 def test_standings_go_from_the_lowest_total_and_ties_share_a_rank() -> None:

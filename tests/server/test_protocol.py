@@ -2,18 +2,50 @@
 
 from __future__ import annotations
 
+from dataclasses import MISSING, fields
+
 import pytest
 
+from server.engine import Game, ViewPhase, view_for
 from server.protocol import (
     MESSAGES,
+    ActRequest,
     BadFrame,
+    ChatPush,
     ErrorCode,
     FrameDecoder,
+    GameOverPush,
+    GamePush,
+    LeftReason,
+    LeftTablePush,
+    LobbyChatPush,
     NameReason,
+    NoticePush,
     ProtocolError,
+    Record,
+    TablePush,
+    TablesChangedPush,
+    TablesPush,
+    TableStatus,
+    WhoPush,
     check_message,
+    decode_body,
     encode_frame,
     frame,
+)
+
+RECORDS: tuple[type[Record], ...] = (
+    TablePush,
+    GamePush,
+    GameOverPush,
+    TablesPush,
+    TablesChangedPush,
+    ChatPush,
+    LobbyChatPush,
+    WhoPush,
+    LeftTablePush,
+    NoticePush,
+    ActRequest,
 )
 
 
@@ -76,3 +108,74 @@ def test_every_request_and_push_is_in_the_catalogue_and_the_documentation() -> N
         assert f"`{code.value}`" in doc, code
     for reason in NameReason:  # a bad_name's reason
         assert f"| `{reason.value}` |" in doc, reason
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: r.TYPE)
+def test_each_typed_record_is_its_catalogue_entry(record: type[Record]) -> None:
+    """A record has the catalogue's fields, required exactly where the catalogue says:
+    the one codec and the checks cannot drift apart."""
+    spec = MESSAGES[record.SENDER][record.TYPE].fields
+    for item in fields(record):
+        assert item.name in spec, item.name
+        required = item.default is MISSING
+        assert spec[item.name].required == required, item.name
+    missing = {name for name, rule in spec.items() if rule.required} - {
+        f.name for f in fields(record)
+    }
+    assert not missing
+
+
+def test_records_go_over_the_wire_and_back_as_they_were() -> None:
+    view = view_for(Game(2, seed=1), 0).to_dict()
+    records: list[Record] = [
+        TablePush({"table_id": "t1", "status": TableStatus.BETWEEN_ROUNDS}),
+        TablePush({"table_id": "t1"}, {"player_id": 2, "name": "Bob", "by": 1}, [], [{}]),
+        GamePush("t1", 0, [], True, view, None, earlier_scores=[]),
+        GameOverPush("t1", None, ["Alice", "Bob"], [99, 120], [0]),
+        TablesPush([{"table_id": "t1"}], 1),
+        TablesChangedPush(0, 2, ["t1", "t2"], [{"table_id": "t2"}]),
+        ChatPush("lobby", None, 1, "Alice", "hi", 12.5),
+        LobbyChatPush([ChatPush("lobby", None, 1, "Alice", "hi", 12.5).to_wire()]),
+        WhoPush([], 0, 0),
+        LeftTablePush("t1", LeftReason.KICKED),
+        NoticePush("restarting soon", 3.0),
+        ActRequest({"kind": "draw"}),
+    ]
+    for record in records:
+        message = decode_body(encode_frame(record.to_wire())[4:])
+        assert type(record).from_wire(message) == record
+    # An optional field that is None is left out (a v1 client never sees a null there).
+    assert TablePush({"table_id": "t1"}).to_wire() == {"type": "table", "table": {"table_id": "t1"}}
+    # A required one that may be null is sent as null.
+    assert ChatPush("lobby", None, 1, "A", "x", 1.0).to_wire()["table_id"] is None
+
+
+def test_the_wire_words_are_the_strings_v1_clients_know() -> None:
+    message = decode_body(encode_frame(TablePush({"status": TableStatus.FINISHED}).to_wire())[4:])
+    assert message["table"]["status"] == "finished" and type(message["table"]["status"]) is str
+    assert [s.value for s in TableStatus] == ["waiting", "playing", "between_rounds", "finished"]
+    assert view_for(Game(2, seed=1), 0).to_dict()["phase"] == "initial_flips"
+    assert {p.value for p in ViewPhase} == {
+        "initial_flips",
+        "choose",
+        "drawn",
+        "round_over",
+        "game_over",
+    }
+
+
+@pytest.mark.parametrize(
+    ("record", "message", "named"),
+    [
+        (ChatPush, {"type": "chat", "scope": "lobby", "text": "hi"}, "table_id"),
+        (LeftTablePush, {"type": "left_table", "table_id": "t1", "reason": 3}, "reason"),
+        (TablePush, {"type": "table", "table": {}, "chat": "not a list"}, "chat"),
+        (NoticePush, {"type": "chat", "text": "x", "at": 1.0}, "chat"),
+    ],
+)
+def test_a_record_read_from_a_bad_message_says_what_is_wrong(
+    record: type[Record], message: dict[str, object], named: str
+) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        record.from_wire(message)
+    assert named in caught.value.message

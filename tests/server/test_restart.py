@@ -172,3 +172,34 @@ async def test_a_table_that_cannot_be_restored_is_kept_aside_and_the_rest_come_b
     with sqlite3.connect(data / "skyjo.sqlite3") as db:  # nothing was deleted
         assert db.execute("SELECT COUNT(*) FROM tables").fetchone()[0] == 2
     await bob.close()
+
+
+async def test_a_finished_table_comes_back_finished_with_its_game_stored_once(
+    tmp_path: Path, make_server
+) -> None:
+    """The table's status is its game's (a finished game: ``finished``) and the game is
+    stored once: the restart does not store it again, nor forget that it was."""
+    data = tmp_path / "shared"
+    server = await make_server(data)
+    alice = await Client.connect(server, "Alice")
+    await alice.request("create_table", name="Short", seats=2, settings={"end-score": 10})
+    await alice.request("add_bot", level="greedy")
+    await alice.request("start_game")
+    await alice.play(random.Random(3))
+    over = await alice.push("game_over")
+    await alice.until(lambda: alice.last_table["status"] == "finished")
+    token = alice.welcome.token
+    await alice.close()
+    await server.stop()
+
+    again = await make_server(data)
+    alice = await Client.connect(again, token=token)
+    assert alice.welcome.resumed
+    await alice.until(lambda: alice.table is not None)
+    assert alice.last_table["status"] == "finished"
+    assert alice.last_table["game_id"] == over["game_id"]
+    assert (await alice.request("stats"))["stats"]["games"] == 1
+    assert not [p for p in alice.pushes if p["type"] == "game_over"]  # not finished again
+    await alice.request("rematch")  # a finished table's rematch: the game is dealt again
+    await alice.until(lambda: alice.last_table["status"] == "playing")
+    await alice.close()
