@@ -115,10 +115,15 @@ class TablePlan:
 
 
 def plan_table(
-    width: int, height: int, opponents: int, spectator: bool = False
+    width: int, height: int, opponents: int, spectator: bool = False, touch: bool = False
 ) -> TablePlan | None:
     """The largest cards that fit ``width`` x ``height``, or None when nothing fits;
     on a phone held upright, the portrait plan when it fits (``_plan_portrait``).
+
+    On a touch screen (``touch``) your cards are never one row high, too small for a
+    finger: the opponents give way to their name lines first (``_plan_summaries``).
+    With a keyboard one-row cards play well, and the opponents' cards are worth more
+    than bigger ones of your own.
 
     Bigger is better for every tableau, and the sizes stay balanced: an 11x7
     tableau beside 4x1 opponents reads worse than 8x5 beside 6x3.
@@ -128,7 +133,7 @@ def plan_table(
         if upright is not None:
             return upright
     plan = _plan_landscape(width, height, opponents, spectator)
-    if plan is not None and plan.own is not None and not plan.own.boxed:
+    if touch and plan is not None and plan.own is not None and not plan.own.boxed:
         return _plan_summaries(width, height, opponents) or plan
     return plan
 

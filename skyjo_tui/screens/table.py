@@ -129,7 +129,12 @@ class TableScreen(SkyjoScreen[None]):
         self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
     def compose(self) -> ComposeResult:
-        yield TableBoard(self.tr, chat_max_length=self.skyjo.chat_max_length, id="board")
+        yield TableBoard(
+            self.tr,
+            chat_max_length=self.skyjo.chat_max_length,
+            touch=self.skyjo.touch,
+            id="board",
+        )
         yield KeyFooter()
 
     def on_mount(self) -> None:

@@ -66,10 +66,12 @@ class TableBoard(Vertical):
         tr: Translator,
         *,
         chat_max_length: int = DEFAULT_CHAT_MAX_LENGTH,
+        touch: bool = False,
         id: str | None = None,
     ) -> None:
         super().__init__(id=id)
         self._tr, self._chat_max_length = tr, chat_max_length
+        self._touch = touch  # a finger plays: your cards stay big enough for it
         self._players = 0
         self._shown: BoardModel | None = None
         self._tableaux: list[TableauWidget] | None = None
@@ -198,7 +200,7 @@ class TableBoard(Vertical):
             self.size if self.size.width else (self.app.size.width, self.app.size.height - 1)
         )
         spectator = model.own_seat is None
-        plan = plan_table(width, height + 1, len(model.others), spectator)
+        plan = plan_table(width, height + 1, len(model.others), spectator, self._touch)
         if plan is not None:
             self.plan = plan
 

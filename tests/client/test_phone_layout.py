@@ -130,7 +130,7 @@ def test_a_phone_on_its_side_keeps_your_cards_boxed_at_every_table(
     """A Pixel 7 (97x18) and an iPhone 13 (84x18) on their side: your cards and the piles
     6 cells by 3 rows, the opponents' name lines only when their cards leave no room."""
     width, height = size
-    plan = plan_table(width, height, opponents)
+    plan = plan_table(width, height, opponents, touch=True)
     assert plan is not None and not plan.portrait and plan.own is not None
     assert (plan.own.width, plan.own.height) >= (6, 3) and plan.piles == plan.own
     assert plan.side_width >= 24  # the log beside them
@@ -142,8 +142,15 @@ def test_a_phone_on_its_side_keeps_your_cards_boxed_at_every_table(
 def test_on_its_side_at_a_full_table_the_opponents_are_their_name_lines() -> None:
     """Seven opponents on a Pixel 7 on its side: their cards would leave yours one row high
     (4x1: 40x22 CSS pixels); their name lines, four to a row, leave yours 6x3."""
-    assert shown(plan_table(97, 18, 7)) == ((6, 3), (5, 0), 4, 2, 3, False)
-    assert shown(plan_table(84, 18, 7)) == ((6, 3), (5, 0), 3, 3, 2, False)
+    assert shown(plan_table(97, 18, 7, touch=True)) == ((6, 3), (5, 0), 4, 2, 3, False)
+    assert shown(plan_table(84, 18, 7, touch=True)) == ((6, 3), (5, 0), 3, 3, 2, False)
+
+
+def test_with_a_keyboard_a_short_terminal_still_shows_the_opponents_cards() -> None:
+    """An SSH or local terminal as short: one-row cards for everyone, so that the
+    opponents' cards stay in sight (what a keyboard player reads the game by)."""
+    assert shown(plan_table(97, 18, 7)) == ((4, 1), (4, 1), 5, 2, 3, False)
+    assert shown(plan_table(80, 16, 1))[:2] == ((4, 1), (4, 1))
 
 
 async def test_on_its_side_with_one_row_cards_the_empty_slot_says_nothing_not_none(
