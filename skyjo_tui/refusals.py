@@ -81,6 +81,7 @@ TAP_REFUSALS: Final = {
     "refused.taking": "refused.tap.taking",
     "refused.round_over": "refused.tap.round_over",
     "refused.game_over": "refused.tap.game_over",
+    "refused.offline": "refused.tap.offline",
 }
 
 
@@ -110,6 +111,7 @@ def refusal_text(
     return tr(
         TAP_REFUSALS.get(key, key) if touch else key,
         scores=tr("keys.scores"),
+        leave=tr("keys.leave"),
         who=names[view.current_player] if view.current_player is not None else "",
         drawn=drawn,
         a_drawn=tr.a(drawn) if drawn is not None else "",

@@ -62,6 +62,8 @@ class HelpScreen(SkyjoScreen[None]):
             [
                 tr("help.rules"),
                 f"## {tr('help.legend_title')}\n\n{tr('help.legend')}",
+                # A phone's player taps: the taps first, then the keys a keyboard would have.
+                *([tr("help.tap")] if self.skyjo.touch else []),
                 keys_section(tr("help.table_keys"), [TableScreen]),
                 tr("help.mouse"),
                 keys_section(tr("help.replay_keys"), [ReplayScreen]),

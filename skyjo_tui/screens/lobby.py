@@ -103,7 +103,10 @@ class LobbyScreen(SkyjoScreen[None]):
         return " · ".join(p for p in (tr("lobby.title"), who, where) if p)
 
     def _no_tables(self) -> str:
-        return self.tr("lobby.no_tables", **self.key_labels("lobby.create", "lobby.code"))
+        tr = self.tr
+        if self.skyjo.touch:  # the footer's words to tap: a phone has no n or k
+            return tr("lobby.tap.no_tables", create=tr("keys.new_table"), code=tr("keys.code"))
+        return tr("lobby.no_tables", **self.key_labels("lobby.create", "lobby.code"))
 
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.

@@ -336,8 +336,14 @@ class ReplayScreen(SkyjoScreen[None]):
         self.query_one(TableBoard).model = replace(model, revealed=revealed, status=status)
 
     def _prompt(self, revealed: bool) -> str:
-        """What the keys do here, named as the player has them."""
+        """What the keys do here, named as the player has them (on a touch screen, the
+        footer's words to tap: play/pause has none, so the tap words leave it out)."""
+        tr = self.tr
+        if self.skyjo.touch:
+            if revealed:
+                return tr("replay.tap.revealed", reveal=tr("keys.reveal"))
+            return tr("replay.tap.prompt", move=tr("keys.group.move"), round=tr("keys.group.round"))
         if revealed:
-            return self.tr("replay.revealed", **self.key_labels("replay.reveal"))
+            return tr("replay.revealed", **self.key_labels("replay.reveal"))
         moves = ("replay.forward", "replay.back", "replay.next_round", "replay.previous_round")
-        return self.tr("replay.prompt", **self.key_labels(*moves, "replay.autoplay"))
+        return tr("replay.prompt", **self.key_labels(*moves, "replay.autoplay"))

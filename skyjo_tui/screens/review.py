@@ -89,7 +89,7 @@ class ReviewScreen(SkyjoScreen[int | None]):
             yield Label(id="review-title")
             yield Label(id="review-seats")
             yield Label(tr("review.computing"), id="review-summary")
-            yield Label(tr("review.hint", **self.key_labels("review.next_costly")), classes="hint")
+            yield Label(self._hint(), classes="hint")
             yield FittedTable(id="review-moves", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 
@@ -120,10 +120,21 @@ class ReviewScreen(SkyjoScreen[int | None]):
             self._working.add(seat)
             self._work_out(seat)
 
+    def _hint(self) -> str:
+        """How to open a move in the replay, and go to the next costly one."""
+        tr = self.tr
+        if self.skyjo.touch:  # a tap on the row under the cursor opens it: no Enter to name
+            return tr("review.tap.hint", next_costly=tr("keys.next_costly"))
+        return tr("review.hint", **self.key_labels("review.next_costly"))
+
     def _seats_line(self) -> Text:
         """Every seat by its player's name, the one reviewed marked, and the key to the next."""
         tr = self.tr
-        line = Text(tr("review.seats", **self.key_labels("review.next_seat")) + " ", end="")
+        if self.skyjo.touch:  # the footer's words to tap
+            seats = tr("review.tap.seats", next_seat=tr("keys.next_seat"))
+        else:
+            seats = tr("review.seats", **self.key_labels("review.next_seat"))
+        line = Text(seats + " ", end="")
         for seat, info in enumerate(self.seats):
             if seat:
                 line.append(" · ")

@@ -25,6 +25,12 @@ from .base import SkyjoScreen
 
 #: One "b x Bots +/-" in the footer, so that the host's keys fit 80 columns in French too.
 _BOTS = Binding.Group("keys.group.bots")
+#: Why an action needs a seat chosen, in a touch screen's words: a tap on the seat chooses it.
+TAP_CHOOSE = {
+    "room.choose_bot": "room.tap.choose_bot",
+    "room.choose_player": "room.tap.choose_player",
+    "room.choose_empty": "room.tap.choose_empty",
+}
 
 
 class RoomScreen(SkyjoScreen[None]):
@@ -269,7 +275,9 @@ class RoomScreen(SkyjoScreen[None]):
     def _choose_first(self, words: str) -> None:
         """The action needs another seat selected: say so, and put the keys on the seats,
         where the arrows say it (the chat's box may have had them)."""
-        self.notify(self.tr(words), severity="warning")
+        self.notify(
+            self.tr(TAP_CHOOSE.get(words, words) if self.skyjo.touch else words), severity="warning"
+        )
         self.query_one("#seats", FittedTable).focus()
 
     def action_rematch(self) -> None:

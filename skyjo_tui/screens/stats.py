@@ -54,7 +54,8 @@ class StatsScreen(SkyjoScreen[None]):
                 yield TextTable(id="leaderboard", cursor_type="row", zebra_stripes=True)
                 yield Label("", id="bot-ratings", classes="hint")
             with TabPane(tr("stats.recent"), id="recent"):
-                yield Label(tr("stats.recent_hint"), classes="hint")
+                hint = "stats.tap.recent_hint" if self.skyjo.touch else "stats.recent_hint"
+                yield Label(tr(hint), classes="hint")
                 yield FittedTable(id="recent-games", cursor_type="row", zebra_stripes=True)
         yield KeyFooter()
 

@@ -30,8 +30,11 @@ class TooSmallScreen(SkyjoScreen[None]):
         # A way out a finger can take: a phone has no q to press.
         with Vertical(id="too-small"):
             yield Static(self._text(), id="too-small-text")
+            quit_key = self.app.get_key_display(Binding(QUIT_KEY, ""))
             quit_button = Button(
-                self.tr("small.quit", quit_key=self.app.get_key_display(Binding(QUIT_KEY, ""))),
+                self.tr("keys.quit")
+                if self.skyjo.touch
+                else self.tr("small.quit", quit_key=quit_key),
                 id="too-small-quit",
                 compact=True,
             )
@@ -56,7 +59,7 @@ class TooSmallScreen(SkyjoScreen[None]):
     def _text(self) -> str:
         width, height, (need_width, need_height) = self._shown
         text = self.tr(
-            "small.message",
+            "small.tap.message" if self.skyjo.touch else "small.message",  # no window to resize
             width=width,
             height=height,
             need_width=need_width,

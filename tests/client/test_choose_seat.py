@@ -53,3 +53,24 @@ async def test_a_watcher_sits_down_in_the_empty_seat_they_select(
             )
     finally:
         await alice.close()
+
+
+async def test_on_a_touch_screen_the_note_says_to_tap_a_seat(
+    make_app: Callable[..., SkyjoApp], make_server: Callable[..., Any]
+) -> None:
+    """A phone has no arrows: Sit here on a taken seat says to tap a free one."""
+    server = await make_server()
+    alice = await Client.connect(server, "Alice")
+    await table_with(alice, seats=3)
+    touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="Bob", environ=touch)
+    try:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await wait_for(pilot, lambda: rows(app, LobbyScreen, "#tables") == 1)
+            await pilot.press("w")
+            await on_screen(pilot, RoomScreen)
+            await pilot.press("j")  # the footer's Sit here, on Alice's seat
+            await until(pilot, lambda: "Tap an empty seat first." in notes(app), "the note")
+            assert not [note for note in notes(app) if "↑" in note], notes(app)
+    finally:
+        await alice.close()

@@ -43,6 +43,7 @@ async def test_a_phone_is_told_to_tap_the_cards_and_the_piles(
         TermPage.open(context, door.url) as page,
     ):
         await name_myself(page, "bob")
+        await page.shows("No public table yet: tap New")  # "table to create one, or Code to"
         await tap_footer(page, "New table")
         await tap_words(page, "Create")
         await page.shows("You are the host: tap Bots +/- for")  # then "bots, Start when ..."

@@ -34,6 +34,7 @@ from .seen import (
     on_screen,
     play_the_round,
     prompt_line,
+    screen_lines,
     screen_text,
     until,
 )
@@ -246,3 +247,19 @@ async def test_the_next_rounds_countdown_is_told_at_the_round_end(
             await pilot.press("enter")  # ready: Bob was, so the next round starts
             await on_screen(pilot, TableScreen)
             await until(pilot, lambda: "Round 2" in screen_text(app), "the next round")
+
+
+async def test_the_countdown_wraps_on_a_phone_held_upright(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """A Pixel 7 upright gives the app 60 columns: the round summary's countdown is read to its end
+    (wrapped), not cut at the dialog's edge."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob", end_score=1000) as bob:
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice")
+        async with app.run_test(size=(60, 51)) as pilot:
+            await a_hosted_game(pilot, bob)
+            await play_the_round(pilot)
+            await until(pilot, lambda: countdown(app) < 600, "the countdown, told")
+            words = " ".join(" ".join(screen_lines(app)).replace("│", " ").split())
+            assert "or as soon as everyone is ready." in words, screen_text(app)
