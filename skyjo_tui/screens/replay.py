@@ -26,6 +26,7 @@ from ..widgets.footer import KeyFooter
 from ..widgets.text import Static
 from .base import SkyjoScreen
 from .name import PromptScreen
+from .review import ReviewScreen
 
 LOG_BACKLOG = 40  # frames of the round re-told in the log after a jump
 
@@ -230,8 +231,6 @@ class ReplayScreen(SkyjoScreen[None]):
         return recording.person_seat(welcome.name if welcome is not None else None)
 
     def action_review(self) -> None:
-        from .review import ReviewScreen
-
         recording = self.recording
         if recording is None:
             return

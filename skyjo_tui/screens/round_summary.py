@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,7 +15,9 @@ from textual.containers import Horizontal, Vertical
 from server.engine import PlayerView
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
+from ..host import Board
 from ..i18n import Translator
+from ..messages import TableShown
 from ..names import SeatInfo, seat_names
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
@@ -24,9 +26,6 @@ from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-
-if TYPE_CHECKING:
-    from .table import TableScreen
 
 
 def summary_notes(summary: RoundSummary, tr: Translator) -> str:
@@ -57,7 +56,7 @@ def say(label: Label, text: str) -> None:
     label.display = bool(text)
 
 
-def show_sheet(screen: SkyjoModal[None], table: TableScreen, sheet: bool) -> None:
+def show_sheet(screen: SkyjoModal[None], table: Board, sheet: bool) -> None:
     """Show the score sheet (the dialog then takes the height it has) or this round's results.
 
     Found by queries: a summary the next round dismissed at once may have no widgets left.
@@ -82,7 +81,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
     def __init__(
         self,
         summary: RoundSummary | None,
-        table: TableScreen,
+        table: Board,
         totals: Sequence[tuple[str, int]] = (),
     ) -> None:
         super().__init__()
@@ -95,7 +94,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
 
     @classmethod
     def totals_only(
-        cls, view: PlayerView, seats: Sequence[SeatInfo], table: TableScreen
+        cls, view: PlayerView, seats: Sequence[SeatInfo], table: Board
     ) -> RoundSummaryScreen:
         """During a round: no summary yet, just the totals so far."""
         names = seat_names(seats, len(view.totals), table.tr, view.seat)
@@ -144,10 +143,11 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self.sheet_shown = not self.sheet_shown
         show_sheet(self, self.table_screen, self.sheet_shown)
 
-    def table_changed(self) -> None:
+    def on_table_shown(self, message: TableShown) -> None:
         """The table as the server sees it now: its countdown to the next round, which
         comes just after the round's last move, is counted down once known."""
-        self._tick()
+        if message.board is self.table_screen:
+            self._tick()
 
     @property
     def _ready_for_next(self) -> bool:

@@ -21,6 +21,8 @@ from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Input, Label, Select
 from .base import SkyjoScreen
+from .keys import KeysScreen
+from .unsaved import Unsaved, UnsavedChangesScreen
 
 
 class SettingsScreen(SkyjoScreen[None]):
@@ -127,8 +129,6 @@ class SettingsScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#open-keys")
     def action_keys(self) -> None:
-        from .keys import KeysScreen
-
         self.app.push_screen(KeysScreen())
 
     @on(Button.Pressed, "#back")
@@ -137,7 +137,6 @@ class SettingsScreen(SkyjoScreen[None]):
         if self._choices() == self._opened_with:
             self.app.pop_screen()
             return
-        from .unsaved import Unsaved, UnsavedChangesScreen
 
         def answered(answer: Unsaved | None) -> None:
             if answer is Unsaved.SAVE:

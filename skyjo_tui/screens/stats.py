@@ -20,6 +20,7 @@ from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Static, TextTable
 from .base import SkyjoScreen
+from .replay import ReplayScreen
 
 
 def percent(value: Any) -> str:
@@ -204,8 +205,6 @@ class StatsScreen(SkyjoScreen[None]):
     @on(TextTable.RowSelected, "#recent-games")
     @work(group="record")
     async def _watch(self, event: TextTable.RowSelected) -> None:
-        from .replay import ReplayScreen
-
         game_id = event.row_key.value
         if game_id is None or not game_id.isdigit():
             return
