@@ -39,6 +39,7 @@ from .messages import (
     WhoHeard,
 )
 from .names import SeatInfo
+from .replay import Recording
 from .screens.base import SkyjoScreen, SkyjoScreenMixin
 from .screens.confirm import ConfirmScreen
 from .screens.connecting import ConnectingScreen
@@ -48,8 +49,9 @@ from .screens.game_over import GameOverScreen
 from .screens.help import HelpScreen
 from .screens.home import HomeScreen
 from .screens.join import JoinScreen
+from .screens.keys import KeysScreen
 from .screens.lobby import LobbyScreen
-from .screens.name import NameScreen
+from .screens.name import NameScreen, PromptScreen
 from .screens.replay import ReplayScreen
 from .screens.review import ReviewScreen
 from .screens.room import RoomScreen
@@ -167,6 +169,25 @@ class Navigator:
 
     def settings(self) -> None:
         self.app.push_screen(SettingsScreen())
+
+    def keys(self) -> None:
+        self.app.push_screen(KeysScreen())
+
+    def replay(self, recordings: list[Recording]) -> None:
+        self.app.push_screen(ReplayScreen(recordings))
+
+    async def prompt(
+        self,
+        title: str,
+        value: str = "",
+        reason: str = "",
+        *,
+        max_length: int = 0,
+        placeholder: str = "",
+    ) -> str | None:
+        """Ask for a line of text (from a worker: it waits for the answer); None: backed out."""
+        asked = PromptScreen(title, value, reason, max_length=max_length, placeholder=placeholder)
+        return await self.app.push_screen_wait(asked)
 
     def setup(self) -> None:
         self.app.push_screen(SetupScreen())

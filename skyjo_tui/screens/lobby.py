@@ -21,7 +21,6 @@ from ..widgets.footer import KeyFooter
 from ..widgets.table_list import TableList
 from ..widgets.text import Label, TextTable
 from .base import SkyjoScreen
-from .name import PromptScreen
 
 CODE_LENGTH = 6
 _PAGES = Binding.Group("keys.group.pages")
@@ -358,19 +357,18 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @work(group="lobby")
     async def action_code(self) -> None:
-        code, reason = "", ""
+        typed, reason = "", ""
         while True:  # a code refused comes back with why, as typed, to be put right
-            code = await self.app.push_screen_wait(
-                PromptScreen(
-                    self.tr("lobby.code_title"),
-                    code,
-                    reason,
-                    max_length=CODE_LENGTH,
-                    placeholder="ABCDEF",
-                )
+            code = await self.skyjo.nav.prompt(
+                self.tr("lobby.code_title"),
+                typed,
+                reason,
+                max_length=CODE_LENGTH,
+                placeholder="ABCDEF",
             )
             if not code:
                 return
+            typed = code
             _, reason = await self.skyjo.call_in_dialog(
                 {"type": "join_table", "code": code.upper()}
             )

@@ -25,7 +25,6 @@ from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Static
 from .base import SkyjoScreen
-from .name import PromptScreen
 from .review import ReviewScreen
 
 LOG_BACKLOG = 40  # frames of the round re-told in the log after a jump
@@ -169,8 +168,8 @@ class ReplayScreen(SkyjoScreen[None]):
         if recording is None:
             return
         rounds = len(recording.round_starts())
-        answer = await self.app.push_screen_wait(
-            PromptScreen(self.tr("replay.goto_title", rounds=rounds), max_length=4)
+        answer = await self.skyjo.nav.prompt(
+            self.tr("replay.goto_title", rounds=rounds), max_length=4
         )
         if answer is not None and answer.isdigit() and 1 <= int(answer) <= rounds:
             self._jump(recording.round_starts()[int(answer) - 1])

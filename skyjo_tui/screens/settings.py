@@ -21,7 +21,6 @@ from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Input, Label, Select
 from .base import SkyjoScreen
-from .keys import KeysScreen
 from .unsaved import Unsaved, UnsavedChangesScreen
 
 
@@ -129,7 +128,7 @@ class SettingsScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#open-keys")
     def action_keys(self) -> None:
-        self.app.push_screen(KeysScreen())
+        self.skyjo.nav.keys()
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -20,7 +20,6 @@ from ..widgets.fitted_table import FittedTable
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Label, Static, TextTable
 from .base import SkyjoScreen
-from .replay import ReplayScreen
 
 
 def percent(value: Any) -> str:
@@ -213,8 +212,6 @@ class StatsScreen(SkyjoScreen[None]):
             return
         try:
             shown = recording(reply["record"], seeded=bool(reply.get("seeded")))
-            screen = ReplayScreen([shown])
+            self.skyjo.nav.replay([shown])
         except (ReplayError, KeyError, TypeError) as exc:
             self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
-            return
-        self.app.push_screen(screen)
