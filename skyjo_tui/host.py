@@ -16,6 +16,7 @@ from typing import Any, Protocol
 
 from textual.worker import Worker
 
+from server.bots.review import Review
 from server.config import Pace
 from server.engine import PlayerView
 from server.netclient import ServerConnection
@@ -82,6 +83,13 @@ class Navigation(Protocol):
         max_length: int = 0,
         placeholder: str = "",
     ) -> str | None: ...
+    def review(
+        self,
+        record: Mapping[str, Any],
+        seat: int,
+        done: Callable[[int | None, Review | None], None],
+    ) -> None: ...
+    def review_then_replay(self, record: dict[str, Any], seeded: bool, seat: int) -> None: ...
     def setup(self) -> None: ...
     def join(self) -> None: ...
     def stats(self) -> None: ...

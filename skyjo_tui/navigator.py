@@ -12,7 +12,7 @@ its place in ``keymap.declare_places`` if it has keys to remap).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -21,6 +21,7 @@ from textual.app import App
 from textual.geometry import Size
 from textual.screen import Screen
 
+from server.bots.review import Review
 from server.engine import PlayerView
 from server.protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING
 
@@ -39,7 +40,7 @@ from .messages import (
     WhoHeard,
 )
 from .names import SeatInfo
-from .replay import Recording
+from .replay import Recording, ReplayError, recording
 from .screens.base import SkyjoScreen, SkyjoScreenMixin
 from .screens.confirm import ConfirmScreen
 from .screens.connecting import ConnectingScreen
@@ -188,6 +189,48 @@ class Navigator:
         """Ask for a line of text (from a worker: it waits for the answer); None: backed out."""
         asked = PromptScreen(title, value, reason, max_length=max_length, placeholder=placeholder)
         return await self.app.push_screen_wait(asked)
+
+    def review(
+        self,
+        record: Mapping[str, Any],
+        seat: int,
+        done: Callable[[int | None, Review | None], None],
+    ) -> None:
+        """A game's review from ``seat``'s moves; ``done`` is given the record step chosen
+        in it (Enter on a move; None: closed) and the review worked out (None: none yet)."""
+        screen = ReviewScreen(record, seat)
+        self.app.push_screen(screen, lambda step: done(step, screen.review))
+
+    def review_then_replay(
+        self,
+        record: dict[str, Any],
+        seeded: bool,
+        seat: int,
+        *,
+        known: Mapping[int, Review] | None = None,
+        at_step: int | None = None,
+    ) -> None:
+        """A finished game's review; Enter on a move opens the game's replay on it, and
+        closing the replay comes back to the review, on that move (the reviews kept)."""
+        review = ReviewScreen(record, seat, known=known, at_step=at_step)
+
+        def replay_at(step: int | None) -> None:
+            if step is None or review.review is None:
+                return
+            try:
+                shown = recording(record, seeded=seeded)
+            except ReplayError as exc:
+                self.app.notify(self.host.tr("replay.error", reason=str(exc)), severity="error")
+                return
+
+            def back(_: None) -> None:
+                self.review_then_replay(
+                    record, seeded, review.seat, known=review.reviews, at_step=step
+                )
+
+            self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)), back)
+
+        self.app.push_screen(review, replay_at)
 
     def setup(self) -> None:
         self.app.push_screen(SetupScreen())

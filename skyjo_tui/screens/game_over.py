@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,7 +12,7 @@ from textual.containers import Horizontal, Vertical
 from ..host import Board
 from ..messages import TableShown
 from ..narrate import winners_sentence
-from ..replay import ReplayError, record_request, recording
+from ..replay import record_request
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FormButton
@@ -20,8 +20,6 @@ from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-from .replay import ReplayScreen
-from .review import ReviewScreen
 from .round_summary import say, show_sheet, state_label, summary_notes
 
 
@@ -100,31 +98,7 @@ class GameOverScreen(SkyjoModal[None]):
         reply = await self.skyjo.call(record_request(game_id))
         if reply is None:
             return
-        self._open_review(
-            reply["record"], bool(reply.get("seeded")), ReviewScreen(reply["record"], seat)
-        )
-
-    def _open_review(self, record: dict[str, Any], seeded: bool, review: ReviewScreen) -> None:
-        self.app.push_screen(review, lambda step: self._replay_at(record, seeded, step, review))
-
-    def _replay_at(
-        self, record: dict[str, Any], seeded: bool, step: int | None, review: ReviewScreen
-    ) -> None:
-        """The game's replay, on the move chosen in its review (Enter there); closing it
-        comes back to the review, on that move."""
-        if step is None or review.review is None:
-            return
-        try:
-            shown = recording(record, seeded=seeded)
-        except ReplayError as exc:
-            self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
-            return
-
-        def back(_: None) -> None:
-            again = ReviewScreen(record, review.seat, known=review.reviews, at_step=step)
-            self._open_review(record, seeded, again)
-
-        self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)), back)
+        self.skyjo.nav.review_then_replay(reply["record"], bool(reply.get("seeded")), seat)
 
     @on(Button.Pressed, "#rematch")
     @work(group="rematch")

@@ -25,7 +25,6 @@ from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Static
 from .base import SkyjoScreen
-from .review import ReviewScreen
 
 LOG_BACKLOG = 40  # frames of the round re-told in the log after a jump
 
@@ -233,8 +232,7 @@ class ReplayScreen(SkyjoScreen[None]):
         recording = self.recording
         if recording is None:
             return
-        screen = ReviewScreen(recording.record, self.reviewed_seat())
-        self.app.push_screen(screen, lambda step: self._show_reviewed(step, screen.review))
+        self.skyjo.nav.review(recording.record, self.reviewed_seat(), self._show_reviewed)
 
     def _show_reviewed(self, step: int | None, review: Review | None) -> None:
         if review is not None:
