@@ -41,10 +41,10 @@ from .bindings import localize_bindings
 from .commands import SkyjoCommands
 from .errors import describe_error, refusal_words
 from .heard import Heard
-from .host import ClientOptions, Connector
+from .host import ClientOptions
 from .i18n import Translator, detect_language
 from .keymap import APP_BINDINGS, key_display
-from .link import NO_RECONNECT_CODES, Link, LinkChanged, NameNeeded, Pushed, ServerLink
+from .link import NO_RECONNECT_CODES, Connector, Link, LinkChanged, NameNeeded, Pushed, ServerLink
 from .local import LocalServer
 from .local_game import LocalSetup, default_name
 from .navigator import Navigator
@@ -57,8 +57,6 @@ from .widgets.text import Input
 logger = logging.getLogger(__name__)
 
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
-
-__all__ = ["ClientOptions", "Connector", "SkyjoApp", "build_app"]
 
 
 def build_app(

@@ -9,7 +9,7 @@ and ``Navigation``: every screen a screen may open, opened by the navigator
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -19,19 +19,16 @@ from textual.worker import Worker
 from server.bots.review import Review
 from server.config import Pace
 from server.engine import PlayerView
-from server.netclient import ServerConnection
 
 from .heard import Heard
 from .i18n import Translator
-from .link import LinkChanged, ServerLink
+from .link import Connector, LinkChanged, ServerLink
 from .local_game import LocalSetup
 from .names import SeatInfo
 from .preferences import Preferences
 from .replay import Recording
 from .sheet import ScoreSheet, SheetShown
 from .summary import RoundSummary
-
-Connector = Callable[[], Awaitable[ServerConnection]]
 
 
 @dataclass(frozen=True)
