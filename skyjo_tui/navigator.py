@@ -119,7 +119,9 @@ class Navigator:
         elif not waiting.is_attached:  # an instant login: the lobby comes straight up
             await self.app.push_screen(LobbyScreen())
 
-    async def ask_name(self, name: str, reason: str, max_length: int) -> tuple[str | None, Any]:
+    async def ask_name(
+        self, name: str, reason: str, max_length: int
+    ) -> tuple[str | None, str | None]:
         """Ask for a name; (the name or None, the return code the player gave with it)."""
         asked = NameScreen(name, reason, max_length=max_length)
         chosen = await self.app.push_screen_wait(asked)
@@ -148,7 +150,9 @@ class Navigator:
         """Cover the screen with a clear message while the terminal is too small for it."""
         cover_when_too_small(self.app, size or self.app.size)
 
-    def disconnected(self, why: str, *, home: bool, reconnect: bool, answered: Any) -> None:
+    def disconnected(
+        self, why: str, *, home: bool, reconnect: bool, answered: Callable[[bool], None]
+    ) -> None:
         """Say that the link is down for good, over whatever is on screen; ``answered`` is
         called with True to connect again, False to leave."""
         if isinstance(self.app.screen, DisconnectedScreen):
