@@ -20,7 +20,7 @@ from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-from .round_summary import say, show_sheet, state_label, summary_notes
+from .summary_parts import say, show_sheet, state_label, summary_notes
 
 
 class GameOverScreen(SkyjoModal[None]):
