@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -45,6 +46,15 @@ class ClientOptions:
     pace: str | None = None
     local_pace: Pace | None = None
     instant_login: bool = False
+
+
+class Unsaved(Enum):
+    """What to do with a form's changes, asked on leaving it (``Navigation.unsaved``): each
+    answer is a button's id and a key's action."""
+
+    SAVE = "save"
+    DISCARD = "discard"
+    KEEP_EDITING = "keep-editing"
 
 
 class Board(Protocol):
@@ -92,6 +102,7 @@ class Navigation(Protocol):
     def stats(self) -> None: ...
     def create_table(self) -> None: ...
     def confirm(self, question: str, answered: Callable[[bool | None], None]) -> None: ...
+    def unsaved(self, question: str, answered: Callable[[Unsaved | None], None]) -> None: ...
     def round_over(self, summary: RoundSummary, board: Board) -> None: ...
     def game_over(self, summary: RoundSummary, board: Board) -> None: ...
     def totals(self, view: PlayerView, seats: list[SeatInfo], board: Board) -> None: ...

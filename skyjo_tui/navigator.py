@@ -27,7 +27,7 @@ from server.protocol import BETWEEN_ROUNDS, FINISHED, PLAYING, WAITING
 
 from . import keymap
 from .heard import Changed
-from .host import Board, Host
+from .host import Board, Host, Unsaved
 from .link import LinkChanged
 from .messages import (
     ChatHeard,
@@ -62,6 +62,7 @@ from .screens.setup import SetupScreen
 from .screens.stats import StatsScreen
 from .screens.table import TableScreen
 from .screens.too_small import cover_when_too_small
+from .screens.unsaved import UnsavedChangesScreen
 from .summary import RoundSummary
 from .widgets.table_list import TableList
 
@@ -250,6 +251,9 @@ class Navigator:
 
     def confirm(self, question: str, answered: Callable[[bool | None], None]) -> None:
         self.app.push_screen(ConfirmScreen(question), answered)
+
+    def unsaved(self, question: str, answered: Callable[[Unsaved | None], None]) -> None:
+        self.app.push_screen(UnsavedChangesScreen(question), answered)
 
     def round_over(self, summary: RoundSummary, board: Board) -> None:
         self.app.push_screen(RoundSummaryScreen(summary, board))

@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
+from ..host import Unsaved
 from ..i18n import LANGUAGE_INFO, Translator
 from ..local_game import default_name
 from ..pacing import PACES
@@ -21,7 +22,6 @@ from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Input, Label, Select
 from .base import SkyjoScreen
-from .unsaved import Unsaved, UnsavedChangesScreen
 
 
 class SettingsScreen(SkyjoScreen[None]):
@@ -143,5 +143,4 @@ class SettingsScreen(SkyjoScreen[None]):
             elif answer is Unsaved.DISCARD:
                 self.app.pop_screen()
 
-        question = UnsavedChangesScreen(self.tr("unsaved.question"))
-        self.app.push_screen(question, answered)
+        self.skyjo.nav.unsaved(self.tr("unsaved.question"), answered)
