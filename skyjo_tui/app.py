@@ -2,8 +2,9 @@
 
 The app is the controller between the screens and one ``ServerLink``: screens
 call its methods (start a local game, connect, send a request, play a
-move), and everything the server pushes comes back as a ``SessionNews``
-message that the app routes to the screen it concerns. The app touches no
+move) through ``host.Host``, and everything the server pushes comes back as a
+``SessionNews`` message: ``Heard`` keeps what it says, and the ``Navigator``
+shows it (the screens it opens, the messages it posts them). The app touches no
 process-wide state: no signal handlers, no environment writes, no files
 outside its data directory, so many can run in one process (one per SSH
 session).
@@ -13,8 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -30,21 +31,24 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from server.config import Pace
-from server.netclient import ConnectionLost, LobbyTables, ServerConnection, ServerError
+from server.netclient import ConnectionLost, ServerError
 from server.printable import printable
 from server.protocol import DEFAULT_CHAT_MAX_LENGTH
 from server.termhost.keyturns import InputInTurnApp
 
 from . import preferences
+from .bindings import localize_bindings
 from .commands import SkyjoCommands
 from .errors import describe_error, refusal_words
+from .heard import Heard
+from .host import ClientOptions
 from .i18n import Translator, detect_language
-from .keymap import key_display
-from .link import NO_RECONNECT_CODES, Link, LinkChanged, NameNeeded, Pushed, ServerLink
+from .keymap import APP_BINDINGS, key_display
+from .link import NO_RECONNECT_CODES, Connector, Link, LinkChanged, NameNeeded, Pushed, ServerLink
 from .local import LocalServer
-from .local_game import LocalSetup
+from .local_game import LocalSetup, default_name
+from .navigator import Navigator
 from .preferences import Preferences
-from .routing import HeardChat
 from .terminal import TerminalTitle
 from .theme import OWN_THEMES, chosen_theme
 from .webpage import in_page, keyboard_sequence, page_address, table_to_open, touch_screen
@@ -52,24 +56,7 @@ from .widgets.text import Input
 
 logger = logging.getLogger(__name__)
 
-Connector = Callable[[], Awaitable[ServerConnection]]
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
-
-
-@dataclass(frozen=True)
-class ClientOptions:
-    """How one app runs; see ``build_app``."""
-
-    connect: Connector | None = None
-    server_label: str = ""
-    name: str | None = None
-    lang: str | None = None
-    environ: Mapping[str, str] = field(default_factory=dict)
-    data_dir: Path | None = None
-    replay: Path | None = None
-    pace: str | None = None
-    local_pace: Pace | None = None
-    instant_login: bool = False
 
 
 def build_app(
@@ -132,13 +119,7 @@ class SkyjoApp(InputInTurnApp[None]):
     CSS_PATH = "app.tcss"
     TITLE = "Skyjo"
     COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {SkyjoCommands}
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+q", "quit", "keys.quit", show=False, priority=True, id="app.quit"),
-        Binding("f1", "help", "keys.help", show=False, id="app.help"),
-        Binding(
-            "ctrl+p", "command_palette", "keys.palette", show=False, priority=True, id="app.palette"
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(APP_BINDINGS)
 
     def __init__(self, options: ClientOptions) -> None:
         super().__init__()
@@ -156,17 +137,10 @@ class SkyjoApp(InputInTurnApp[None]):
         self.keymap: dict[str, str] = dict(self.prefs.keys)
         self.session: ServerLink | None = None
         self.local: LocalServer | None = None
-        self.table: dict[str, Any] | None = None
-        #: The story of the table we arrived at (``log`` in its ``table`` push) while no board
-        #: shows it yet: at a finished table the board opens with the ``game`` push after it.
-        self.arrival_story: list[Any] | None = None
-        self.lobby_tables = LobbyTables()  # the page of public tables the lobby shows
-        self.chat_lines: list[HeardChat] = []  # the lobby's and the table's, as heard
-        self.left_note = ""  # why the server sent us from our last table (the lobby says it)
+        self.heard = Heard()  # what the server said: the table, the lobby's, the chat...
+        self.nav = Navigator(self, self)  # opens the screens (checks that we are a ``Host``)
         self._quick_game = False
         self._reconnecting = False
-        self.holding_tables = False  # while True, table pushes wait in held_pushes
-        self.held_pushes: list[dict[str, Any]] = []
         self.terminal_title = TerminalTitle(self.write_to_terminal)
         self._my_turn = False
         #: In the browser door's page; the page's address (for the tables' links: the SSH
@@ -192,18 +166,13 @@ class SkyjoApp(InputInTurnApp[None]):
     # -- start and stop ------------------------------------------------------------
 
     def on_mount(self) -> None:
-        from .screens.base import localize_bindings
-        from .screens.home import HomeScreen
-        from .screens.replay import ReplayScreen
-
         localize_bindings(self, self.tr)  # the app's keys too (the footer shows Ctrl+P's)
         self.set_keymap(self.keymap)
-        if self.options.replay is not None:
-            self.push_screen(ReplayScreen.from_file(self.options.replay))
-        elif self.options.connect is not None:
-            self.go_online(self.options.connect, self.options.server_label, self.options.name)
-        else:
-            self.push_screen(HomeScreen())
+        options = self.options
+        self.nav.start(options.replay, online=options.connect is not None)
+        if options.replay is None and options.connect is not None:
+            self.go_online(options.connect, options.server_label, options.name)
+        elif options.replay is None:
             self.resume_local_game()
 
     async def on_unmount(self) -> None:
@@ -245,8 +214,6 @@ class SkyjoApp(InputInTurnApp[None]):
     @work(group="language")
     async def set_language(self, lang: str) -> None:
         """Switch language and draw every open screen again in it."""
-        from .screens.base import SkyjoScreenMixin, localize_bindings
-
         # One change at a time: a second one while screens are being composed again found
         # them half built.
         async with self._language_lock:
@@ -254,9 +221,8 @@ class SkyjoApp(InputInTurnApp[None]):
                 return  # nothing to redraw
             self.tr = Translator(lang)
             localize_bindings(self, self.tr)
-            for screen in list(self.screen_stack):
-                if isinstance(screen, SkyjoScreenMixin):
-                    await screen.retranslate()
+            for screen in self.nav.retranslatable():
+                await screen.retranslate()
 
     # -- the terminal: its title, its bell -----------------------------------------------
 
@@ -304,9 +270,7 @@ class SkyjoApp(InputInTurnApp[None]):
 
     def check_size(self, size: Size | None = None) -> None:
         """Cover the screen with a clear message while the terminal is too small for it."""
-        from .screens.too_small import cover_when_too_small
-
-        cover_when_too_small(self, size or self.size)
+        self.nav.check_size(size)
 
     # -- going online ------------------------------------------------------------------
 
@@ -318,16 +282,13 @@ class SkyjoApp(InputInTurnApp[None]):
         door's player: the server is on this machine); it also says why a login
         failed, with a way to retry.
         """
-        from .screens.connecting import ConnectingScreen
-        from .screens.lobby import LobbyScreen
-
         await self._close_session()
         self._quick_game = False
         session = ServerLink(connect, self._session_news)
         self.session = session
-        waiting = ConnectingScreen(label, retry=lambda: self.go_online(connect, label, name))
+        waiting = self.nav.connecting(label, retry=lambda: self.go_online(connect, label, name))
         token = self.prefs.tokens.get(label) if label else None
-        self.hold_tables()  # a seat we come back to opens over the lobby, not over this screen
+        self.heard.hold()  # a seat we come back to opens over the lobby, not over this screen
         if not self.options.instant_login:
             await self.push_screen(waiting)
         try:
@@ -344,17 +305,14 @@ class SkyjoApp(InputInTurnApp[None]):
             waiting.failed(self.describe_error(exc))
             return
         finally:
-            held = self.release_tables()
+            held = self.heard.release()
         if label:
             self.save_prefs(self.prefs.with_token(label, welcome.token))
-        if waiting.is_current:
-            await self.switch_screen(LobbyScreen())
-        elif not waiting.is_attached:  # an instant login: the lobby comes straight up
-            await self.push_screen(LobbyScreen())
+        await self.nav.lobby_after(waiting)
         for message in held:
             self._pushed(message)
         linked = table_to_open(self.options.environ)
-        if linked is not None and self.table is None:
+        if linked is not None and self.heard.table is None:
             await self.go_to_linked_table(linked)
 
     async def go_to_linked_table(self, code: str) -> None:
@@ -372,17 +330,14 @@ class SkyjoApp(InputInTurnApp[None]):
             await self.push_screen(screen)
 
     async def _ask_name(self, session: ServerLink, needed: NameNeeded, name: str | None) -> Any:
-        from .screens.name import NameScreen
-
         reason = self.describe_error(needed) if needed.message else ""
         limit = self._name_limit(session, needed, 0)
         while True:
-            asked = NameScreen(name or self.prefs.name, reason, max_length=limit)
-            chosen = await self.push_screen_wait(asked)
+            chosen, return_code = await self.nav.ask_name(name or self.prefs.name, reason, limit)
             if chosen is None:
                 return None
             try:
-                welcome = await session.choose_name(chosen, asked.return_code)
+                welcome = await session.choose_name(chosen, return_code)
             except NameNeeded as again:
                 reason, name = self.describe_error(again), chosen
                 limit = self._name_limit(session, again, limit)
@@ -410,18 +365,9 @@ class SkyjoApp(InputInTurnApp[None]):
 
     async def _close_session(self) -> None:
         session, self.session = self.session, None
-        self.table = None
+        self.heard.leave_table()
         if session is not None:
             await session.close()
-
-    def hold_tables(self) -> None:
-        """Keep table pushes aside (while logging in) instead of opening screens."""
-        self.holding_tables, self.held_pushes = True, []
-
-    def release_tables(self) -> list[dict[str, Any]]:
-        """Stop holding; the pushes held meanwhile, in order."""
-        held, self.holding_tables, self.held_pushes = self.held_pushes, False, []
-        return held
 
     def session_server_name(self) -> str:
         """The server's own name and version, from its welcome."""
@@ -441,8 +387,6 @@ class SkyjoApp(InputInTurnApp[None]):
         A seat kept from an earlier visit is left (it goes to a bot): a new game is
         asked for. Only the launch goes back to it (``resume_local_game``).
         """
-        from .local_game import default_name
-
         name = self.prefs.name or default_name(self.options.environ, self.tr)
         session = self.session
         if (
@@ -461,12 +405,12 @@ class SkyjoApp(InputInTurnApp[None]):
         table pushes the login brought; otherwise that seat is left and none are."""
         await self._close_session()
         self.session = ServerLink(self.local_server().connect, self._session_news)
-        self.hold_tables()
+        self.heard.hold()
         held: list[dict[str, Any]] = []
         try:
             welcome = await self.session.login(name=name, token=self.prefs.tokens.get(LOCAL_LABEL))
             if resume and welcome.table_id is not None:
-                held = self.release_tables()  # the game, as it is now
+                held = self.heard.release()  # the game, as it is now
             elif welcome.table_id is not None:
                 await self.call({"type": "leave_table"}, quiet=True)
             if welcome.name != name and not resume:
@@ -486,9 +430,9 @@ class SkyjoApp(InputInTurnApp[None]):
         else:
             return held
         finally:
-            if self.holding_tables:  # not resumed: the game left behind is not shown
-                self.table = None
-                self.release_tables()
+            if self.heard.holding:  # not resumed: the game left behind is not shown
+                self.heard.leave_table()
+                self.heard.release()
         if not resume:  # a new game says why it cannot start; a launch stays quiet
             reason, timeout = failure
             self.notify(reason, severity="error", timeout=timeout)
@@ -503,8 +447,6 @@ class SkyjoApp(InputInTurnApp[None]):
         server's player finds their seat. Quiet when there is none, or on failure
         (a new game says why it cannot start).
         """
-        from .local_game import default_name
-
         if self.options.data_dir is None or LOCAL_LABEL not in self.prefs.tokens:
             return  # no local game was ever played here: the server need not start
         name = self.prefs.name or default_name(self.options.environ, self.tr)
@@ -547,8 +489,8 @@ class SkyjoApp(InputInTurnApp[None]):
     @work(group="leave")
     async def leave_table(self) -> None:
         await self.call({"type": "leave_table"}, quiet=True)
-        self.table = None
-        self.return_to_base()
+        self.heard.leave_table()
+        self.nav.return_to_base()
 
     @work(group="leave")
     async def disconnect(self) -> None:
@@ -557,21 +499,7 @@ class SkyjoApp(InputInTurnApp[None]):
         if self.options.connect is not None:
             self.exit()
             return
-        while len(self.screen_stack) > 2 and not isinstance(self.screen, _home_type()):
-            self.pop_screen()
-
-    def return_to_base(self) -> None:
-        """Back to the lobby when online, else to the first screen (home)."""
-        from .screens.lobby import LobbyScreen
-
-        while not isinstance(self.screen, LobbyScreen):
-            if getattr(self.screen, "stands_for_lobby", False):
-                self.switch_screen(LobbyScreen())
-                break
-            if len(self.screen_stack) <= 2:
-                break
-            self.pop_screen()
-        self.check_size()
+        self.nav.back_home()
 
     # -- requests --------------------------------------------------------------------------
 
@@ -694,29 +622,22 @@ class SkyjoApp(InputInTurnApp[None]):
             self._disconnected(
                 self._offline_words(change), reconnect=change.code not in NO_RECONNECT_CODES
             )
-        for screen in self.screen_stack:
-            handler = getattr(screen, "link_changed", None)
-            if handler is not None:
-                handler(change)
+        self.nav.link_changed(change)
 
     def _disconnected(self, why: str, *, reconnect: bool = True) -> None:
         """The link is down for good (the app will not try again by itself): say so, and
         ask whether to connect again (unless ``reconnect`` is false: it could not work) or
         quit, over whatever is on screen (which cannot work without it: a leave it would
         send, say, would never reach the server)."""
-        from .screens.disconnected import RECONNECT, DisconnectedScreen
 
-        if isinstance(self.screen, DisconnectedScreen):
-            return
-
-        def answered(answer: str | None) -> None:
-            if answer == RECONNECT:
+        def answered(again: bool) -> None:
+            if again:
                 self.reconnect()
             else:
                 self.disconnect()
 
         home = self.options.connect is None
-        self.push_screen(DisconnectedScreen(why, home=home, reconnect=reconnect), answered)
+        self.nav.disconnected(why, home=home, reconnect=reconnect, answered=answered)
 
     @work(exclusive=True, group="login")
     async def reconnect(self) -> None:
@@ -726,9 +647,7 @@ class SkyjoApp(InputInTurnApp[None]):
             await self.session.reconnect()
 
     def _pushed(self, message: dict[str, Any]) -> None:
-        from . import routing
-
-        routing.route_push(self, message)
+        self.nav.show(self.heard.hear(message))
 
     # -- actions -------------------------------------------------------------------------------
 
@@ -740,13 +659,4 @@ class SkyjoApp(InputInTurnApp[None]):
             )
 
     def action_help(self) -> None:
-        from .screens.help import HelpScreen
-
-        if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
-
-
-def _home_type() -> type:
-    from .screens.home import HomeScreen
-
-    return HomeScreen
+        self.nav.help()

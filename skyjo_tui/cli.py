@@ -88,6 +88,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 1
+    # Loaded once the arguments are known to be good: Textual and the whole client take a
+    # moment to import, which ``skyjo --help``, ``--version`` and a mistyped option skip.
     from server.config import default_data_dir
 
     from .app import build_app

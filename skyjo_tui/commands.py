@@ -13,17 +13,15 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final, cast
+from typing import Any, Final, cast
 
 from textual.binding import Binding
 from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.dom import DOMNode
 
+from .host import Host
 from .theme import THEMES
-
-if TYPE_CHECKING:
-    from .app import SkyjoApp
 
 #: The palette's commands: the ids of the bindings that are that command on some screen.
 COMMANDS: Final[tuple[tuple[str, frozenset[str]], ...]] = (
@@ -53,8 +51,8 @@ class SkyjoCommands(Provider):
     """The commands of the screen under the palette, then one per theme."""
 
     @property
-    def skyjo(self) -> SkyjoApp:
-        return cast("SkyjoApp", self.app)
+    def skyjo(self) -> Host:
+        return cast(Host, self.app)
 
     def commands(self) -> list[Command]:
         return [*self._screen_commands(), *self._theme_commands()]

@@ -4,7 +4,8 @@ Every screen declares its bindings (``BINDINGS``, each with an ``id``); the
 player's keymap (binding id -> keys, kept in ``client.json``) overrides some.
 A *place* is a screen with its keys; the app's own keys (Ctrl+Q, F1, Ctrl+P)
 are active in every place, so a new key clashes with any other binding of the
-same place or with the app's. Pure: the Keys screen owns the Textual side.
+same place or with the app's. Pure: the Keys screen owns the Textual side, and the
+navigator declares the places (``declare_places``): this module knows no screen.
 
 A key is shown (``key_display``) as Textual shows it, but the keys Textual spells out
 in English words ("esc", "space", "pgup") in the player's language.
@@ -15,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
+from typing import Final
 
 from textual.binding import Binding
 from textual.dom import DOMNode
@@ -26,7 +28,8 @@ from .i18n import Translator
 @dataclass(frozen=True, slots=True)
 class Place:
     name: str  # its locale key is "keys.place.<name>"
-    bindings: tuple[Binding, ...]
+    owners: tuple[type[DOMNode], ...]  # the screen and widgets whose keys work there
+    bindings: tuple[Binding, ...]  # their remappable ones (those with an id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,37 +41,56 @@ class Clash:
     place: str
 
 
+#: The app's own keys, active in every place (``SkyjoApp.BINDINGS``).
+APP_BINDINGS: Final[tuple[Binding, ...]] = (
+    Binding("ctrl+q", "quit", "keys.quit", show=False, priority=True, id="app.quit"),
+    Binding("f1", "help", "keys.help", show=False, id="app.help"),
+    Binding(
+        "ctrl+p", "command_palette", "keys.palette", show=False, priority=True, id="app.palette"
+    ),
+)
+
+#: The places after ``everywhere``, as ``declare_places`` was given them.
+_declared_places: list[tuple[str, tuple[type[DOMNode], ...]]] = []
+
+
+def declare_places(*places: tuple[str, tuple[type[DOMNode], ...]]) -> None:
+    """The places with remappable keys (after ``everywhere``), in the order the Keys screen
+    lists them: each a name and the screen and widgets whose keys work there (the lobby's list
+    of tables works whenever the lobby shows). The navigator declares them, as it loads: this
+    module knows no screen."""
+    _declared_places[:] = places
+    _places.cache_clear()
+    _beside.cache_clear()
+    _declared.cache_clear()
+
+
 def places() -> tuple[Place, ...]:
     """Every place with remappable keys, in the order the Keys screen lists them."""
-    from .app import SkyjoApp
-    from .screens.game_over import GameOverScreen
-    from .screens.home import HomeScreen
-    from .screens.lobby import LobbyScreen
-    from .screens.replay import ReplayScreen
-    from .screens.review import ReviewScreen
-    from .screens.room import RoomScreen
-    from .screens.round_summary import RoundSummaryScreen
-    from .screens.table import TableScreen
-    from .widgets.table_list import TableList
+    if not _declared_places:
+        raise LookupError("no places declared: import skyjo_tui.navigator, which declares them")
+    return _places()
 
-    # A place's widgets whose keys work whenever the screen shows (the lobby's list of tables).
-    screens: tuple[tuple[str, tuple[type[DOMNode], ...]], ...] = (
-        ("everywhere", (SkyjoApp,)),
-        ("home", (HomeScreen,)),
-        ("lobby", (LobbyScreen, TableList)),
-        ("room", (RoomScreen,)),
-        ("table", (TableScreen,)),
-        ("summary", (RoundSummaryScreen,)),
-        ("over", (GameOverScreen,)),
-        ("replay", (ReplayScreen,)),
-        ("review", (ReviewScreen,)),
-    )
-    return tuple(
-        Place(
-            name,
-            tuple(b for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id),
-        )
-        for name, owners in screens
+
+def place(name: str) -> Place:
+    """The place called ``name`` ("table", "lobby"...)."""
+    return next(p for p in places() if p.name == name)
+
+
+@cache
+def _places() -> tuple[Place, ...]:
+    return (
+        Place("everywhere", (), tuple(b for b in APP_BINDINGS if b.id)),
+        *(
+            Place(
+                name,
+                owners,
+                tuple(
+                    b for owner in owners for b in owner.BINDINGS if isinstance(b, Binding) and b.id
+                ),
+            )
+            for name, owners in _declared_places
+        ),
     )
 
 

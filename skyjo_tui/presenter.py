@@ -20,7 +20,6 @@ from .i18n import Translator
 from .names import SeatInfo, seat_names
 from .narrate import Touched
 from .seat_line import CLOSER_MARK, SeatLine
-from .widgets.piles import PilesState
 
 #: The room a name line keeps for the name before it says the scores in words.
 NAME_ROOM: Final = 12
@@ -70,6 +69,19 @@ def seat_info(seat: Mapping[str, Any]) -> SeatInfo:
     level = seat.get("level") if seat.get("kind") == "bot" else None
     left = person and bool(seat.get("left"))
     return SeatInfo(str(seat.get("name", "?")), str(level) if level else None, bool(away), left)
+
+
+@dataclass(frozen=True, slots=True)
+class PilesState:
+    """What the piles show (``widgets.piles.PilesWidget`` draws it)."""
+
+    pile_size: int
+    discard_top: int | None
+    drawn: int | None
+    draw_label: str  # already translated, e.g. "Pile 87"
+    discard_label: str
+    drawn_labels: tuple[str, ...]  # over the drawn card, longest first: the first that fits
+    draw_word: str = ""  # "Pile": the label when "Pile 87" is too long (87 then goes on the pile)
 
 
 @dataclass(frozen=True, slots=True)

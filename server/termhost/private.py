@@ -237,14 +237,14 @@ PRIVATE_USES: Final[tuple[PrivateUse, ...]] = (
         "DOMNode",
         "_merged_bindings",
         "a node's declared bindings, from which its translated copy is made",
-        "skyjo_tui.screens.base.localize_bindings",
+        "skyjo_tui.bindings.localize_bindings",
     ),
     PrivateUse(
         "textual.dom",
         "DOMNode",
         "_bindings",
         "the bindings Textual applies: replaced by the translated copy (no public setter)",
-        "skyjo_tui.screens.base.localize_bindings",
+        "skyjo_tui.bindings.localize_bindings",
         instance=True,
     ),
     PrivateUse(

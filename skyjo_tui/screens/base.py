@@ -1,32 +1,36 @@
-"""What every screen of the client shares: the app, its words, its minimum size."""
+"""What every screen of the client shares: the app (as ``Host``), its words, its minimum size."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Final, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from textual import events
+from textual._context import active_app  # private: see server/termhost/private.py
 from textual.binding import Binding
 from textual.screen import ModalScreen, Screen
 
+from ..bindings import localize_bindings, word_of
+from ..host import Host
 from ..i18n import Translator
 from ..keymap import keys_now
 from ..layout import MENU_MIN_SIZE
 from ..widgets.form import show_focus_marks
 
-if TYPE_CHECKING:
-    from ..app import SkyjoApp
-
 ResultType = TypeVar("ResultType")
 
+if TYPE_CHECKING:
+    # What the mixin is mixed into (a screen or a modal screen), for mypy to check it by.
+    _MixedInto = Screen[Any]
+else:
+    _MixedInto = object
 
-class SkyjoScreenMixin:
+
+class SkyjoScreenMixin(_MixedInto):
     """The client's own attributes, for screens and modal screens alike."""
 
-    app: Any
     stands_for_lobby: bool = False
     """True for a table's room or board opened in the lobby's place
-    (``routing.take_a_seat_screen``): leaving it brings a lobby back."""
+    (``Navigator.take_a_seat``): leaving it brings a lobby back."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -39,8 +43,9 @@ class SkyjoScreenMixin:
             localize_bindings(self, tr)
 
     @property
-    def skyjo(self) -> SkyjoApp:
-        return cast("SkyjoApp", self.app)
+    def skyjo(self) -> Host:
+        """The app, as a screen may ask it (``host.Host``: the app is checked to be one)."""
+        return cast(Host, self.app)
 
     @property
     def tr(self) -> Translator:
@@ -78,16 +83,16 @@ class SkyjoScreenMixin:
         self._localize_widgets()
 
     def _localize_widgets(self) -> None:
-        for widget in self.query("*"):  # type: ignore[attr-defined]
-            if any(_word_of(b.description) for _, b in widget._bindings):  # noqa: SLF001
+        for widget in self.query("*"):
+            if any(word_of(b.description) for _, b in widget._bindings):  # noqa: SLF001
                 localize_bindings(widget, self.tr)
 
     async def retranslate(self) -> None:
         """Draw again in the app's (new) language, keeping the keyboard where it was."""
         localize_bindings(self, self.tr)
-        focused = self.focused  # type: ignore[attr-defined]
+        focused = self.focused
         focused_id = focused.id if focused is not None else None
-        await self.recompose()  # type: ignore[attr-defined]
+        await self.recompose()
         self._localize_widgets()
         self.after_recompose()
         self._focus_again(focused_id)
@@ -100,15 +105,15 @@ class SkyjoScreenMixin:
         screen resumes at that moment): only that dead widget's bindings are
         left, and no key, not even Ctrl+Q, does anything.
         """
-        focused = self.focused  # type: ignore[attr-defined]
+        focused = self.focused
         if focused is not None and focused.is_attached:
             return
-        found = self.query(f"#{focused_id}") if focused_id else None  # type: ignore[attr-defined]
+        found = self.query(f"#{focused_id}") if focused_id else None
         if found and found.first().focusable:
-            self.set_focus(found.first())  # type: ignore[attr-defined]
+            self.set_focus(found.first())
         else:
-            self.set_focus(None)  # type: ignore[attr-defined]
-            self._update_auto_focus()  # type: ignore[attr-defined]
+            self.set_focus(None)
+            self._update_auto_focus()
 
     def after_recompose(self) -> None:
         """Fill freshly composed widgets with the state they showed (screens override)."""
@@ -122,89 +127,29 @@ class SkyjoScreenMixin:
         if not self._has_resumed:
             event.refresh_styles = False
             self._has_resumed = True
-        show_focus_marks(cast("Screen[Any]", self), True)
+        show_focus_marks(self, True)
         self.skyjo.check_size()
         self.skyjo.tell_page_about_typing()  # the field that had the focus may be covered
         # The footer listens from its own on_mount, which may come after ours:
         # tell it once this screen has been drawn.
-        self.call_after_refresh(self.refresh_bindings)  # type: ignore[attr-defined]
+        self.call_after_refresh(self.refresh_bindings)
 
     def _on_screen_suspend(self) -> None:
         # Textual runs this beside its own handler (one a class, as for resume).
-        show_focus_marks(cast("Screen[Any]", self), False)  # the keyboard is in what covers it
+        show_focus_marks(self, False)  # the keyboard is in what covers it
 
     async def _on_resize(self, event: events.Resize) -> None:
         # A screen's first layout sends the screen itself a Resize to the size it
         # was just laid out at, and Textual's handler lays it all out again.
         # A resize to where the screen stands already changes nothing.
-        if event.size == self._compositor.size:  # type: ignore[attr-defined]
+        if event.size == self._compositor.size:
             event.prevent_default()  # not Textual's handler: nothing to redo
 
 
 def _running_translator() -> Translator | None:
     """The running app's translator (screens are built while it runs)."""
-    from textual._context import active_app
-
     app = active_app.get(None)
     return getattr(app, "tr", None)
-
-
-#: Textual's own words for the keys of its widgets that a footer shows (an open drop-down's
-#: Esc), by the word of ours that says them in the player's language: shown as they were,
-#: a French footer read "échap Dismiss menu".
-TEXTUAL_KEY_WORDS: Final = {
-    "Dismiss menu": "keys.close_menu",
-    "Exit the command palette": "keys.close_palette",
-}
-
-
-def _word_of(description: str) -> str | None:
-    """The word of ours for a binding's ``description``, if it is one to translate."""
-    return description if description.startswith("keys.") else TEXTUAL_KEY_WORDS.get(description)
-
-
-def localize_bindings(node: Any, tr: Translator) -> None:
-    """Show binding descriptions (declared as locale keys) in the player's language,
-    on the language's own keys where it has some (``key.<binding id>``).
-
-    Textual reads ``Binding.description`` for the footer and has no hook to
-    translate it, so each screen's own binding map gets translated copies.
-    A language names the keys of a binding whose key is a word's initial: French
-    answers "Oui" with ``o`` (``"key.confirm.yes": "o,y"``, its first key the one
-    the footer shows). The player's keymap, by binding id, still comes first.
-    """
-    merged = type(node)._merged_bindings  # noqa: SLF001 - the declared (untranslated) bindings
-    if merged is not None:
-        node._bindings = merged.copy()  # noqa: SLF001 - no public setter exists
-    bindings = node._bindings.key_to_bindings  # noqa: SLF001
-    localized: dict[str, list[Binding]] = {}
-    rebound: set[str] = set()  # the ids on their language's keys already
-    for key, declared in bindings.items():
-        for binding in declared:
-            own_keys = tr.filled(f"key.{binding.id}") if binding.id else None
-            if own_keys is None:
-                localized.setdefault(key, []).append(_localized(binding, tr))
-            elif binding.id not in rebound:  # its other declared keys give way too
-                rebound.add(binding.id or "")
-                for own in Binding.make_bindings([binding.with_key(own_keys)]):
-                    localized.setdefault(own.key, []).append(_localized(own, tr))
-    bindings.clear()
-    bindings.update(localized)  # in the declared order: the footer shows an action's first key
-    if node.is_attached:
-        node.refresh_bindings()
-
-
-def _localized(binding: Binding, tr: Translator) -> Binding:
-    """``binding`` with its description, and its footer group's, in the player's language."""
-    word = _word_of(binding.description)
-    if word is not None:
-        binding = replace(binding, description=tr(word))
-    group = binding.group
-    if group is not None and group.description.startswith("keys."):
-        binding = replace(
-            binding, group=Binding.Group(tr(group.description), compact=group.compact)
-        )
-    return binding
 
 
 class SkyjoScreen(SkyjoScreenMixin, Screen[ResultType]):

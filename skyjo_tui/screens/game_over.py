@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
+from ..host import Board
+from ..messages import TableShown
 from ..narrate import winners_sentence
+from ..replay import record_request
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FormButton
@@ -17,11 +20,7 @@ from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-from .round_summary import say, show_sheet, state_label, summary_notes
-
-if TYPE_CHECKING:
-    from .review import ReviewScreen
-    from .table import TableScreen
+from .summary_parts import say, show_sheet, state_label, summary_notes
 
 
 class GameOverScreen(SkyjoModal[None]):
@@ -33,7 +32,7 @@ class GameOverScreen(SkyjoModal[None]):
         Binding("v", "review", "keys.review", id="over.review"),
     ]
 
-    def __init__(self, summary: RoundSummary, table: TableScreen) -> None:
+    def __init__(self, summary: RoundSummary, table: Board) -> None:
         super().__init__()
         self.summary = summary
         self.table_screen = table
@@ -76,6 +75,10 @@ class GameOverScreen(SkyjoModal[None]):
         self.sheet_shown = not self.sheet_shown
         show_sheet(self, self.table_screen, self.sheet_shown)
 
+    def on_table_shown(self, message: TableShown) -> None:
+        if message.board is self.table_screen:
+            self.refresh_bindings()  # its review key needs the stored game's id
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "rematch":
             return self.summary.own_seat is not None and not self._asked
@@ -87,9 +90,6 @@ class GameOverScreen(SkyjoModal[None]):
     async def action_review(self) -> None:
         """Your moves of this game against the best ones (a watcher: the winner's first;
         then any player's), from its stored record."""
-        from ..replay import record_request
-        from .review import ReviewScreen
-
         seat, game_id = self.summary.own_seat, self.table_screen.game_id
         if seat is None:
             seat = min(self.summary.winners, default=0)
@@ -98,35 +98,7 @@ class GameOverScreen(SkyjoModal[None]):
         reply = await self.skyjo.call(record_request(game_id))
         if reply is None:
             return
-        self._open_review(
-            reply["record"], bool(reply.get("seeded")), ReviewScreen(reply["record"], seat)
-        )
-
-    def _open_review(self, record: dict[str, Any], seeded: bool, review: ReviewScreen) -> None:
-        self.app.push_screen(review, lambda step: self._replay_at(record, seeded, step, review))
-
-    def _replay_at(
-        self, record: dict[str, Any], seeded: bool, step: int | None, review: ReviewScreen
-    ) -> None:
-        """The game's replay, on the move chosen in its review (Enter there); closing it
-        comes back to the review, on that move."""
-        from ..replay import ReplayError, recording
-        from .replay import ReplayScreen
-
-        if step is None or review.review is None:
-            return
-        try:
-            shown = recording(record, seeded=seeded)
-        except ReplayError as exc:
-            self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
-            return
-        from .review import ReviewScreen
-
-        def back(_: None) -> None:
-            again = ReviewScreen(record, review.seat, known=review.reviews, at_step=step)
-            self._open_review(record, seeded, again)
-
-        self.app.push_screen(ReplayScreen([shown], reviewed=(review.review, step)), back)
+        self.skyjo.nav.review_then_replay(reply["record"], bool(reply.get("seeded")), seat)
 
     @on(Button.Pressed, "#rematch")
     @work(group="rematch")

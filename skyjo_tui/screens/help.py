@@ -10,8 +10,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Markdown
 
-from ..keymap import keys_of
+from ..keymap import keys_of, place
+from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter
+from ..widgets.table_list import TableList
 from .base import SkyjoScreen
 
 
@@ -39,13 +41,6 @@ class HelpScreen(SkyjoScreen[None]):
         yield KeyFooter()
 
     def _text(self) -> str:
-        from ..widgets.chat import ChatInput
-        from ..widgets.table_list import TableList
-        from .lobby import LobbyScreen
-        from .replay import ReplayScreen
-        from .room import RoomScreen
-        from .table import TableScreen
-
         tr = self.tr
 
         def display(key: str) -> str:
@@ -57,17 +52,21 @@ class HelpScreen(SkyjoScreen[None]):
                 f"## {title}\n\n{header}\n{keys_markdown(screens, tr, display, self.skyjo.keymap)}"
             )
 
-        # Every key of these screens, those their footer does not show included.
+        # Every key of these places' screens, those their footer does not show included.
+        table, replay = list(place("table").owners), list(place("replay").owners)
+        # The list's keys first: they are the lobby's main ones.
+        lobby: list[type] = [TableList, *(o for o in place("lobby").owners if o is not TableList)]
+        lobby += place("room").owners
         return "\n\n".join(
             [
                 tr("help.rules"),
                 f"## {tr('help.legend_title')}\n\n{tr('help.legend')}",
                 # A phone's player taps: the taps first, then the keys a keyboard would have.
                 *([tr("help.tap")] if self.skyjo.touch else []),
-                keys_section(tr("help.table_keys"), [TableScreen]),
+                keys_section(tr("help.table_keys"), table),
                 tr("help.mouse"),
-                keys_section(tr("help.replay_keys"), [ReplayScreen]),
-                keys_section(tr("help.lobby_keys"), [TableList, LobbyScreen, RoomScreen]),
+                keys_section(tr("help.replay_keys"), replay),
+                keys_section(tr("help.lobby_keys"), lobby),
                 keys_section(tr("help.everywhere_keys"), [type(self.app), ChatInput]),
             ]
         )

@@ -49,20 +49,16 @@ class HomeScreen(SkyjoScreen[None]):
         self.action_open(str(event.option.id))
 
     def action_open(self, item: str) -> None:
-        from .join import JoinScreen
-        from .settings import SettingsScreen
-        from .setup import SetupScreen
-        from .stats import StatsScreen
-
+        nav = self.skyjo.nav
         if item == "local":
-            self.app.push_screen(SetupScreen())
+            nav.setup()
         elif item == "join":
-            self.app.push_screen(JoinScreen())
+            nav.join()
         elif item == "stats":
-            self.app.push_screen(StatsScreen())
+            nav.stats()
         elif item == "settings":
-            self.app.push_screen(SettingsScreen())
+            nav.settings()
         elif item == "help":
-            self.skyjo.action_help()
+            nav.help()
         elif item == "quit":
             self.app.exit()

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from server.protocol import IN_GAME, TableStatus
 
 from ..link import Link, LinkChanged
+from ..messages import ChatHeard, LinkState, LobbyChatHeard, TablesChanged, WhoHeard
 from ..rules_text import table_brief
 from ..who import WHO_LIMIT, who_line
 from ..widgets.chat import ChatInput, ChatPanel
@@ -20,7 +21,6 @@ from ..widgets.footer import KeyFooter
 from ..widgets.table_list import TableList
 from ..widgets.text import Label, TextTable
 from .base import SkyjoScreen
-from .name import PromptScreen
 
 CODE_LENGTH = 6
 _PAGES = Binding.Group("keys.group.pages")
@@ -75,7 +75,7 @@ class LobbyScreen(SkyjoScreen[None]):
         yield Label(self._title(), id="lobby-title")
         with Horizontal(id="lobby"):
             with Vertical(id="lobby-tables"):
-                yield Label(self.skyjo.left_note, id="left-note", classes="hint")
+                yield Label(self._left_note(), id="left-note", classes="hint")
                 yield TableList(id="tables", tr=tr)
                 yield Label("", id="selected-table", classes="hint")
                 yield Label(self._no_tables(), id="no-tables", classes="hint")
@@ -115,11 +115,16 @@ class LobbyScreen(SkyjoScreen[None]):
             hint.update(self._no_tables())
         self._show_left_note()
 
-    def _show_left_note(self) -> None:
+    def _left_note(self) -> str:
         """Why the server sent us back here (the host removed us), until we sit down again."""
+        reason = self.skyjo.heard.left_reason
+        return self.tr(f"left.{reason}") if reason else ""
+
+    def _show_left_note(self) -> None:
+        note_text = self._left_note()
         for note in self.query("#left-note").results(Label):
-            note.update(self.skyjo.left_note)
-            note.display = bool(self.skyjo.left_note)
+            note.update(note_text)
+            note.display = bool(note_text)
 
     @work(exclusive=True, group="lobby-rating")
     async def _ask_rating(self) -> None:
@@ -149,9 +154,27 @@ class LobbyScreen(SkyjoScreen[None]):
             shortened=(0,),
         )
 
+    # -- what the server says (``navigator.Navigator.show``) --------------------------
+
+    def on_tables_changed(self, message: TablesChanged) -> None:
+        self.show_tables()
+
+    def on_who_heard(self, message: WhoHeard) -> None:
+        self.show_who(message.page)
+
+    def on_lobby_chat_heard(self, message: LobbyChatHeard) -> None:
+        self.show_chat()
+
+    def on_chat_heard(self, message: ChatHeard) -> None:
+        line = message.line
+        self.add_chat(line.scope, line.name, line.text)
+
+    def on_link_state(self, message: LinkState) -> None:
+        self.link_changed(message.change)
+
     def show_tables(self) -> None:
-        """Show the page of tables the app knows (``SkyjoApp.lobby_tables``)."""
-        listing = self.skyjo.lobby_tables
+        """Show the page of tables the server said (``Heard.lobby_tables``)."""
+        listing = self.skyjo.heard.lobby_tables
         tables = listing.tables
         found = self.query("#more-tables")
         if not found:  # the lobby is going away (a table opened, the app stopping)
@@ -197,7 +220,7 @@ class LobbyScreen(SkyjoScreen[None]):
     def _selected(self) -> dict[str, Any] | None:
         """The summary of the table under the list's cursor."""
         selected = self._selected_id()
-        tables = self.skyjo.lobby_tables.tables
+        tables = self.skyjo.heard.lobby_tables.tables
         return next((t for t in tables if str(t.get("table_id")) == selected), None)
 
     @on(TextTable.RowHighlighted, "#tables")
@@ -239,7 +262,7 @@ class LobbyScreen(SkyjoScreen[None]):
             # on_mount shows the app's chat lines.
             return
         panels.first().clear()
-        for line in self.skyjo.chat_lines:
+        for line in self.skyjo.heard.chat_lines:
             self.add_chat(line.scope, line.name, line.text)
 
     # -- actions -------------------------------------------------------------------
@@ -260,7 +283,7 @@ class LobbyScreen(SkyjoScreen[None]):
             again = True
             while again:
                 self._refresh_again = False
-                await self._list(self.skyjo.lobby_tables.offset)
+                await self._list(self.skyjo.heard.lobby_tables.offset)
                 await self._ask_who()
                 again = self._refresh_again
         finally:  # answered, or cancelled by a page asked meanwhile (the same group)
@@ -293,7 +316,7 @@ class LobbyScreen(SkyjoScreen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "page":
             step = parameters[0] if parameters else 0
-            tables = self.skyjo.lobby_tables
+            tables = self.skyjo.heard.lobby_tables
             if tables.page_at(-1) is None and tables.page_at(1) is None:
                 return False  # one page: no page keys in the footer
             if not isinstance(step, int) or tables.page_at(step) is None:
@@ -302,7 +325,7 @@ class LobbyScreen(SkyjoScreen[None]):
 
     @work(exclusive=True, group="lobby")
     async def action_page(self, step: int) -> None:
-        offset = self.skyjo.lobby_tables.page_at(step)
+        offset = self.skyjo.heard.lobby_tables.page_at(step)
         if offset is not None:
             await self._list(offset)
 
@@ -311,7 +334,7 @@ class LobbyScreen(SkyjoScreen[None]):
         message = {"type": "list_tables", "follow": True, "offset": offset}
         reply = await self.skyjo.call(message, quiet=True)
         if reply is not None:
-            self.skyjo.lobby_tables.apply(reply)
+            self.skyjo.heard.lobby_tables.apply(reply)
             self.show_tables()
 
     @on(TextTable.RowSelected, "#tables")
@@ -333,25 +356,22 @@ class LobbyScreen(SkyjoScreen[None]):
             )
 
     def action_create(self) -> None:
-        from .create_table import CreateTableScreen
-
-        self.app.push_screen(CreateTableScreen())
+        self.skyjo.nav.create_table()
 
     @work(group="lobby")
     async def action_code(self) -> None:
-        code, reason = "", ""
+        typed, reason = "", ""
         while True:  # a code refused comes back with why, as typed, to be put right
-            code = await self.app.push_screen_wait(
-                PromptScreen(
-                    self.tr("lobby.code_title"),
-                    code,
-                    reason,
-                    max_length=CODE_LENGTH,
-                    placeholder="ABCDEF",
-                )
+            code = await self.skyjo.nav.prompt(
+                self.tr("lobby.code_title"),
+                typed,
+                reason,
+                max_length=CODE_LENGTH,
+                placeholder="ABCDEF",
             )
             if not code:
                 return
+            typed = code
             _, reason = await self.skyjo.call_in_dialog(
                 {"type": "join_table", "code": code.upper()}
             )
@@ -371,20 +391,14 @@ class LobbyScreen(SkyjoScreen[None]):
             self.query_one(ChatPanel).chat_input.take_back(event.text)  # refused (said)
 
     def action_stats(self) -> None:
-        from .stats import StatsScreen
-
-        self.app.push_screen(StatsScreen())
+        self.skyjo.nav.stats()
 
     def action_settings(self) -> None:
-        from .settings import SettingsScreen
-
-        self.app.push_screen(SettingsScreen())
+        self.skyjo.nav.settings()
 
     def action_disconnect(self) -> None:
-        from .confirm import ConfirmScreen
-
         def answered(yes: bool | None) -> None:
             if yes:
                 self.skyjo.disconnect()
 
-        self.app.push_screen(ConfirmScreen(self.tr("confirm.disconnect")), answered)
+        self.skyjo.nav.confirm(self.tr("confirm.disconnect"), answered)

@@ -25,7 +25,6 @@ from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Static
 from .base import SkyjoScreen
-from .name import PromptScreen
 
 LOG_BACKLOG = 40  # frames of the round re-told in the log after a jump
 
@@ -168,8 +167,8 @@ class ReplayScreen(SkyjoScreen[None]):
         if recording is None:
             return
         rounds = len(recording.round_starts())
-        answer = await self.app.push_screen_wait(
-            PromptScreen(self.tr("replay.goto_title", rounds=rounds), max_length=4)
+        answer = await self.skyjo.nav.prompt(
+            self.tr("replay.goto_title", rounds=rounds), max_length=4
         )
         if answer is not None and answer.isdigit() and 1 <= int(answer) <= rounds:
             self._jump(recording.round_starts()[int(answer) - 1])
@@ -230,13 +229,10 @@ class ReplayScreen(SkyjoScreen[None]):
         return recording.person_seat(welcome.name if welcome is not None else None)
 
     def action_review(self) -> None:
-        from .review import ReviewScreen
-
         recording = self.recording
         if recording is None:
             return
-        screen = ReviewScreen(recording.record, self.reviewed_seat())
-        self.app.push_screen(screen, lambda step: self._show_reviewed(step, screen.review))
+        self.skyjo.nav.review(recording.record, self.reviewed_seat(), self._show_reviewed)
 
     def _show_reviewed(self, step: int | None, review: Review | None) -> None:
         if review is not None:

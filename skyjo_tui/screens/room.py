@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 
 from server.protocol import IN_ROOM, TableStatus
 
+from ..messages import ChatHeard, TableChanged
 from ..names import default_level, level_name
 from ..presence import presence_news, watchers_line
 from ..presenter import rating_text, seat_info
@@ -89,7 +90,7 @@ class RoomScreen(SkyjoScreen[None]):
             ["#", *(tr(f"room.col.{label}") for label in labels)], flexible=(), shortened=(1,)
         )
         self.update_table(self.table)
-        for line in self.skyjo.chat_lines:
+        for line in self.skyjo.heard.chat_lines:
             self.add_chat(line.scope, line.name, line.text)
 
     def after_recompose(self) -> None:
@@ -110,6 +111,13 @@ class RoomScreen(SkyjoScreen[None]):
         """How a seated guest without a key would come back to this seat, should their
         connection drop: said while they can read it ("" where their app would)."""
         return "" if self.my_seat is None else self.skyjo.return_words("room.return_code")
+
+    def on_table_changed(self, message: TableChanged) -> None:
+        self.update_table(message.table, message.removed)
+
+    def on_chat_heard(self, message: ChatHeard) -> None:
+        line = message.line
+        self.add_chat(line.scope, line.name, line.text)
 
     def update_table(self, table: dict[str, Any], removed: dict[str, Any] | None = None) -> None:
         """The table as the server says it is now; ``removed``: whom the host removed."""
@@ -296,10 +304,8 @@ class RoomScreen(SkyjoScreen[None]):
             self.query_one(ChatPanel).chat_input.take_back(event.text)  # refused (said)
 
     def action_leave(self) -> None:
-        from .confirm import ConfirmScreen
-
         def leave(confirmed: bool | None) -> None:
             if confirmed:
                 self.skyjo.leave_table()
 
-        self.app.push_screen(ConfirmScreen(self.tr("confirm.leave_table")), leave)
+        self.skyjo.nav.confirm(self.tr("confirm.leave_table"), leave)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -15,7 +15,8 @@ from textual.containers import Horizontal, Vertical
 from server.engine import PlayerView
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
-from ..i18n import Translator
+from ..host import Board
+from ..messages import TableShown
 from ..names import SeatInfo, seat_names
 from ..summary import RoundSummary
 from ..widgets.footer import KeyFooter
@@ -24,52 +25,7 @@ from ..widgets.results import ResultsTable
 from ..widgets.sheet_panel import SheetPanel
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-
-if TYPE_CHECKING:
-    from .table import TableScreen
-
-
-def summary_notes(summary: RoundSummary, tr: Translator) -> str:
-    """Under the results: who closed (their penalty if any), what struck-out columns are."""
-    notes = []
-    closer = summary.closer
-    if closer is not None and closer.doubled:
-        yours = closer.seat == summary.own_seat
-        notes.append(
-            tr.about("summary.penalty", yours, who=closer.name, raw=closer.raw, score=closer.score)
-        )
-    elif closer is not None:
-        notes.append(tr.about("summary.closed", closer.seat == summary.own_seat, who=closer.name))
-    if any(result.removed for result in summary.players):
-        notes.append(tr("summary.removed"))
-    return "\n".join(notes)
-
-
-def state_label(text: str, *, id: str) -> Label:
-    """A line that takes no room while it has nothing to say (8 players fit 24 rows)."""
-    label = Label(text, id=id)
-    label.display = bool(text)
-    return label
-
-
-def say(label: Label, text: str) -> None:
-    label.update(text)
-    label.display = bool(text)
-
-
-def show_sheet(screen: SkyjoModal[None], table: TableScreen, sheet: bool) -> None:
-    """Show the score sheet (the dialog then takes the height it has) or this round's results.
-
-    Found by queries: a summary the next round dismissed at once may have no widgets left.
-    """
-    for dialog in screen.query(".dialog"):
-        dialog.set_class(sheet, "with-sheet")
-    for pane in screen.query("#round-pane"):
-        pane.display = not sheet
-    for panel in screen.query(SheetPanel).results(SheetPanel):
-        panel.display = sheet
-        if sheet:
-            panel.show(table.sheet_shown(), screen.skyjo.tr)
+from .summary_parts import say, show_sheet, state_label, summary_notes
 
 
 class RoundSummaryScreen(SkyjoModal[None]):
@@ -82,7 +38,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
     def __init__(
         self,
         summary: RoundSummary | None,
-        table: TableScreen,
+        table: Board,
         totals: Sequence[tuple[str, int]] = (),
     ) -> None:
         super().__init__()
@@ -95,7 +51,7 @@ class RoundSummaryScreen(SkyjoModal[None]):
 
     @classmethod
     def totals_only(
-        cls, view: PlayerView, seats: Sequence[SeatInfo], table: TableScreen
+        cls, view: PlayerView, seats: Sequence[SeatInfo], table: Board
     ) -> RoundSummaryScreen:
         """During a round: no summary yet, just the totals so far."""
         names = seat_names(seats, len(view.totals), table.tr, view.seat)
@@ -144,10 +100,11 @@ class RoundSummaryScreen(SkyjoModal[None]):
         self.sheet_shown = not self.sheet_shown
         show_sheet(self, self.table_screen, self.sheet_shown)
 
-    def table_changed(self) -> None:
+    def on_table_shown(self, message: TableShown) -> None:
         """The table as the server sees it now: its countdown to the next round, which
         comes just after the round's last move, is counted down once known."""
-        self._tick()
+        if message.board is self.table_screen:
+            self._tick()
 
     @property
     def _ready_for_next(self) -> bool:

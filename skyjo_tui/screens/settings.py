@@ -13,6 +13,7 @@ from textual.containers import Horizontal
 
 from server.protocol import DEFAULT_NAME_MAX_LENGTH
 
+from ..host import Unsaved
 from ..i18n import LANGUAGE_INFO, Translator
 from ..local_game import default_name
 from ..pacing import PACES
@@ -127,9 +128,7 @@ class SettingsScreen(SkyjoScreen[None]):
 
     @on(Button.Pressed, "#open-keys")
     def action_keys(self) -> None:
-        from .keys import KeysScreen
-
-        self.app.push_screen(KeysScreen())
+        self.skyjo.nav.keys()
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:
@@ -137,7 +136,6 @@ class SettingsScreen(SkyjoScreen[None]):
         if self._choices() == self._opened_with:
             self.app.pop_screen()
             return
-        from .unsaved import Unsaved, UnsavedChangesScreen
 
         def answered(answer: Unsaved | None) -> None:
             if answer is Unsaved.SAVE:
@@ -145,5 +143,4 @@ class SettingsScreen(SkyjoScreen[None]):
             elif answer is Unsaved.DISCARD:
                 self.app.pop_screen()
 
-        question = UnsavedChangesScreen(self.tr("unsaved.question"))
-        self.app.push_screen(question, answered)
+        self.skyjo.nav.unsaved(self.tr("unsaved.question"), answered)

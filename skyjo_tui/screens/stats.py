@@ -205,8 +205,6 @@ class StatsScreen(SkyjoScreen[None]):
     @on(TextTable.RowSelected, "#recent-games")
     @work(group="record")
     async def _watch(self, event: TextTable.RowSelected) -> None:
-        from .replay import ReplayScreen
-
         game_id = event.row_key.value
         if game_id is None or not game_id.isdigit():
             return
@@ -215,8 +213,6 @@ class StatsScreen(SkyjoScreen[None]):
             return
         try:
             shown = recording(reply["record"], seeded=bool(reply.get("seeded")))
-            screen = ReplayScreen([shown])
+            self.skyjo.nav.replay([shown])
         except (ReplayError, KeyError, TypeError) as exc:
             self.notify(self.tr("replay.error", reason=str(exc)), severity="error")
-            return
-        self.app.push_screen(screen)

@@ -38,6 +38,7 @@ from ..kept_keys import MoveInFlight
 from ..keymap import keys_now, keys_of
 from ..layout import plan_table
 from ..link import Link, LinkChanged
+from ..messages import ChatHeard, GameUpdate, LinkState, TableChanged, TableShown
 from ..names import SeatInfo, seat_names
 from ..narrate import Touched, describe
 from ..pacing import PACES, Step, StepQueue
@@ -190,6 +191,19 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- what the server says ------------------------------------------------------
 
+    def on_table_changed(self, message: TableChanged) -> None:
+        self.update_table(message.table, message.removed, message.story)
+
+    def on_game_update(self, message: GameUpdate) -> None:
+        self.feed_game(message.message)
+
+    def on_chat_heard(self, message: ChatHeard) -> None:
+        line = message.line
+        self.add_chat(line.scope, line.name, line.text)
+
+    def on_link_state(self, message: LinkState) -> None:
+        self.link_changed(message.change)
+
     def update_table(
         self,
         table: dict[str, Any],
@@ -207,7 +221,7 @@ class TableScreen(SkyjoScreen[None]):
             if self._ready and self.view is not None:  # else told with the game's first view
                 self._retell(self.view.seat)
         self._redraw()
-        self._refresh_game_over()
+        self._tell_dialogs()
         self._tell(news)
 
     def _tell(self, lines: list[str]) -> None:
@@ -279,12 +293,12 @@ class TableScreen(SkyjoScreen[None]):
         finished = self.table.get("status") == TableStatus.FINISHED
         return game_id if finished and isinstance(game_id, int) else None
 
-    def _refresh_game_over(self) -> None:
-        from .game_over import GameOverScreen
-
+    def _tell_dialogs(self) -> None:
+        """The dialogs over this board show the table's change: the round's summary its
+        countdown, the game's end its review key (which needs the stored game's id)."""
         for screen in self.app.screen_stack:
-            if isinstance(screen, GameOverScreen):
-                screen.refresh_bindings()  # its review key needs the stored game's id
+            if screen is not self:
+                screen.post_message(TableShown(self))
 
     def link_changed(self, change: LinkChanged) -> None:
         if change.link is not Link.ONLINE:
@@ -388,7 +402,7 @@ class TableScreen(SkyjoScreen[None]):
         before a round that begins, after the round so far (a line said during it cannot
         be placed among its moves; last, it is in view)."""
         self._chat_told = True
-        earlier = [line for line in self.skyjo.chat_lines if line.scope == "table"]
+        earlier = [line for line in self.skyjo.heard.chat_lines if line.scope == "table"]
         if earlier and self._ready:  # said before: not to be read as said just now
             self.board.write_log(Text(self.tr("log.chat_earlier"), style="italic"))
         for line in earlier:
@@ -462,15 +476,9 @@ class TableScreen(SkyjoScreen[None]):
             self.board.write_log(line)
 
     def _after_phase(self, previous: PlayerView | None, view: PlayerView) -> None:
-        from .game_over import GameOverScreen
-        from .round_summary import RoundSummaryScreen
-
         new_round = previous is None or previous.round != view.round or previous.phase.over
         if not view.phase.over and new_round:
-            for screen in self.app.screen_stack[::-1]:
-                if isinstance(screen, (RoundSummaryScreen, GameOverScreen)):
-                    screen.pop_until_active()  # dismiss() pops the top screen, whichever it is
-                    screen.dismiss()
+            self.skyjo.nav.close_summaries()
         if previous is not None and previous.phase == view.phase:
             return
         self._summary_due = view.phase.over
@@ -482,9 +490,6 @@ class TableScreen(SkyjoScreen[None]):
         While something covers the table (the terminal is too small, the help),
         it waits: ``on_screen_resume`` calls this again.
         """
-        from .game_over import GameOverScreen
-        from .round_summary import RoundSummaryScreen
-
         view = self.view
         if not self._summary_due or view is None or self.app.screen is not self:
             return
@@ -493,9 +498,9 @@ class TableScreen(SkyjoScreen[None]):
         if summary is None:
             return
         if view.phase is ViewPhase.GAME_OVER:
-            self.app.push_screen(GameOverScreen(summary, self))
+            self.skyjo.nav.game_over(summary, self)
         elif view.phase is ViewPhase.ROUND_OVER:
-            self.app.push_screen(RoundSummaryScreen(summary, self))
+            self.skyjo.nav.round_over(summary, self)
 
     def _summary(self, view: PlayerView) -> RoundSummary | None:
         names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
@@ -535,9 +540,7 @@ class TableScreen(SkyjoScreen[None]):
         self._show_summary_due()
 
     def action_settings(self) -> None:
-        from .settings import SettingsScreen
-
-        self.app.push_screen(SettingsScreen())
+        self.skyjo.nav.settings()
 
     # -- the timer -----------------------------------------------------------------------
 
@@ -895,24 +898,19 @@ class TableScreen(SkyjoScreen[None]):
             self.board.prompt_line.flash(note)
 
     def action_summary(self) -> None:
-        from .game_over import GameOverScreen
-        from .round_summary import RoundSummaryScreen
-
         view = self.view
         if view is None:
             return
         summary = self._summary(view)
         if summary is not None and view.phase is ViewPhase.GAME_OVER:
             # the game over again: its rematch, leave and review are nowhere else
-            self.app.push_screen(GameOverScreen(summary, self))
+            self.skyjo.nav.game_over(summary, self)
         elif summary is not None:
-            self.app.push_screen(RoundSummaryScreen(summary, self))
+            self.skyjo.nav.round_over(summary, self)
         else:
-            self.app.push_screen(RoundSummaryScreen.totals_only(view, self.seats, self))
+            self.skyjo.nav.totals(view, self.seats, self)
 
     def action_leave(self) -> None:
-        from .confirm import ConfirmScreen
-
         def leave(confirmed: bool | None) -> None:
             if confirmed:
                 self.skyjo.leave_table()
@@ -924,7 +922,7 @@ class TableScreen(SkyjoScreen[None]):
             view is not None and view.seat is not None and view.phase is not ViewPhase.GAME_OVER
         )
         question = "confirm.leave_game" if seat_in_play else "confirm.leave_table"
-        self.app.push_screen(ConfirmScreen(self.tr(question)), leave)
+        self.skyjo.nav.confirm(self.tr(question), leave)
 
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")

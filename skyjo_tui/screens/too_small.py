@@ -9,9 +9,10 @@ from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.geometry import Size
+from textual.screen import Screen
 
 from ..widgets.text import Button, Static
-from .base import SkyjoScreen
+from .base import SkyjoScreen, SkyjoScreenMixin
 
 QUIT_KEYS = "q,ctrl+c"
 QUIT_KEY = QUIT_KEYS.split(",", 1)[0]  # the one the button names
@@ -86,11 +87,10 @@ def cover_when_too_small(app: App[Any], size: Size) -> None:
         app.push_screen(TooSmallScreen(width, height, _needed(top, width, height)))
 
 
-def _fits(screen: Any, width: int, height: int) -> bool:
-    fits = getattr(screen, "fits", None)
-    return True if fits is None else bool(fits(width, height))
+def _fits(screen: Screen[Any], width: int, height: int) -> bool:
+    """Ours say what they need; Textual's own (the command palette) fit any size."""
+    return not isinstance(screen, SkyjoScreenMixin) or screen.fits(width, height)
 
 
-def _needed(screen: Any, width: int, height: int) -> tuple[int, int]:
-    needed = getattr(screen, "needed_size", None)
-    return (80, 24) if needed is None else needed(width, height)
+def _needed(screen: Screen[Any], width: int, height: int) -> tuple[int, int]:
+    return screen.needed_size(width, height) if isinstance(screen, SkyjoScreenMixin) else (80, 24)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from enum import Enum
 from typing import ClassVar
 
 from textual import on
@@ -10,18 +9,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 
+from ..host import Unsaved
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FormButton
 from ..widgets.text import Button, Label
 from .base import SkyjoModal
-
-
-class Unsaved(Enum):
-    """What to do with the changes: each answer is a button's id and a key's action."""
-
-    SAVE = "save"
-    DISCARD = "discard"
-    KEEP_EDITING = "keep-editing"
 
 
 class UnsavedChangesScreen(SkyjoModal[Unsaved]):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
 
 from rich.style import Style
@@ -14,20 +13,10 @@ from textual.reactive import reactive
 from textual.widget import Widget
 
 from ..layout import CARD_SIZES, CardSize, piles_height, piles_width
+from ..presenter import PilesState
 from .card_art import CardLook, Face, draw_card
 
 Pile = Literal["draw", "discard"]
-
-
-@dataclass(frozen=True, slots=True)
-class PilesState:
-    pile_size: int
-    discard_top: int | None
-    drawn: int | None
-    draw_label: str  # already translated, e.g. "Pile 87"
-    discard_label: str
-    drawn_labels: tuple[str, ...]  # over the drawn card, longest first: the first that fits
-    draw_word: str = ""  # "Pile": the label when "Pile 87" is too long (87 then goes on the pile)
 
 
 class PilesWidget(Widget):

@@ -7,8 +7,8 @@ from typing import ClassVar
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
+from ..bindings import localize_bindings
 from ..i18n import Translator
-from ..screens.base import localize_bindings
 from .fitted_table import FittedTable
 
 

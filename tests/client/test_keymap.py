@@ -8,6 +8,7 @@ import pytest
 from textual.app import App
 from textual.binding import Binding
 
+import skyjo_tui.navigator  # noqa: F401 - declares the places (``keymap.declare_places``)
 from skyjo_tui import keymap
 from skyjo_tui.i18n import LANGUAGES, Translator, load_catalog
 

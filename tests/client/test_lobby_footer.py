@@ -24,7 +24,7 @@ PAGE, TABLES = 2, 5  # three pages: the middle one has both ways
 
 
 def moved(app: SkyjoApp, offset: int) -> bool:
-    return app.lobby_tables.offset != offset
+    return app.heard.lobby_tables.offset != offset
 
 
 @pytest.mark.parametrize(
@@ -55,7 +55,7 @@ async def test_the_lobby_keys_fit_80_columns_on_every_page(
             ("right_square_bracket", ("[",)),
         ):
             if step is not None:
-                shown = app.lobby_tables.offset
+                shown = app.heard.lobby_tables.offset
                 await pilot.press(step)
                 await until(pilot, partial(moved, app, shown), "the next page")
             await on_screen(pilot, LobbyScreen)  # which fails on any key cut

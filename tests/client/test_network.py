@@ -154,8 +154,8 @@ async def test_join_play_drop_and_come_back(
             await player.play(table)
             await pilot.pause(0.05)
         await wait_for(pilot, lambda: bob.moves > before)
-        assert table.view is not None and table.view.seat == 1 and app.table is not None
-        assert created["table"]["table_id"] == app.table["table_id"]
+        assert table.view is not None and table.view.seat == 1 and app.heard.table is not None
+        assert created["table"]["table_id"] == app.heard.table["table_id"]
 
 
 async def test_enter_joins_a_table_as_soon_as_it_is_listed(

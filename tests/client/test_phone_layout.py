@@ -150,7 +150,7 @@ def test_with_a_keyboard_a_short_terminal_still_shows_the_opponents_cards() -> N
     """An SSH or local terminal as short: one-row cards for everyone, so that the
     opponents' cards stay in sight (what a keyboard player reads the game by)."""
     assert shown(plan_table(97, 18, 7)) == ((4, 1), (4, 1), 5, 2, 3, False)
-    assert shown(plan_table(80, 16, 1))[:2] == ((4, 1), (4, 1))
+    assert shown(plan_table(80, 16, 1)) == ((4, 1), (4, 1), 1, 1, 5, False)
 
 
 async def test_on_its_side_with_one_row_cards_the_empty_slot_says_nothing_not_none(

@@ -76,7 +76,10 @@ async def test_a_server_gone_for_good_is_said_in_the_prompt_and_keys_say_why_the
         await wait_for(pilot, lambda: app.screen.query("#create"))
         await pilot.press("ctrl+s", "b")  # a table, a bot
         await wait_for(
-            pilot, lambda: app.table is not None and sum(1 for s in app.table["seats"] if s) == 2
+            pilot,
+            lambda: (
+                app.heard.table is not None and sum(1 for s in app.heard.table["seats"] if s) == 2
+            ),
         )
         await pilot.press("s")
         await wait_for(pilot, lambda: my_move(app) is not None)

@@ -46,6 +46,7 @@ def test_every_module_that_reaches_in_is_listed() -> None:
     import server.termhost.painting as painting
     import server.termhost.sharing as sharing
     import skyjo_tui.app as app
+    import skyjo_tui.bindings as bindings
     import skyjo_tui.screens.base as base
     import skyjo_tui.widgets.text as text
 
@@ -55,6 +56,7 @@ def test_every_module_that_reaches_in_is_listed() -> None:
         "hosted": hosted,
         "server.configfile": configfile,
         "skyjo_tui.app": app,
+        "skyjo_tui.bindings": bindings,
         "skyjo_tui.screens.base": base,
         "skyjo_tui.widgets.text": text,
         "hardening": hardening,

@@ -21,7 +21,7 @@ from server.app import SkyjoServer
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.routing import find_screen
+from skyjo_tui.navigator import find_screen
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
@@ -92,7 +92,7 @@ def assert_the_log_names(app: SkyjoApp, you: str, others: list[str]) -> None:
 
 
 def seat_is(app: SkyjoApp, seat: int, name: str | None) -> bool:
-    seats = (app.table or {}).get("seats") or []
+    seats = (app.heard.table or {}).get("seats") or []
     taken = seats[seat] if seat < len(seats) else None
     return (taken is None and name is None) or (taken is not None and taken["name"] == name)
 
@@ -133,8 +133,10 @@ async def test_a_leaver_at_the_game_over_keeps_their_name_for_the_one_who_stays(
         try:
             await carol_conn.hello(name="Carol")
             carol.start()
-            assert again.table is not None
-            await carol_conn.request({"type": "join_table", "table_id": again.table["table_id"]})
+            assert again.heard.table is not None
+            await carol_conn.request(
+                {"type": "join_table", "table_id": again.heard.table["table_id"]}
+            )
             await until(pilot, lambda: seat_is(again, 0, "Carol"), "Carol in Bob's seat")
             await pilot.press("escape")
             await on_screen(pilot, TableScreen)

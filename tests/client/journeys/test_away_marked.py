@@ -136,8 +136,8 @@ async def test_who_left_or_is_away_is_marked_in_every_layout(
             await carol_pilot.press("w")
             for pilot in (alice_pilot, carol_pilot):
                 await on_screen(pilot, TableScreen)
-            assert alice.table is not None
-            seat_of = {s["name"]: s["seat"] for s in alice.table["seats"] if s is not None}
+            assert alice.heard.table is not None
+            seat_of = {s["name"]: s["seat"] for s in alice.heard.table["seats"] if s is not None}
             await nina.request({"type": "leave_table"})  # a bot plays her seat to the end
             await eve.close()  # a bot plays for her in 60 s
             for app, pilot in ((carol, carol_pilot), (alice, alice_pilot)):

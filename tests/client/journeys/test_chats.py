@@ -77,14 +77,16 @@ async def walk_open_and_leave_every_chat_by_esc(pilot: Pilot[Any], port: int) ->
     )
     await pilot.press("escape")  # closes the chat: we stay at our table
     await until(pilot, lambda: not in_text_box(app), "the room's chat line left")
-    assert app.screen is room and app.table is not None and focused(app) == "FittedTable#seats"
+    assert (
+        app.screen is room and app.heard.table is not None and focused(app) == "FittedTable#seats"
+    )
     assert (await footer(pilot)).has("Add bot") and (await footer(pilot)).has("Leave")
     await pilot.press("escape")  # Esc outside the chat: leaving asks first
     await on_screen(pilot, ConfirmScreen)
     assert "Leave this table?" in screen_text(app)
     await pilot.press("n")
     await until(pilot, lambda: app.screen is room, "the room again")
-    assert app.table is not None
+    assert app.heard.table is not None
 
     # The table's chat.
     await pilot.press("b")

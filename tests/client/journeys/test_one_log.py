@@ -25,7 +25,7 @@ from server.config import Pace
 from server.netclient import ServerConnection
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.routing import find_screen
+from skyjo_tui.navigator import find_screen
 from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.table import TableScreen

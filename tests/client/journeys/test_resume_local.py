@@ -67,7 +67,7 @@ async def test_a_local_game_quit_with_ctrl_q_is_resumed_at_the_next_launch(
         await on_screen(pilot, HomeScreen)
         await until(pilot, lambda: logged_in(third), "the look for a game to resume")
         assert isinstance(third.screen, HomeScreen), screen_text(third)
-        assert third.table is None
+        assert third.heard.table is None
 
 
 async def test_the_tables_chat_comes_back_with_the_resumed_local_game(

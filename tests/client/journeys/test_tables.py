@@ -94,7 +94,7 @@ async def walk_host_wait_chat_start_play_a_round_and_leave(pilot: Pilot[Any], po
         else:
             await pilot.press("l")
         await on_screen(pilot, LobbyScreen)
-        assert app.table is None
+        assert app.heard.table is None
     finally:
         await bob.stop()
 
