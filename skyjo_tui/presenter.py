@@ -14,12 +14,12 @@ from rich.cells import cell_len
 
 from server.engine import PlayerView, TableauView
 
-from .choices import TAP_PROMPTS, Choices, Mode, prompt_key
-from .cursor import Target
 from .i18n import Translator
 from .names import SeatInfo, seat_names
 from .narrate import Touched
 from .seat_line import CLOSER_MARK, SeatLine
+from .table.choices import TAP_PROMPTS, Choices, Mode, prompt_key
+from .table.cursor import Target
 from .widgets.piles import PilesState
 
 #: The room a name line keeps for the name before it says the scores in words.

@@ -23,22 +23,22 @@ from server.engine.movelog import Standin
 from server.printable import printable
 from server.protocol import FINISHED
 
-from ..choices import Choices, Mode
 from ..coaching import Hint, hint_marks, hint_text, standin_words
-from ..cursor import Target, move
-from ..kept_keys import MoveInFlight
 from ..keymap import keys_now, keys_of
 from ..layout import plan_table
 from ..link import Link, LinkChanged
 from ..names import SeatInfo, seat_names
 from ..narrate import Touched, describe
-from ..pacing import PACES, Step, StepQueue
 from ..presence import presence_news
 from ..presenter import present, seats_of
-from ..refusals import refusal_text
 from ..sheet import ScoreSheet, SheetShown
 from ..summary import RoundSummary, RoundTracker, summarize, unseen
-from ..turn_timer import TurnTimer
+from ..table.choices import Choices, Mode
+from ..table.cursor import Target, move
+from ..table.kept_keys import MoveInFlight
+from ..table.pacing import PACES, Step, StepQueue
+from ..table.refusals import refusal_text
+from ..table.turn_timer import TurnTimer
 from ..widgets.board import TableBoard
 from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter

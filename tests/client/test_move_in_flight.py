@@ -18,10 +18,10 @@ from server.app import SkyjoServer
 from server.engine import Game, Phase
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.kept_keys import MAX_KEPT_KEYS, MoveInFlight
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.table.kept_keys import MAX_KEPT_KEYS, MoveInFlight
 from skyjo_tui.widgets.footer import KeyFooter
 
 from .players import KeyboardPlayer, burst, my_move, rows, wait_for

@@ -15,11 +15,11 @@ from textual.command import CommandPalette
 from textual.widgets import Markdown, Select
 
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.pacing import PACES
 from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.keys import KeysScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.table.pacing import PACES
 from skyjo_tui.widgets.line_log import LineLog
 
 from ..players import KeyboardPlayer, my_move
