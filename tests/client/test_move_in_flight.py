@@ -149,7 +149,7 @@ async def test_your_turn_cuts_the_pace_short_and_a_key_pressed_meanwhile_is_kept
         table = TableScreen(table_map(4))
         await app.push_screen(table)
         # Each other player's move would stay on screen an hour: only the cut passes.
-        table._queue.pace = 3600.0  # noqa: SLF001
+        table.controller.queue.pace = 3600.0
 
         def our_turn(game: Game, moves: int) -> bool:
             return moves > 14 and game.current_player == 0 and game.round.phase is Phase.CHOOSE
