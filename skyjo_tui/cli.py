@@ -13,7 +13,7 @@ from server.version import version_text
 
 from .address import parse_address, tcp_connector
 from .i18n import LANGUAGE_INFO, LANGUAGES
-from .pacing import PACES
+from .table.pacing import PACES
 
 DESCRIPTION = """Skyjo in the terminal.
 

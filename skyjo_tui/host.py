@@ -60,8 +60,8 @@ class Unsaved(Enum):
 class Board(Protocol):
     """The table's board as the dialogs over it (the round's summary, the game's end) see it."""
 
-    score_sheet: ScoreSheet
-
+    @property
+    def score_sheet(self) -> ScoreSheet: ...
     @property
     def tr(self) -> Translator: ...
     @property

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Final
 
-from .pacing import DEFAULT_PACE, PACES
+from .table.pacing import DEFAULT_PACE, PACES
 
 logger = logging.getLogger(__name__)
 

@@ -14,12 +14,12 @@ from rich.cells import cell_len
 
 from server.engine import PlayerView, TableauView, ViewPhase
 
-from .choices import TAP_PROMPTS, Choices, Mode, prompt_key
-from .cursor import Target
 from .i18n import Translator
 from .names import SeatInfo, seat_names
 from .narrate import Touched
 from .seat_line import CLOSER_MARK, SeatLine
+from .table.choices import TAP_PROMPTS, Choices, Mode, prompt_key
+from .table.cursor import Target
 
 #: The room a name line keeps for the name before it says the scores in words.
 NAME_ROOM: Final = 12
@@ -30,45 +30,6 @@ STEADY_POINTS: Final = 10
 def rating_text(value: Any) -> str:
     """A rating as the server sends it (``mu - 3 sigma``, rounded); "-" before any rated game."""
     return str(value) if type(value) is int else "-"
-
-
-def seats_of(table: Mapping[str, Any]) -> list[SeatInfo]:
-    """Who plays each seat of the table's game, by player number, as the board names them.
-
-    The game's own seats (``game_seats``: who sat where when it was dealt) name them,
-    never the table's seats now: once the game is over, someone leaves and someone new
-    sits down for the rematch, and the game's players stay who they were. Each person's
-    presence (away, left) is their seat's at the table now; a person no longer seated
-    there left. A server from before ``game_seats``: the table's seats, empty ones
-    skipped (they close up when a game starts)."""
-    roster = table.get("game_seats")
-    seats = [seat for seat in table.get("seats") or [] if isinstance(seat, Mapping)]
-    if not isinstance(roster, list):
-        return [seat_info(seat) for seat in seats]
-    here = {seat.get("player_id"): seat for seat in seats if seat.get("kind") == "human"}
-    return [game_seat_info(entry, here) for entry in roster]
-
-
-def game_seat_info(entry: Any, here: Mapping[Any, Mapping[str, Any]]) -> SeatInfo:
-    """One of the game's seats (``game_seats``), with its person's presence: ``here`` is
-    the table's seats of people, by player id."""
-    if not isinstance(entry, Mapping):
-        return SeatInfo("?")
-    if entry.get("kind") != "human":
-        return seat_info(entry)
-    seat = here.get(entry.get("player_id"))
-    if seat is None:
-        return replace(seat_info(entry), left=True)  # no longer at the table
-    return seat_info({**seat, "name": entry.get("name", "?")})
-
-
-def seat_info(seat: Mapping[str, Any]) -> SeatInfo:
-    """One seat of the table map: who sits there."""
-    person = seat.get("kind") == "human"
-    away = person and (not seat.get("connected", True) or seat.get("autoplay"))
-    level = seat.get("level") if seat.get("kind") == "bot" else None
-    left = person and bool(seat.get("left"))
-    return SeatInfo(str(seat.get("name", "?")), str(level) if level else None, bool(away), left)
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,9 +18,9 @@ from ..coaching import review_line, standin_words
 from ..layout import plan_table
 from ..names import seat_names
 from ..narrate import describe, touched
-from ..pacing import PACES
 from ..presenter import present
 from ..replay import Recording, ReplayError, load_file
+from ..table.pacing import PACES
 from ..widgets.board import TableBoard
 from ..widgets.footer import KeyFooter
 from ..widgets.text import Static

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical
 from server.protocol import IN_ROOM, TableStatus
 
 from ..messages import ChatHeard, TableChanged
-from ..names import default_level, level_name
+from ..names import default_level, level_name, seat_info
 from ..presence import presence_news, watchers_line
-from ..presenter import rating_text, seat_info
+from ..presenter import rating_text
 from ..rules_text import hints_brief, rules_brief, timer_brief
 from ..widgets.chat import ChatInput, ChatPanel
 from ..widgets.fitted_table import FittedTable

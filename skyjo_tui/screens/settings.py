@@ -16,7 +16,7 @@ from server.protocol import DEFAULT_NAME_MAX_LENGTH
 from ..host import Unsaved
 from ..i18n import LANGUAGE_INFO, Translator
 from ..local_game import default_name
-from ..pacing import PACES
+from ..table.pacing import PACES
 from ..theme import THEMES, chosen_theme
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid

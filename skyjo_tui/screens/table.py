@@ -1,8 +1,11 @@
 """The table in play: shows each update at a followable pace and sends your moves.
 
-Updates from the server (a view and the events that led to it) go through a
-``StepQueue``; what is on screen is always one whole step. Keys and clicks
-become actions only through ``Choices`` (the legal moves the view lists).
+The table's state and what keys, clicks and pushes do to it are the controller's
+(``skyjo_tui.table.controller``, no Textual): this screen forwards them to it, carries
+out what it answers (send a move, say why one was refused, ring, redraw) and draws it.
+Updates from the server (a view and the events that led to it) wait in its
+``StepQueue``; what is on screen is always one whole step, the screen's timers say
+when the next one is shown. The log, the chat and the round's summaries are the screen's.
 """
 
 from __future__ import annotations
@@ -21,33 +24,40 @@ from textual.timer import Timer
 from server.engine import (
     Action,
     Event,
-    InvalidSetup,
     PlayerView,
     Settings,
     ViewPhase,
     event_from_dict,
 )
 from server.engine.movelog import Standin
-from server.printable import printable
-from server.protocol import ActRequest, TableStatus
+from server.protocol import ActRequest
 
-from ..choices import Choices, Mode
 from ..coaching import Hint, hint_marks, hint_text, standin_words
-from ..cursor import Target, move
-from ..kept_keys import MoveInFlight
 from ..keymap import keys_now, keys_of
 from ..layout import plan_table
 from ..link import Link, LinkChanged
 from ..messages import ChatHeard, GameUpdate, LinkState, TableChanged, TableShown
-from ..names import SeatInfo, seat_names
-from ..narrate import Touched, describe
-from ..pacing import PACES, Step, StepQueue
+from ..names import SeatInfo, seat_names, seats_of
+from ..narrate import describe
 from ..presence import presence_news
-from ..presenter import present, seats_of
-from ..refusals import refusal_text
+from ..presenter import present
 from ..sheet import ScoreSheet, SheetShown
-from ..summary import RoundSummary, RoundTracker, summarize, unseen
-from ..turn_timer import TurnTimer
+from ..summary import RoundSummary, summarize, unseen
+from ..table.choices import Choices, Mode
+from ..table.controller import (
+    REFUSABLE,
+    Bell,
+    Effect,
+    Redraw,
+    RefreshKeys,
+    Refuse,
+    Send,
+    TableController,
+    standin_of,
+)
+from ..table.cursor import Target
+from ..table.pacing import PACES, Step
+from ..table.refusals import refusal_text
 from ..widgets.board import TableBoard
 from ..widgets.chat import ChatInput
 from ..widgets.footer import KeyFooter
@@ -59,8 +69,6 @@ from .base import SkyjoScreen, localize_bindings
 #: How many times ``i`` asks the coach while other players' moves keep changing the position.
 HINT_ASKS: Final = 3
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel", "hint")
-#: The move keys that explain themselves when they can do nothing.
-_REFUSABLE = frozenset({"choose", "draw", "take", "discard"})
 #: One "d t Draw/take" in the footer, so that a turn's keys fit 80 columns in French too.
 _DRAW_OR_TAKE = Binding.Group("keys.group.draw_take")
 
@@ -93,29 +101,15 @@ class TableScreen(SkyjoScreen[None]):
 
     def __init__(self, table: dict[str, Any], story: list[Any] | None = None) -> None:
         super().__init__()
-        self.table = table
+        #: The table in play: what keys, clicks and pushes do to it (this screen draws it).
+        self.controller = TableController(table, lambda: self.link)
         #: The server's story of the game (``log`` in the ``table`` push that brought us
         #: here): the log is told from it, as those who stayed were told it (``_retell``).
         self._story = story
         self._story_told = False  # the log came from the story: a catch-up's moves are in it
-        self.seats = seats_of(table)
-        #: When the server starts the next round by itself (``time.monotonic()``), counted
-        #: from the table push that said so; None when it will not (see ``update_table``).
-        self.next_round_at = next_round_at(table)
-        self.view: PlayerView | None = None
-        self._choices: tuple[PlayerView | None, Choices] = (None, Choices(None))
-        self.mode = Mode.NORMAL
-        self.cursor: Target = 4
-        self.tracker = RoundTracker()
-        self.score_sheet = ScoreSheet()  # every round scored so far
-        self._changed = Touched()
-        self._queue = StepQueue()
-        self._hold: Timer | None = None
-        self._turn_timer = TurnTimer()
+        self._hold: Timer | None = None  # until the next update waiting in the queue is shown
         self._ticker: Timer | None = None
         self._link_note = ""
-        self._flight = MoveInFlight()  # our move on its way, and the keys kept meanwhile
-        self._shown_seq: int | None = None  # the server's seq of the update on screen
         self._early: list[dict[str, Any]] = []  # game pushes that came before the board existed
         #: Lines told (who came or went, chat) while moves that came before them wait to be
         #: shown (the pace): written after the last of those, by its ``seq``, in the order
@@ -127,7 +121,6 @@ class TableScreen(SkyjoScreen[None]):
         self._standin_told: tuple[int, Standin] | None = None
         self._footer_state: tuple[bool | None, ...] = ()
         self._summary_due = False  # a summary to open as soon as this screen is on top
-        self._hint: tuple[int | None, Hint] | None = None  # the coach's, for the update of seq
 
     def compose(self) -> ComposeResult:
         yield TableBoard(
@@ -139,7 +132,7 @@ class TableScreen(SkyjoScreen[None]):
         yield KeyFooter()
 
     def on_mount(self) -> None:
-        self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
+        self.controller.queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
         self._ready = True
         if self._story is not None:
             if self.view is not None:  # recomposed; else told with the game (``feed_game``)
@@ -177,17 +170,68 @@ class TableScreen(SkyjoScreen[None]):
     def board(self) -> TableBoard:
         return self.query_one("#board", TableBoard)
 
-    # -- size ----------------------------------------------------------------------
+    # -- the controller's state, as the other screens and the tests read it ----------------
 
-    def _players(self) -> int:
-        return len(self.view.tableaux) if self.view else max(2, len(self.seats))
+    @property
+    def table(self) -> dict[str, Any]:
+        return self.controller.table
+
+    @property
+    def seats(self) -> list[SeatInfo]:
+        return self.controller.seats
+
+    @property
+    def next_round_at(self) -> float | None:
+        return self.controller.next_round_at
+
+    @property
+    def view(self) -> PlayerView | None:
+        return self.controller.view
+
+    @property
+    def mode(self) -> Mode:
+        return self.controller.mode
+
+    @property
+    def cursor(self) -> Target:
+        return self.controller.cursor
+
+    @property
+    def score_sheet(self) -> ScoreSheet:
+        return self.controller.score_sheet
+
+    @property
+    def game_id(self) -> int | None:
+        return self.controller.game_id
+
+    @property
+    def hints_allowed(self) -> bool:
+        return self.controller.hints_allowed
+
+    @property
+    def ready_for_round(self) -> bool:
+        return self.controller.ready_for_round
+
+    @property
+    def acting(self) -> bool:
+        """True from sending a move of ours until the update that shows it is on screen."""
+        return self.controller.flight.active
+
+    @property
+    def kept_keys(self) -> int:
+        """How many move keys, pressed while the board could not judge them yet, wait."""
+        return len(self.controller.flight)
+
+    @property
+    def choices(self) -> Choices:
+        return self.controller.choices
+
+    # -- size ----------------------------------------------------------------------
 
     def fits(self, width: int, height: int) -> bool:
         spectator = self.view is not None and self.view.seat is None
-        return (
-            plan_table(width, height, self._players() - (0 if spectator else 1), spectator)
-            is not None
-        )
+        players = self.controller.players()
+        return plan_table(width, height, players - (0 if spectator else 1), spectator) is not None
 
     # -- what the server says ------------------------------------------------------
 
@@ -213,9 +257,7 @@ class TableScreen(SkyjoScreen[None]):
         """The table as the server says it is now; ``removed``: whom the host removed;
         ``story``: the game's story, when we just came back (the log is told again from it)."""
         news = presence_news(self.table, table, self.tr, removed, self.skyjo.player_id)
-        self.table = table
-        self.seats = seats_of(table)
-        self.next_round_at = next_round_at(table)
+        self.controller.table_changed(table)
         if story is not None:
             self._story, news = story, []  # the story tells this change too
             if self._ready and self.view is not None:  # else told with the game's first view
@@ -233,8 +275,8 @@ class TableScreen(SkyjoScreen[None]):
         """A line of the log that is not a move: after the moves still waiting to be shown."""
         if not self._ready:
             return
-        if len(self._queue):
-            self._after_moves.append((self._queue.last_seq(), line))
+        if len(self.controller.queue):
+            self._after_moves.append((self.controller.queue.last_seq(), line))
         else:
             self._put(line)
 
@@ -259,39 +301,30 @@ class TableScreen(SkyjoScreen[None]):
             return
         if not self.query(TableBoard):
             return  # the app is closing: the board is already gone
-        view = PlayerView.from_dict(message["view"])
-        events_ = [event_from_dict(e) for e in message.get("events") or []]
-        seq = message.get("seq")
-        self._set_timer(message.get("timer"))
-        if message.get("catch_up") or not events_:
+        update = self.controller.game_update(message, time.monotonic())
+        self._tick()
+        view = update.view
+        if update.catch_up:
             # Joining or coming back: the round so far, then the table as it is now.
-            self._queue.clear()
             self._write_after(None)
             self._cancel_hold()
             self.score_sheet.feed(event_from_dict(e) for e in message.get("earlier_scores") or [])
             if self._story is not None:  # the log and the cards shown at once
                 self._retell(view.seat)
             told, self._story_told = self._story_told, False
-            self._log_events(unseen(self.tracker, view.round, events_), view, write=not told)
+            earlier = unseen(self.controller.tracker, view.round, update.events)
+            self._log_events(earlier, view, write=not told)
             if not self._chat_told:
                 self._tell_chat()
-            self._show(Step.of([], view, seq))
+            self._show(Step.of([], view, update.seq))
             return
         if not self._chat_told:
             self._tell_chat()
-        self._queue.push(Step.of(events_, view, seq, standin_of(message, len(view.tableaux))))
+        self.controller.enqueue(update)
         if self._hold is None or view.legal_actions:
             # Your move beats the pace: an update that asks for it cuts the hold short.
             self._cancel_hold()
             self._next_step()
-
-    @property
-    def game_id(self) -> int | None:
-        """The stored game's id while the table is finished, as the table says (to one who
-        comes back after the end too); None while a game is on (a rematch's, say)."""
-        game_id = self.table.get("game_id")
-        finished = self.table.get("status") == TableStatus.FINISHED
-        return game_id if finished and isinstance(game_id, int) else None
 
     def _tell_dialogs(self) -> None:
         """The dialogs over this board show the table's change: the round's summary its
@@ -301,8 +334,7 @@ class TableScreen(SkyjoScreen[None]):
                 screen.post_message(TableShown(self))
 
     def link_changed(self, change: LinkChanged) -> None:
-        if change.link is not Link.ONLINE:
-            self._flight.drop_keys()  # keys meant for a game we no longer see live
+        self.controller.link_changed(change.link)
         note = (
             self.skyjo.reconnecting_words(change)
             if change.link is Link.RECONNECTING
@@ -324,15 +356,6 @@ class TableScreen(SkyjoScreen[None]):
         """
         session = self.skyjo.session
         return session.link if session is not None else Link.ONLINE
-
-    def _link_prompt(self) -> str | None:
-        """While the connection is down, the prompt says so instead of asking for a move."""
-        if self.view is None or self.view.seat is None or self.link is Link.ONLINE:
-            return None
-        # Not "q leaves the table" while offline: a leave could not reach the server.
-        return self.tr(
-            "prompt.reconnecting" if self.link is Link.RECONNECTING else "prompt.offline"
-        )
 
     def add_chat(self, scope: str, name: str, text: str) -> None:
         if scope == "table" and self._chat_told:
@@ -412,14 +435,12 @@ class TableScreen(SkyjoScreen[None]):
 
     def _next_step(self) -> None:
         self._hold = None
-        step = self._queue.pop()
+        step = self.controller.queue.pop()
         if step is None:
             return
         self._show(step)
-        hold = 0.0 if self._queue.asks_for_move() else self._queue.hold_for(step)
-        if len(self._queue) and hold <= 0:
-            self._hold = self.set_timer(0.001, self._next_step)
-        elif hold > 0:
+        hold = self.controller.hold_after(step)
+        if hold is not None:
             self._hold = self.set_timer(hold, self._next_step)
 
     def _cancel_hold(self) -> None:
@@ -428,19 +449,12 @@ class TableScreen(SkyjoScreen[None]):
             self._hold = None
 
     def _show(self, step: Step) -> None:
-        previous = self.view
-        self.view, self._shown_seq = step.view, step.seq
+        previous = self.controller.shown(step, highlight=self.skyjo.prefs.highlight)
         if previous is None or bool(previous.legal_actions) != bool(step.view.legal_actions):
             self.board.prompt_line.clear_note()  # it is (no longer) our move: the note is stale
         self._log_standin(step.standin, len(step.view.tableaux), step.view.seat)
         self._log_events(step.events, step.view)
         self._write_after(step.seq)
-        self._changed = step.changed if self.skyjo.prefs.highlight else Touched()
-        if self._flight.active:
-            self._flight.shown(step.seq)
-            if not self._flight.active:
-                self.mode = Mode.NORMAL  # the mode our move was chosen in is used up
-        self.mode = Choices.from_view(step.view).valid_mode(self.mode)
         self._redraw()
         self.skyjo.turn_is_mine(bool(step.view.legal_actions))  # the title, the bell
         self._after_phase(previous, step.view)
@@ -467,8 +481,7 @@ class TableScreen(SkyjoScreen[None]):
     def _log_events(self, events: Sequence[Event], view: PlayerView, *, write: bool = True) -> None:
         """The round's tracker and the score sheet learn ``events``, and the log tells them
         (unless ``write`` is False: the story told them)."""
-        self.tracker.feed(events)
-        self.score_sheet.feed(events)
+        events = self.controller.learn(events)
         if not write:
             return
         names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
@@ -504,7 +517,7 @@ class TableScreen(SkyjoScreen[None]):
 
     def _summary(self, view: PlayerView) -> RoundSummary | None:
         names = seat_names(self.seats, len(view.tableaux), self.tr, view.seat)
-        return summarize(view, names, self.tracker, self._short_names(view, names))
+        return summarize(view, names, self.controller.tracker, self._short_names(view, names))
 
     def _short_names(self, view: PlayerView, names: Sequence[str]) -> list[str]:
         """Shorter forms of ``names`` for narrow tables ("Greedy 2"); "" where the same."""
@@ -535,7 +548,7 @@ class TableScreen(SkyjoScreen[None]):
     def on_screen_resume(self) -> None:
         # Textual also runs the base class's handler (the size check) after this one.
         # Back from Settings: its pace, and its keys (the prompt names them), are in use.
-        self._queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
+        self.controller.queue.pace = PACES.get(self.skyjo.prefs.pace, 0.0)
         self._redraw()
         self._show_summary_due()
 
@@ -544,17 +557,17 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- the timer -----------------------------------------------------------------------
 
-    def _set_timer(self, timer: dict[str, Any] | None) -> None:
-        """The server's turn timer; a one-second tick redraws it while it runs."""
-        self._turn_timer.set(timer, time.monotonic())
-        if not self._turn_timer.running and self._ticker is not None:
+    def _tick(self) -> None:
+        """A one-second tick redraws the server's turn timer while it runs."""
+        running = self.controller.turn_timer.running
+        if not running and self._ticker is not None:
             self._ticker.stop()
             self._ticker = None
-        elif self._turn_timer.running and self._ticker is None:
+        elif running and self._ticker is None:
             self._ticker = self.set_interval(1.0, self._redraw)
 
     def _timer_text(self) -> str:
-        left = self._turn_timer.seconds_left(time.monotonic())
+        left = self.controller.seconds_left(time.monotonic())
         return "" if left is None else self.tr("status.timer", seconds=left)
 
     # -- drawing ---------------------------------------------------------------------------
@@ -567,17 +580,18 @@ class TableScreen(SkyjoScreen[None]):
         extra = " · ".join(
             part for part in (self._timer_text(), self._link_note, come_back) if part
         )
-        hint = self._current_hint()
+        hint = self.controller.current_hint()
+        link_prompt = self.controller.link_prompt()
         model = present(
             view,
             self.seats,
             self.tr,
             mode=self.mode,
             cursor=self.cursor,
-            changed=self._changed,
+            changed=self.controller.changed,
             keys=self._key_labels(),
             timer=extra,
-            prompt=self._link_prompt() or self._hint_prompt(hint, view),
+            prompt=self.tr(link_prompt) if link_prompt else self._hint_prompt(view),
             touch=self.skyjo.touch,
         )
         if hint is not None and view.seat is not None:
@@ -588,32 +602,17 @@ class TableScreen(SkyjoScreen[None]):
 
     # -- the coach -------------------------------------------------------------------------
 
-    def _hint_prompt(self, hint: Hint | None, view: PlayerView) -> str | None:
-        """The hint's sentence on the prompt line until the move is begun: once a card is
-        taken or chosen to discard, the prompt says what that step asks (and that Esc
-        cancels it); the hint's marks stay on the board."""
-        if hint is None or self.mode is not Mode.NORMAL:
-            return None
-        return hint_text(hint, view, self.tr)
-
-    @property
-    def hints_allowed(self) -> bool:
-        """The table's host left the coach on (a server too old to say: it will refuse)."""
-        return self.table.get("hints") is not False
-
-    def _current_hint(self) -> Hint | None:
-        """The hint asked for the update on screen, while it is still our move."""
-        if self._hint is None or self.view is None or not self.view.legal_actions:
-            return None
-        seq, hint = self._hint
-        return hint if seq == self._shown_seq and not self._flight.active else None
+    def _hint_prompt(self, view: PlayerView) -> str | None:
+        """The hint's sentence on the prompt line (``TableController.prompt_hint``)."""
+        hint = self.controller.prompt_hint()
+        return None if hint is None else hint_text(hint, view, self.tr)
 
     def action_log(self, pages: int) -> None:
         """Read the log further back (PgUp) or towards the newest (PgDn)."""
         self.board.scroll_log(pages)
 
     def action_hint(self) -> None:
-        self._ask_hint(self._shown_seq)
+        self._ask_hint(self.controller.shown_seq)
 
     @work(group="hint", exclusive=True)
     async def _ask_hint(self, seq: int | None) -> None:
@@ -624,12 +623,11 @@ class TableScreen(SkyjoScreen[None]):
             reply = await self.skyjo.call({"type": "hint"})
             if reply is None:  # refused (said in a notification): nothing to show
                 return
-            self._hint = (seq, Hint.from_wire(reply["hint"]))
-            if seq == self._shown_seq or self.view is None or not self.view.legal_actions:
+            if not self.controller.hinted(seq, Hint.from_wire(reply["hint"])):
                 break
-            seq = self._shown_seq
+            seq = self.controller.shown_seq
         self._redraw()
-        hint = self._current_hint()
+        hint = self.controller.current_hint()
         if hint is not None and self.view is not None:  # the whole sentence, wrapped
             self.board.write_log(Text(hint_text(hint, self.view, self.tr), style="bold"))
 
@@ -647,190 +645,77 @@ class TableScreen(SkyjoScreen[None]):
             self._footer_state = enabled
             self.refresh_bindings()
 
-    # -- the player's moves ------------------------------------------------------------------
-
-    @property
-    def acting(self) -> bool:
-        """True from sending a move of ours until the update that shows it is on screen."""
-        return self._flight.active
-
-    @property
-    def kept_keys(self) -> int:
-        """How many move keys, pressed while the board could not judge them yet, wait."""
-        return len(self._flight)
-
-    @property
-    def choices(self) -> Choices:
-        view = self.view
-        if self._choices[0] is not view:  # worked out once per view (checked for every key)
-            self._choices = (view, Choices.from_view(view) if view else Choices(None))
-        return self._choices[1]
+    # -- the player's moves: the controller judges them, the screen carries them out ---------
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in _REFUSABLE and self.link is not Link.ONLINE:
-            return False  # nothing can be sent: the key says why (see on_key)
-        if action in _REFUSABLE and self.view is not None and self._keys_wait():
-            return True  # kept by the action, in order with the arrows pressed around it
-        choices = self.choices
-        if action in ("draw", "take"):  # a discard being taken must be placed, or put back
-            can = choices.draw if action == "draw" else bool(choices.take)
-            return can and self.mode is not Mode.TAKE
-        if action == "discard":
-            return bool(choices.discard_flip)
-        if action == "cancel":
-            return (
-                self.mode is not Mode.NORMAL and not self._flight.active
-            )  # a sent move stays sent
-        if action == "choose":
-            return choices.any
-        if action == "hint":
-            return self.hints_allowed and choices.any and not self._flight.active
-        return True
+        return self.controller.allows(action)
 
     def action_move(self, direction: str) -> None:
-        removed = (
-            self.view.tableaux[self.view.seat].removed_columns
-            if self.view and self.view.seat is not None
-            else ()
-        )
-        self.cursor = move(self.cursor, direction, removed)
-        self._redraw()
+        self._carry_out(self.controller.move_cursor(direction))
 
     def action_choose(self) -> None:
-        self._choose(self.cursor)
+        self._carry_out(self.controller.choose())
 
     def action_draw(self) -> None:
-        if not self._kept("draw"):
-            self._choose("draw")
+        self._carry_out(self.controller.draw())
 
     def action_take(self) -> None:
-        if not self._kept("take"):
-            self._set_mode(Mode.TAKE)
+        self._carry_out(self.controller.take())
 
     def action_discard(self) -> None:
-        if not self._kept("discard"):
-            self._set_mode(Mode.DISCARD)
+        self._carry_out(self.controller.discard())
 
     def action_cancel(self) -> None:
-        self._set_mode(Mode.NORMAL)
+        self._carry_out(self.controller.cancel())
 
-    def _set_mode(self, mode: Mode) -> None:
-        self.mode = self.choices.valid_mode(mode)
-        if self.mode is not Mode.NORMAL and isinstance(self.cursor, str):
-            self.cursor = 4  # into the tableau, where the choice is made
-        self._redraw()
+    def keep_keys(self, moves: Sequence[str]) -> None:
+        """Move keys pressed before this screen opened (while the game started), in order:
+        judged, as kept keys, by the first view shown."""
+        self._carry_out(self.controller.keep_keys(moves))
 
-    def _choose(self, target: Target) -> None:
-        if self._kept("choose", target):
-            return
-        choices = self.choices
-        if target == "draw" and self.mode is Mode.TAKE:
-            self._refuse("draw")  # the discard taken must be placed, or put back (Esc)
-            return
-        if target == "draw":
-            action = choices.draw_action()
-        elif target == "discard":
-            mode = choices.mode_for_discard_pile()
-            if mode is None:  # neither to take nor to put the drawn card on: say why
-                self._refuse("discard" if choices.holding_drawn else "take")
-            self._set_mode(Mode.NORMAL if mode is None or mode is self.mode else mode)
-            return
-        else:
-            action = choices.action_for(self.mode, target)
-        if action is None:
-            self._refuse("choose", target)  # a face-up card where a face-down one is wanted, ...
-            return
-        self._play(action)
+    def _play_pending(self) -> None:
+        self._carry_out(self.controller.play_pending())
 
-    def _play(self, action: Action) -> None:
-        # In flight at once, not when the worker starts: a key pressed right after is kept.
-        # Until the update that shows the move, the board shows it as chosen (same mode).
-        self._flight.sent()
-        self._refresh_footer()
-        self._send(action)
+    def _carry_out(self, effects: Sequence[Effect]) -> None:
+        """Do what the controller asked, in order."""
+        for effect in effects:
+            if isinstance(effect, Send):
+                self._refresh_footer()
+                self._send(effect.action)
+            elif isinstance(effect, Refuse):
+                self._refuse(effect)
+            elif isinstance(effect, Bell):
+                self.app.bell()
+            elif isinstance(effect, Redraw):
+                self._redraw()
+            elif isinstance(effect, RefreshKeys):
+                self._refresh_footer()
 
     @work(group="act")
     async def _send(self, action: Action) -> None:
         try:
             reply = await self.skyjo.call(ActRequest(action.to_dict()).to_wire())
         except BaseException:
-            self._flight.refused()
+            self.controller.send_failed()
             raise
-        if reply is None:  # refused, said in a notification: the board stays as it was,
-            self._flight.refused()  # and keys pressed after the move no longer fit
-            self._refresh_footer()  # the keys of the board as it is, no longer all kept
+        if reply is None:  # refused, said in a notification: the board stays as it was
+            self._carry_out(self.controller.send_failed())
             return
-        self._flight.answered(reply.get("seq"), self._shown_seq)
-        if not self._flight.active:  # the update that shows it was on screen first
-            if self.mode is not Mode.NORMAL:
-                self._set_mode(Mode.NORMAL)  # the mode the move was chosen in is used up
-            else:
-                self._refresh_footer()
-            self._play_pending()
-
-    # -- keys that wait until the board can judge them --------------------------------------
-
-    def _keys_wait(self) -> bool:
-        """The board has no game to judge keys by yet, our move is on its way, or the board
-        is catching up to one that asks for our move."""
-        return self.view is None or self._flight.active or self._queue.asks_for_move()
-
-    def keep_keys(self, moves: Sequence[str]) -> None:
-        """Move keys pressed before this screen opened (while the game started), in order:
-        judged, as kept keys, by the first view shown."""
-        for move_ in moves:
-            self._kept(move_)
-        self._play_pending()
-
-    def _kept(self, move: str, target: Target | None = None) -> bool:
-        """Keep ``move`` for the update it waits for, if keys wait now (full: the bell).
-
-        Kept here, in the binding's action, not in ``on_key``: Textual runs a key's
-        binding after the screen's ``on_key`` of the keys pressed with it, so only
-        here has the cursor already moved for the arrows pressed before.
-        """
-        if not self._keys_wait():
-            return False
-        if not self._flight.keep(move, self.cursor if target is None else target):
-            self.app.bell()
-        return True
-
-    def _play_pending(self) -> None:
-        """Play the kept keys, in order, once the update they wait for is shown.
-
-        Each is checked against that view's legal actions as if pressed now;
-        one that sends a move leaves the rest for the update after it.
-        """
-        while not self._keys_wait() and (kept := self._flight.next_key()) is not None:
-            if kept.move == "choose":
-                self._choose(kept.target)
-            elif not self.check_action(kept.move, ()):
-                self._refuse(kept.move)
-            else:
-                {
-                    "draw": self.action_draw,
-                    "take": self.action_take,
-                    "discard": self.action_discard,
-                }[kept.move]()
+        self._carry_out(self.controller.answered(reply.get("seq")))
 
     # -- the mouse -------------------------------------------------------------------------
 
     @on(TableauWidget.CardChosen)
     def _card_clicked(self, message: TableauWidget.CardChosen) -> None:
-        if self.view is not None and message.seat == self.view.seat:
-            self.cursor = message.pos
-            self._choose(message.pos)
+        self._carry_out(self.controller.card_chosen(message.seat, message.pos))
 
     @on(TableauWidget.CardHovered)
     def _card_hovered(self, message: TableauWidget.CardHovered) -> None:
-        if self.view is not None and message.seat == self.view.seat and self.cursor != message.pos:
-            self.cursor = message.pos
-            self._redraw()
+        self._carry_out(self.controller.card_hovered(message.seat, message.pos))
 
     @on(PilesWidget.PileChosen)
     def _pile_clicked(self, message: PilesWidget.PileChosen) -> None:
-        self.cursor = message.pile
-        self._choose(message.pile)
+        self._carry_out(self.controller.pile_chosen(message.pile))
 
     # -- chat, scores, leaving ---------------------------------------------------------------
 
@@ -867,30 +752,23 @@ class TableScreen(SkyjoScreen[None]):
             self.board.prompt_line.flash(self.tr("hint.off"))
             return
         action = self._move_action_of(event.key)
-        if action is not None and not self.check_action(action, ()):
-            if self.view is None:
-                # No game shown yet (it is starting): the first view judges the key. The
-                # footer shows no move keys meanwhile, as a watcher's never does.
-                self._kept(action)
-            else:
-                self._refuse(action)
+        if action is not None and not self.controller.allows(action):
+            self._carry_out(self.controller.key_refused(action))
 
     def _move_action_of(self, key: str) -> str | None:
         return move_action_of(key, self.skyjo.keymap)
 
-    def _refuse(self, action: str, target: Target | None = None) -> None:
-        """Say for a moment, in the prompt line, why ``action`` (on ``target``) cannot be played now."""
-        if self.view is None or self._flight.active:
-            return
+    def _refuse(self, refusal: Refuse) -> None:
+        """Say for a moment, in the prompt line, why a move cannot be played now."""
         note = refusal_text(
-            action,
-            self.view,
+            refusal.move,
+            refusal.view,
             self.seats,
             self.tr,
             self._key_labels(),
             self.link.value,
-            target=target,
-            mode=self.mode,
+            target=refusal.target,
+            mode=refusal.mode,
             touch=self.skyjo.touch,
         )
         self.app.bell()
@@ -927,26 +805,6 @@ class TableScreen(SkyjoScreen[None]):
     def ready_for_next_round(self) -> None:
         self.run_worker(self.skyjo.call({"type": "ready", "ready": True}), group="ready")
 
-    @property
-    def ready_for_round(self) -> bool:
-        """Between rounds, the server has us ready for the next one."""
-        own = self.view.seat if self.view is not None else None
-        if own is None or self.table.get("status") != TableStatus.BETWEEN_ROUNDS:
-            return False
-        seats = self.table.get("seats") or []
-        return any(s is not None and s.get("seat") == own and s.get("ready") for s in seats)
-
-
-def next_round_at(table: dict[str, Any]) -> float | None:
-    """When the table's next round starts by itself (``time.monotonic()``), from its
-    ``next_round_in`` as of now (the table just came); None when it will not."""
-    seconds = (
-        table.get("next_round_in") if table.get("status") == TableStatus.BETWEEN_ROUNDS else None
-    )
-    if isinstance(seconds, (int, float)) and seconds > 0:
-        return time.monotonic() + float(seconds)
-    return None
-
 
 def game_seats_of(
     entry: Mapping[str, Any], roster: list[Any], me: int | None
@@ -980,27 +838,8 @@ def others_at(entry: Mapping[str, Any], own: int | None) -> dict[str, Any]:
 def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:
     """The table's move ("draw", "take", ...) ``key`` is bound to, with the player's keymap."""
     for binding in TableScreen.BINDINGS:
-        if not isinstance(binding, Binding) or binding.action not in _REFUSABLE:
+        if not isinstance(binding, Binding) or binding.action not in REFUSABLE:
             continue
         if key in keys_of(binding, keymap):
             return binding.action
     return None
-
-
-def standin_of(message: Mapping[str, Any], seats: int) -> tuple[int, Standin] | None:
-    """The seat and the bot that chose a ``game`` push's move for that seat's person, from
-    its ``standin`` (docs/protocol.md); None when a person chose it, or the field is not
-    one a seat of this table can have (the move is then shown as any other).
-
-    Its words are the one text of a ``game`` push (``session.NUMBERS_ONLY``), so they are
-    made printable here: someone else's server may name its bot with a terminal's controls.
-    """
-    data = message.get("standin")
-    seat = data.get("seat") if isinstance(data, Mapping) else None
-    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < seats:
-        return None
-    try:
-        standin = Standin.from_dict(data)
-    except InvalidSetup:
-        return None
-    return seat, Standin(printable(standin.bot), printable(standin.reason))

@@ -22,7 +22,6 @@ from textual.widgets import Input
 from server.app import SkyjoServer
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.choices import Mode
 from skyjo_tui.i18n import LANGUAGES
 from skyjo_tui.screens.create_table import CreateTableScreen
 from skyjo_tui.screens.game_over import GameOverScreen
@@ -39,6 +38,7 @@ from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.stats import StatsScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.table.choices import Mode
 
 from .journeys.seen import TIMEOUT, footer_keys, on_screen, screen_text, until
 from .players import KeyboardPlayer, my_move, play_to_game_over

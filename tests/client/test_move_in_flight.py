@@ -18,10 +18,10 @@ from server.app import SkyjoServer
 from server.engine import Game, Phase
 from skyjo_tui.address import tcp_connector
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.kept_keys import MAX_KEPT_KEYS, MoveInFlight
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.table.kept_keys import MAX_KEPT_KEYS, MoveInFlight
 from skyjo_tui.widgets.footer import KeyFooter
 
 from .players import KeyboardPlayer, burst, my_move, rows, wait_for
@@ -149,7 +149,7 @@ async def test_your_turn_cuts_the_pace_short_and_a_key_pressed_meanwhile_is_kept
         table = TableScreen(table_map(4))
         await app.push_screen(table)
         # Each other player's move would stay on screen an hour: only the cut passes.
-        table._queue.pace = 3600.0  # noqa: SLF001
+        table.controller.queue.pace = 3600.0
 
         def our_turn(game: Game, moves: int) -> bool:
             return moves > 14 and game.current_player == 0 and game.round.phase is Phase.CHOOSE

@@ -22,17 +22,17 @@ from server.engine.events import (
 from server.protocol import ErrorCode, NameReason
 from skyjo_tui import preferences
 from skyjo_tui.address import DEFAULT_PORT, parse_address
-from skyjo_tui.choices import Choices, Mode, prompt_key
-from skyjo_tui.cursor import move
 from skyjo_tui.i18n import LANGUAGES, Translator, detect_language, load_catalog
 from skyjo_tui.layout import CARD_SIZES, plan_table
 from skyjo_tui.names import SeatInfo, level_name, seat_names, shorten
 from skyjo_tui.narrate import describe, touched, winners_sentence
 from skyjo_tui.preferences import Preferences
 from skyjo_tui.presenter import present
-from skyjo_tui.refusals import refusal_key
 from skyjo_tui.seat_line import SeatLine, fit_name_line
 from skyjo_tui.summary import PlayerResult, RoundSummary
+from skyjo_tui.table.choices import Choices, Mode, prompt_key
+from skyjo_tui.table.cursor import move
+from skyjo_tui.table.refusals import refusal_key
 from skyjo_tui.widgets.card_art import CardLook, Face, draw_card
 from skyjo_tui.widgets.results import standings
 

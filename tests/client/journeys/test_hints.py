@@ -90,7 +90,7 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
         await until(pilot, lambda: prompt_line(app).startswith("Hint: "), "the hint")
         words = prompt_line(app)
         assert "better than" in words or "about as good as" in words, words
-        hint = table._current_hint()  # noqa: SLF001 - which move the words are about
+        hint = table.controller.current_hint()  # which move the words are about
         assert hint is not None
         piles = table.query_one(PilesWidget)
         if hint.move.kind is ActionKind.DRAW:
@@ -119,7 +119,7 @@ async def test_the_hint_key_says_the_best_move_and_marks_its_card(
         await pilot.press("i")
         await until(pilot, lambda: prompt_line(app).startswith("Hint: "), "the second hint")
         words = prompt_line(app)
-        hint = table._current_hint()  # noqa: SLF001
+        hint = table.controller.current_hint()
         assert hint is not None and hint.move.pos is not None and table.view is not None
         drawn, column = table.view.drawn_card, f"column {hint.move.pos // 3 + 1}"
         if hint.move.kind is ActionKind.SWAP_DRAWN:
@@ -142,8 +142,8 @@ async def test_a_hint_longer_than_the_prompt_line_is_read_whole_at_80x24(
         await pilot.press("d")
         await until(pilot, lambda: table.choices.discard_flip, "the drawn card")
         await pilot.press("i")
-        await until(pilot, lambda: table._current_hint() is not None, "the hint")  # noqa: SLF001
-        hint, view = table._current_hint(), table.view  # noqa: SLF001
+        await until(pilot, lambda: table.controller.current_hint() is not None, "the hint")
+        hint, view = table.controller.current_hint(), table.view
         assert hint is not None and view is not None
         sentence = hint_text(hint, view, table.tr)
         assert len(sentence) > app.size.width, (
@@ -256,9 +256,9 @@ async def test_the_hints_mark_looks_unlike_the_last_moves(
         )
         bot = next(w for w in table.query(TableauWidget) if w.seat != own_tableau(table).seat)
         await pilot.press("i")
-        await until(pilot, lambda: table._current_hint() is not None, "the hint")  # noqa: SLF001
+        await until(pilot, lambda: table.controller.current_hint() is not None, "the hint")
         await pilot.pause()
-        hint, view = table._current_hint(), table.view  # noqa: SLF001
+        hint, view = table.controller.current_hint(), table.view
         assert hint is not None and view is not None
         cards, pile_marks = hint_marks(hint.move, view)  # what the hint marks
         assert cards or pile_marks

@@ -12,10 +12,10 @@ from typing import Any
 from textual.pilot import Pilot
 
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.choices import Mode
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.setup import SetupScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.table.choices import Mode
 
 from ..players import KeyboardPlayer, my_move
 from .seen import a_local_game, footer, on_screen, prompt_line, screen_text, until

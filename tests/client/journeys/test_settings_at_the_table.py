@@ -15,11 +15,11 @@ from textual.command import CommandPalette
 from textual.widgets import Markdown, Select
 
 from skyjo_tui.app import SkyjoApp
-from skyjo_tui.pacing import PACES
 from skyjo_tui.screens.help import HelpScreen
 from skyjo_tui.screens.keys import KeysScreen
 from skyjo_tui.screens.settings import SettingsScreen
 from skyjo_tui.screens.table import TableScreen
+from skyjo_tui.table.pacing import PACES
 from skyjo_tui.widgets.line_log import LineLog
 
 from ..players import KeyboardPlayer, my_move
@@ -79,7 +79,7 @@ async def test_settings_from_the_table_and_back_to_the_game(
             lambda: app.screen is table and "Retournez" in prompt_line(app),
             "the table's prompt in French",
         )
-        assert table._queue.pace == PACES["slow"]  # noqa: SLF001 - the test looks inside
+        assert table.controller.queue.pace == PACES["slow"]
         assert log_lines(table)[: len(told)] == told  # the log keeps what it told
         assert (await footer(pilot)).has("Partir"), await footer(pilot)
         assert focused(app) == keyboard

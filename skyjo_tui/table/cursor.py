@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Final, Literal
 
-from .layout import COLUMNS, ROWS
+from ..layout import COLUMNS, ROWS
 
 Target = int | Literal["draw", "discard"]
 PILES: Final[tuple[str, ...]] = ("draw", "discard")

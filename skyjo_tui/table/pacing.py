@@ -16,7 +16,7 @@ from typing import Final
 from server.engine import Event, PlayerView
 from server.engine.movelog import Standin
 
-from .narrate import Touched, touched
+from ..narrate import Touched, touched
 
 #: Seconds each other player's move stays highlighted, by the settings' names.
 PACES: Final[dict[str, float]] = {"off": 0.0, "fast": 0.35, "normal": 0.8, "slow": 1.5}

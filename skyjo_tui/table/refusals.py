@@ -13,10 +13,10 @@ from typing import Final
 from server.engine import PlayerView, ViewPhase
 from server.engine.cards import ROWS
 
+from ..i18n import Translator
+from ..names import SeatInfo, seat_names
 from .choices import Choices, Mode
 from .cursor import Target
-from .i18n import Translator
-from .names import SeatInfo, seat_names
 
 
 def refusal_key(
