@@ -73,6 +73,8 @@ def lines_heard(said: list[Any]) -> list[HeardChat]:
     that is not one is left out, as a push that is not one is (``ServerConnection``)."""
     heard = []
     for line in said:
+        if not isinstance(line, dict):
+            continue
         try:
             heard.append(heard_chat(ChatPush.from_wire(line)))
         except ProtocolError:

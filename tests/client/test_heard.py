@@ -12,7 +12,17 @@ def table(table_id: str = "t1", status: str = "waiting", **more: Any) -> dict[st
 
 
 def chat(text: str, scope: str = "table", at: float = 1.0, name: str = "Ann") -> dict[str, Any]:
-    return {"type": "chat", "scope": scope, "from_name": name, "text": text, "at": at}
+    """A chat push as the server sends it (``server.protocol.ChatPush``)."""
+    table_id = "t1" if scope == "table" else None
+    return {
+        "type": "chat",
+        "scope": scope,
+        "table_id": table_id,
+        "from_id": 7,
+        "from_name": name,
+        "text": text,
+        "at": at,
+    }
 
 
 def test_a_table_push_keeps_the_table_and_says_who_was_removed() -> None:
@@ -82,7 +92,7 @@ def test_the_lobbys_chat_so_far_replaces_its_lines_and_keeps_the_tables() -> Non
     heard.hear(chat("old lobby line", scope="lobby"))
     heard.hear({"type": "table", "table": table()})
     heard.hear(chat("table line"))
-    said = [{"scope": "lobby", "from_name": "Bob", "text": "new", "at": 3.0}, "not a line"]
+    said = [chat("new", scope="lobby", at=3.0, name="Bob"), "not a line", {"text": "half"}]
     changed = heard.hear({"type": "lobby_chat", "lines": said})
     assert changed.lobby_chat
     assert [(line.scope, line.text) for line in heard.chat_lines] == [
@@ -116,7 +126,7 @@ def test_a_game_update_is_passed_on() -> None:
 def test_being_sent_from_a_table_is_said_until_we_sit_again() -> None:
     heard = Heard()
     heard.hear({"type": "table", "table": table()})
-    changed = heard.hear({"type": "left_table", "reason": "kicked"})
+    changed = heard.hear({"type": "left_table", "table_id": "t1", "reason": "kicked"})
     assert changed.left == "kicked" and heard.table is None and heard.left_reason == "kicked"
     heard.hear({"type": "table", "table": table("t2")})
     assert heard.left_reason == ""
@@ -125,12 +135,15 @@ def test_being_sent_from_a_table_is_said_until_we_sit_again() -> None:
 def test_leaving_by_choice_leaves_no_note() -> None:
     heard = Heard()
     heard.hear({"type": "table", "table": table()})
-    changed = heard.hear({"type": "left_table", "reason": "left"})
+    changed = heard.hear({"type": "left_table", "table_id": "t1", "reason": "left"})
     assert changed.left == "left" and heard.left_reason == "" and heard.table is None
 
 
 def test_a_notice_is_passed_on() -> None:
-    assert Heard().hear({"type": "notice", "text": "restart at noon"}).notice == "restart at noon"
+    assert (
+        Heard().hear({"type": "notice", "text": "restart at noon", "at": 1.0}).notice
+        == "restart at noon"
+    )
 
 
 def test_table_pushes_wait_while_held_and_come_back_in_order() -> None:
@@ -140,7 +153,7 @@ def test_table_pushes_wait_while_held_and_come_back_in_order() -> None:
         {"type": "table", "table": table()},
         {"type": "game", "view": {}},
         {"type": "game_over"},
-        {"type": "left_table", "reason": "closed"},
+        {"type": "left_table", "table_id": "t1", "reason": "closed"},
     ]
     assert all(heard.hear(push).held for push in pushes)
     assert heard.table is None and heard.left_reason == ""  # nothing kept yet
