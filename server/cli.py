@@ -305,7 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv[:1] == ["admin"]:
         from .admin.cli import main as admin_main
 
-        return admin_main(argv[1:])
+        return admin_main(argv[1:], build_parser)
     parser = build_parser()
     args = parse_with_config(parser, argv)
     roles.check_role_arguments(parser, args)

@@ -22,7 +22,7 @@ import argparse
 import json
 import socket
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Final
 
@@ -76,13 +76,16 @@ def request_of(args: argparse.Namespace) -> dict[str, Any]:
     return fields
 
 
-def socket_path_of(args: argparse.Namespace, parser: argparse.ArgumentParser) -> Path:
+def socket_path_of(
+    args: argparse.Namespace,
+    parser: argparse.ArgumentParser,
+    server_parser: Callable[[], argparse.ArgumentParser],
+) -> Path:
     if args.socket is not None:
         socket_path: Path = args.socket
         return socket_path
     data_dir = args.data_dir
     if args.config is not None:
-        from ..cli import build_parser as server_parser  # the server's options: only here
         from ..configfile import ConfigError, read_config
 
         try:
@@ -115,10 +118,12 @@ def ask(path: Path, request: dict[str, Any], timeout: float = TIMEOUT) -> dict[s
     return reply
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None, server_parser: Callable[[], argparse.ArgumentParser]) -> int:
+    """``skyjo-server admin ...`` (``server.cli`` hands over, with its own parser, which
+    reads the data directory from ``--config`` as the server itself would)."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    path = socket_path_of(args, parser)
+    path = socket_path_of(args, parser, server_parser)
     try:
         reply = ask(path, request_of(args))
     except (OSError, ValueError) as exc:  # no server, not ours (UnsafeAdminSocket), garbled

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final
 from ..lobby.bans import BanKind
 from ..lobby.text import TextError, clean_chat, name_key
 from ..protocol import ErrorCode, LeftReason, NoticePush
-from ..ssh.options import IDENTITY_PREFIX
+from ..ssh.naming import IDENTITY_PREFIX
 
 if TYPE_CHECKING:
     from ..app import SkyjoServer

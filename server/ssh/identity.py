@@ -17,7 +17,7 @@ from pathlib import Path
 import asyncssh
 
 from ..termhost import DoorPlayer
-from .options import DEFAULT_LOBBY_USERNAME, IDENTITY_PREFIX
+from .naming import DEFAULT_LOBBY_USERNAME, IDENTITY_PREFIX
 
 logger = logging.getLogger(__name__)
 

@@ -14,12 +14,10 @@ from ..doors.options import DoorPlugin, host_options_from_args, network, port, p
 from ..listen import IPNetwork
 from ..termhost.gcpolicy import DEFAULT_GC_POLICY, GCPolicy
 from ..termhost.options import HostLimits, WorkerOptions
+from .naming import DEFAULT_LOBBY_USERNAME
 
 DEFAULT_SSH_PORT: Final = 2222
-DEFAULT_LOBBY_USERNAME: Final = "skyjo"
 HOST_KEY_FILENAME: Final = "ssh_host_ed25519_key"
-IDENTITY_PREFIX: Final = "ssh-key:"
-"""A key's identity in the lobby is this and its SHA256 fingerprint (``identity.identity_for_key``)."""
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ from urllib.parse import urlsplit
 
 from skyjo_tui.i18n import LANGUAGE_INFO
 
-from .options import IPNetwork
+from ..listen import IPNetwork
 
 COOKIE_NAME: Final = "skyjo_id"
 COOKIE_MAX_AGE: Final = 400 * 24 * 3600
