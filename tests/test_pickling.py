@@ -19,9 +19,11 @@ from server.configfile import ConfigError
 from server.database import DamagedDatabase, StoreClosed
 from server.datadir import CannotStart, DataDirInUse
 from server.engine.errors import EngineError, IllegalAction, InvalidSetup, ReplayDivergence
+from server.link.client import LinkRefused
 from server.lobby.text import TextError, TextTooLong
 from server.netclient import ConnectionLost, ServerError
 from server.protocol import ErrorCode, NameReason, ProtocolError
+from server.proxyheader import ProxyHeaderError
 from server.termhost.workers import WorkerUnavailable
 from skyjo_tui.link import NameNeeded
 from skyjo_tui.replay import ReplayError
@@ -39,6 +41,8 @@ EXAMPLES: list[BaseException] = [
     NameNeeded("that name is taken", "name_taken", {"reason": "x"}),
     NameNeeded("", "name_required"),
     AdminError("no player is called 'Zoë'"),
+    LinkRefused("this lobby refused the door host: wrong door secret"),
+    ProxyHeaderError("no PROXY header (starts b'SSH-2.0-')"),
     ConfigError("server.toml, line 3: unknown key 'prot'"),
     StoreClosed("the store is closed"),
     CannotStart("the data directory is not a directory"),

@@ -243,7 +243,7 @@ async def test_the_admin_sees_each_browser_and_ssh_player_s_own_address(
         # NAME WHERE DOOR IDENTITY ADDRESS: alice's identity is her page's cookie.
         assert rows["alice"][1:3] == ["lobby", "web"], out.decode()
         assert rows["alice"][-1] == "127.0.0.1", out.decode()
-        assert rows["bob"] == ["bob", "lobby", "ssh", "-", "127.0.0.1"], out.decode()
+        assert rows["bob"] == ["bob", "lobby", "ssh", "-", "-", "127.0.0.1"], out.decode()
 
 
 @pytest.mark.parametrize("allowed", [False, True], ids=["foreign", "allowed-by-the-operator"])
