@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Button, Input
 
 from server.app import SkyjoServer
 from server.netclient import ServerConnection
@@ -143,3 +143,24 @@ async def test_on_a_phone_upright_the_lobbys_chat_is_under_the_tables(
         tables, chat = lobby.query_one("#lobby-tables"), lobby.query_one(ChatPanel)
         assert chat.region.y >= tables.region.bottom and chat.region.width == 60
         assert tables.region.width == 60
+
+
+@pytest.mark.parametrize("size", [(60, 49), (97, 18), (84, 18), (80, 24)])
+async def test_the_new_table_form_on_a_phone_asks_no_typing_and_shows_its_buttons(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, size: tuple[int, int]
+) -> None:
+    """On a touch screen the form opens with no text field focused (the phone's keyboard
+    came up over it, though its defaults need no typing), no empty error bar under its
+    fields, and Create and Cancel in view on a phone on its side (they were below its fold)."""
+    touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=HOST, environ=touch)
+    async with app.run_test(size=size) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        dialog = await on_screen(pilot, CreateTableScreen)
+        await pilot.pause()
+        assert not isinstance(app.focused, Input), app.focused
+        assert not dialog.query_one("#create-error").display
+        visible = dialog.query_one(".dialog").content_region
+        for button in dialog.query(Button).results(Button):
+            assert visible.contains_region(button.region), (button, screen_text(app))
