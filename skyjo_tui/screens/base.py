@@ -83,9 +83,6 @@ class SkyjoScreenMixin(_MixedInto):
         self._localize_widgets()
         self._stand(self.app.size.width, self.app.size.height)
 
-    def on_resize(self, event: events.Resize) -> None:
-        self._stand(event.size.width, event.size.height)
-
     def _stand(self, width: int, height: int) -> None:
         """The class ``upright`` on a phone held upright (as the table's portrait plan): the
         stylesheet stacks there what stands side by side on a wider screen."""
@@ -151,6 +148,7 @@ class SkyjoScreenMixin(_MixedInto):
         # A screen's first layout sends the screen itself a Resize to the size it
         # was just laid out at, and Textual's handler lays it all out again.
         # A resize to where the screen stands already changes nothing.
+        self._stand(event.size.width, event.size.height)
         if event.size == self._compositor.size:
             event.prevent_default()  # not Textual's handler: nothing to redo
 

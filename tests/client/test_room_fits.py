@@ -143,6 +143,10 @@ async def test_on_a_phone_upright_the_lobbys_chat_is_under_the_tables(
         tables, chat = lobby.query_one("#lobby-tables"), lobby.query_one(ChatPanel)
         assert chat.region.y >= tables.region.bottom and chat.region.width == 60
         assert tables.region.width == 60
+        await pilot.resize_terminal(100, 30)  # the phone on its side: the chat beside
+        await until(pilot, lambda: chat.region.x >= tables.region.right, "the chat beside")
+        await pilot.resize_terminal(60, 49)  # upright again
+        await until(pilot, lambda: chat.region.y >= tables.region.bottom, "the chat under")
 
 
 @pytest.mark.parametrize("size", [(60, 49), (97, 18), (84, 18), (80, 24)])
