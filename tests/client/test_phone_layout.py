@@ -230,3 +230,22 @@ async def test_upright_the_results_fit_the_dialog_with_every_score(
         assert "Round" in header and "Total" in header
         lines = "\n".join(screen_lines(app))
         assert "Round" in lines and "Total" in lines, lines
+
+
+async def test_under_the_game_over_dialog_the_prompt_names_nothing_to_tap(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """The prompt under the dialog said "tap Scores", a word its footer does not have; once
+    the dialog is closed, the table's footer has Scores again and the prompt names it."""
+    app = make_app(environ=TOUCH_SCREEN)
+    async with app.run_test(size=(60, 49)) as pilot:
+        screen = TableScreen(table_map(2, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(2, 1, lambda game, moves: False):
+            screen.feed_game(push)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        assert screen.board.model.prompt == "The game is over."
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        assert screen.board.model.prompt == "The game is over: tap Scores to see the results."
