@@ -24,7 +24,7 @@ from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.piles import PilesWidget
 from skyjo_tui.widgets.results import ResultsTable
 
-from .journeys.seen import drawn_words, screen_lines
+from .journeys.seen import drawn_words, prompt_line, screen_lines
 from .players import wait_for
 from .scenes import game_pushes, moves, table_map
 from .test_snapshots import show_table
@@ -245,7 +245,8 @@ async def test_under_the_game_over_dialog_the_prompt_names_nothing_to_tap(
             screen.feed_game(push)
         await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
         await pilot.pause()
-        assert screen.board.model.prompt == "The game is over."
+        assert str(screen.board.prompt_line.text) == "The game is over."  # under the dialog
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen)
-        assert screen.board.model.prompt == "The game is over: tap Scores to see the results."
+        await pilot.pause()
+        assert prompt_line(app) == "The game is over: tap Scores to see the results."
