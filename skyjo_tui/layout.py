@@ -128,10 +128,10 @@ def plan_table(
     Bigger is better for every tableau, and the sizes stay balanced: an 11x7
     tableau beside 4x1 opponents reads worse than 8x5 beside 6x3.
     """
-    if not spectator and _upright(width, height):
-        upright = _plan_portrait(width, height, opponents)
-        if upright is not None:
-            return upright
+    if not spectator and upright(width, height):
+        portrait = _plan_portrait(width, height, opponents)
+        if portrait is not None:
+            return portrait
     plan = _plan_landscape(width, height, opponents, spectator)
     if touch and plan is not None and plan.own is not None and not plan.own.boxed:
         return _plan_summaries(width, height, opponents) or plan
@@ -145,7 +145,8 @@ def portrait_below() -> int:
     return tableau_width(boxed) + piles_width(boxed) + SIDE_MIN_WIDTH
 
 
-def _upright(width: int, height: int) -> bool:
+def upright(width: int, height: int) -> bool:
+    """A phone held upright: too narrow to box your cards beside the log, taller than wide."""
     return width < portrait_below() and height * CELL_ASPECT >= width
 
 

@@ -80,9 +80,11 @@ def present(
     timer: str = "",
     prompt: str | None = None,
     touch: bool = False,
+    covered: bool = False,
 ) -> BoardModel:
     """Everything the board shows for ``view``, with ``changed`` highlighted; ``touch``:
-    the prompt says what to tap rather than which keys to press."""
+    the prompt says what to tap rather than which keys to press; ``covered``: a dialog
+    is over the board (its own words to tap are in its footer)."""
     choices = Choices.from_view(view)
     mode = choices.valid_mode(mode)
     names = seat_names(seats, len(view.tableaux), tr)
@@ -101,7 +103,7 @@ def present(
         status=_status(view, names, tr, timer),
         prompt=prompt
         if prompt is not None
-        else _prompt(view, choices, mode, names, tr, keys or {}, touch),
+        else _prompt(view, choices, mode, names, tr, keys or {}, touch, covered=covered),
         your_move=choices.any,
     )
 
@@ -285,6 +287,8 @@ def _prompt(
     tr: Translator,
     keys: Mapping[str, str],
     touch: bool,
+    *,
+    covered: bool,
 ) -> str:
     key = prompt_key(choices, mode)
     if key:
@@ -294,16 +298,25 @@ def _prompt(
             a_drawn=tr.a(view.drawn_card) if view.drawn_card is not None else "",
             **{f"{name}_key": display for name, display in keys.items()},
         )
-    return _waiting(view, names, tr, keys, touch)
+    return _waiting(view, names, tr, keys, touch, covered=covered)
 
 
 def _waiting(
-    view: PlayerView, names: list[str], tr: Translator, keys: Mapping[str, str], touch: bool
+    view: PlayerView,
+    names: list[str],
+    tr: Translator,
+    keys: Mapping[str, str],
+    touch: bool,
+    *,
+    covered: bool,
 ) -> str:
     # Over, the round's summary or the game's end is one key away: the prompt says which
-    # (on a touch screen, the footer's word to tap).
+    # (on a touch screen, the footer's word to tap; under that dialog, whose footer has no
+    # such word, just that it is over).
     if view.phase.over:
         key = f"prompt.{view.phase}"
+        if touch and covered:
+            return tr(f"prompt.covered.{view.phase}")
         if touch:
             return tr(TAP_PROMPTS[key], scores=tr("keys.scores"))
         return tr(key, summary_key=keys.get("summary", "s"))

@@ -13,7 +13,7 @@ from ..bindings import localize_bindings, word_of
 from ..host import Host
 from ..i18n import Translator
 from ..keymap import keys_now
-from ..layout import MENU_MIN_SIZE
+from ..layout import MENU_MIN_SIZE, upright
 from ..widgets.form import show_focus_marks
 
 ResultType = TypeVar("ResultType")
@@ -81,6 +81,12 @@ class SkyjoScreenMixin(_MixedInto):
     def on_mount(self) -> None:
         localize_bindings(self, self.tr)
         self._localize_widgets()
+        self._stand(self.app.size.width, self.app.size.height)
+
+    def _stand(self, width: int, height: int) -> None:
+        """The class ``upright`` on a phone held upright (as the table's portrait plan): the
+        stylesheet stacks there what stands side by side on a wider screen."""
+        self.set_class(upright(width, height), "upright")
 
     def _localize_widgets(self) -> None:
         for widget in self.query("*"):
@@ -142,6 +148,7 @@ class SkyjoScreenMixin(_MixedInto):
         # A screen's first layout sends the screen itself a Resize to the size it
         # was just laid out at, and Textual's handler lays it all out again.
         # A resize to where the screen stands already changes nothing.
+        self._stand(event.size.width, event.size.height)
         if event.size == self._compositor.size:
             event.prevent_default()  # not Textual's handler: nothing to redo
 

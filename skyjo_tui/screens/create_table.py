@@ -15,6 +15,7 @@ from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Input, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoModal
+from .summary_parts import say, state_label
 
 SEATS = range(2, 9)
 DEFAULT_SEATS = 4
@@ -70,11 +71,18 @@ class CreateTableScreen(SkyjoModal[None]):
                     id="timer",
                 )
             yield VariantsForm(tr, self.skyjo.prefs.variants)  # the last game's, local or here
-            yield Label("", id="create-error", classes="error")
+            yield state_label("", id="create-error", classes="error")  # no empty bar
             with Horizontal(classes="buttons"):
                 yield FormButton(tr("create.create"), variant="primary", id="create", compact=True)
                 yield FormButton(tr("create.cancel"), id="cancel", compact=True)
         yield KeyFooter()  # this dialog's keys, not the lobby's below
+
+    def on_mount(self) -> None:
+        """On a touch screen, Create has the focus, not the name: a text field's focus
+        brings up the phone's keyboard, and the defaults need no typing. The form scrolls
+        to it: on a phone on its side the buttons were below the fold."""
+        if self.skyjo.touch:
+            self.query_one("#create").focus()
 
     def request(self) -> dict[str, Any]:
         """The create_table request; ValueError with a reason when a field is wrong."""
@@ -102,11 +110,11 @@ class CreateTableScreen(SkyjoModal[None]):
         try:
             message = self.request()
         except ValueError as exc:
-            error.update(str(exc))
+            say(error, str(exc))
             return
-        error.update("")  # an earlier refusal no longer holds
+        say(error, "")  # an earlier refusal no longer holds
         reply, refusal = await self.skyjo.call_in_dialog(message)
-        error.update(refusal)  # said here, beside the fields to put right
+        say(error, refusal)  # said here, beside the fields to put right
         if reply is not None:  # the next new table opens as this one (its variants: local too)
             kept = {key: message[key] for key in ("seats", "private", "hints", "turn_timer")}
             self.skyjo.save_prefs(

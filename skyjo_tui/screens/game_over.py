@@ -106,12 +106,19 @@ class GameOverScreen(SkyjoModal[None]):
         if self._asked or self.summary.own_seat is None:
             return
         self._asked = True
-        self.refresh_bindings()
+        self._show_asked()
         if await self.skyjo.call({"type": "rematch"}) is None:
             self._asked = False
-            self.refresh_bindings()
+            self._show_asked()
             return
         say(self.query_one("#over-state", Label), self.tr("over.rematch_waiting"))
+
+    def _show_asked(self) -> None:
+        """The footer's key and the button both gone while a rematch is asked: the button
+        stayed highlighted, as if the tap had done nothing."""
+        self.refresh_bindings()
+        for button in self.query("#rematch"):
+            button.disabled = self._asked
 
     @on(Button.Pressed, "#leave")
     def action_leave(self) -> None:

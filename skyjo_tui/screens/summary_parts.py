@@ -26,9 +26,10 @@ def summary_notes(summary: RoundSummary, tr: Translator) -> str:
     return "\n".join(notes)
 
 
-def state_label(text: str, *, id: str) -> Label:
-    """A line that takes no room while it has nothing to say (8 players fit 24 rows)."""
-    label = Label(text, id=id)
+def state_label(text: str, *, id: str, classes: str | None = None) -> Label:
+    """A line that takes no room while it has nothing to say (8 players fit 24 rows; an
+    empty error line drew an empty bar of its colour)."""
+    label = Label(text, id=id, classes=classes)
     label.display = bool(text)
     return label
 

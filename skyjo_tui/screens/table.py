@@ -552,6 +552,11 @@ class TableScreen(SkyjoScreen[None]):
         self._redraw()
         self._show_summary_due()
 
+    def on_screen_suspend(self) -> None:
+        # A dialog over the board (the round's summary): the prompt stops naming what
+        # to tap on the board, which the dialog's footer does not offer.
+        self._redraw()
+
     def action_settings(self) -> None:
         self.skyjo.nav.settings()
 
@@ -593,6 +598,7 @@ class TableScreen(SkyjoScreen[None]):
             timer=extra,
             prompt=self.tr(link_prompt) if link_prompt else self._hint_prompt(view),
             touch=self.skyjo.touch,
+            covered=self.app.screen is not self,  # a dialog over the board
         )
         if hint is not None and view.seat is not None:
             cards, piles = hint_marks(hint.move, view)

@@ -17,10 +17,12 @@ from .text import TextTable
 
 #: The fewest cells a shortened name keeps ("Bartho…").
 MIN_NAME_ROOM: Final = 7
+#: The cells of a tableau column by column (``cards_text``).
+CARDS_WIDTH: Final = COLUMNS * (ROWS * 3 - 1) + COLUMNS - 1
 
 
 def cards_text(result: PlayerResult) -> Text:
-    """The tableau column by column (``-1  0  6│ 4 …``, 35 cells); a removed column's
+    """The tableau column by column (``-1  0  6│ 4 …``, ``CARDS_WIDTH`` cells); a removed column's
     three cards struck through."""
     removed = dict(result.removed)
     struck = Style(dim=True, strike=True)
@@ -79,34 +81,41 @@ class ResultsTable(TextTable[Text]):
         self.can_focus = False  # Enter belongs to the screen (next round), not to the table
         self._shown: tuple[RoundSummary, Translator] | None = None
         self._room: int | None = None  # cells for a player's name and marks; None: whole
+        self._cards = True  # the cards column: too wide for a phone held upright
         self._full_width = 0  # the table's width with the whole names
 
     def show(self, summary: RoundSummary, tr: Translator) -> None:
-        self._shown, self._room = (summary, tr), None
+        self._shown, self._room, self._cards = (summary, tr), None, True
         self._fill(summary, tr)
         self._full_width = 0  # measured once laid out
 
     def on_resize(self) -> None:
         """Too wide for its place (8 players, or a name of 20 characters, at 80 columns):
-        the short names, and the player column narrower by as much as the table is too wide."""
+        the short names, and the player column narrower by as much as the table is too wide.
+        Too wide even then (a phone held upright): no cards (the table behind shows them),
+        the scores whole."""
         if self._shown is None or not self.size.width:
             return
-        if self._room is None:
+        if self._room is None and self._cards:
             self._full_width = self.virtual_size.width
         over = self._full_width - self.size.width
         summary = self._shown[0]
         widest = max((cell_len(r.name + marks(r)) for r in summary.players), default=0)
+        cards = over <= widest - MIN_NAME_ROOM
+        if not cards:
+            over -= CARDS_WIDTH + 2 * self.cell_padding
         room = widest - over if over > 0 else None
-        if room != self._room:
-            self._room = room
+        if (room, cards) != (self._room, self._cards):
+            self._room, self._cards = room, cards
             self._fill(*self._shown)
 
     def _fill(self, summary: RoundSummary, tr: Translator) -> None:
         self.clear(columns=True)
+        cards = [Text(tr("summary.cards"))] if self._cards else []
         self.add_columns(
             Text("#", justify="right"),
             Text(tr("summary.player")),
-            Text(tr("summary.cards")),
+            *cards,
             Text(tr("summary.round"), justify="right"),
             Text(tr("summary.total"), justify="right"),
         )
@@ -114,7 +123,7 @@ class ResultsTable(TextTable[Text]):
             self.add_row(
                 Text(f"{rank}.", justify="right", style=Style(dim=True)),
                 self._player_cell(result, summary),
-                cards_text(result),
+                *([cards_text(result)] if self._cards else []),
                 Text.assemble(score_text(result, tr), justify="right"),
                 Text(str(result.total), justify="right", style=Style(bold=True)),
             )

@@ -19,11 +19,14 @@ from skyjo_tui.layout import (
     tableau_height,
     tableau_width,
 )
+from skyjo_tui.screens.game_over import GameOverScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.piles import PilesWidget
+from skyjo_tui.widgets.results import ResultsTable
 
-from .journeys.seen import drawn_words
-from .scenes import moves
+from .journeys.seen import drawn_words, prompt_line, screen_lines
+from .players import wait_for
+from .scenes import game_pushes, moves, table_map
 from .test_snapshots import show_table
 
 #: A fingertip's 44x44 CSS pixels with the page's cell of about 7x15 pixels.
@@ -199,3 +202,51 @@ async def test_nothing_drawn_is_said_once_without_an_empty_slot_under_it(
         assert screen.view is not None and screen.view.drawn_card is None
         words = drawn_words(app, screen.query_one(PilesWidget))
         assert "Nothing" in words and "··" not in words, words
+
+
+#: The environment the page gives the app on a phone (skyjo_tui/webpage.py).
+TOUCH_SCREEN = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+
+
+@pytest.mark.parametrize("players", [2, 8])
+@pytest.mark.parametrize("size", [(60, 49), (61, 41)])
+async def test_upright_the_results_fit_the_dialog_with_every_score(
+    make_app: Callable[..., SkyjoApp], size: tuple[int, int], players: int
+) -> None:
+    """On a phone held upright the game's results are read whole: the round's score and the
+    total in view (they were cut at the dialog's edge, a scroll bar under them)."""
+    app = make_app(environ=TOUCH_SCREEN)
+    async with app.run_test(size=size) as pilot:
+        screen = TableScreen(table_map(players, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(players, 1, lambda game, moves: False):
+            screen.feed_game(push)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        over = app.screen
+        await pilot.pause()
+        results = over.query_one(ResultsTable)
+        await wait_for(pilot, lambda: results.virtual_size.width <= results.size.width)
+        header = " ".join(str(column.label) for column in results.columns.values())
+        assert "Round" in header and "Total" in header
+        lines = "\n".join(screen_lines(app))
+        assert "Round" in lines and "Total" in lines, lines
+
+
+async def test_under_the_game_over_dialog_the_prompt_names_nothing_to_tap(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """The prompt under the dialog said "tap Scores", a word its footer does not have; once
+    the dialog is closed, the table's footer has Scores again and the prompt names it."""
+    app = make_app(environ=TOUCH_SCREEN)
+    async with app.run_test(size=(60, 49)) as pilot:
+        screen = TableScreen(table_map(2, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(2, 1, lambda game, moves: False):
+            screen.feed_game(push)
+        await wait_for(pilot, lambda: isinstance(app.screen, GameOverScreen))
+        await pilot.pause()
+        assert str(screen.board.prompt_line.text) == "The game is over."  # under the dialog
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen)
+        await pilot.pause()
+        assert prompt_line(app) == "The game is over: tap Scores to see the results."

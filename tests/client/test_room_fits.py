@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from textual.pilot import Pilot
-from textual.widgets import Input
+from textual.widgets import Button, Input
 
 from server.app import SkyjoServer
 from server.netclient import ServerConnection
@@ -59,15 +59,19 @@ HOST, GUEST = "Alexandrine-Marie123", "Bartholomew-Jones-X"  # 20 and 19 of the 
 
 @asynccontextmanager
 async def a_full_room_at_80_columns(
-    make_app: Callable[..., SkyjoApp], server: SkyjoServer, lang: str
+    make_app: Callable[..., SkyjoApp],
+    server: SkyjoServer,
+    lang: str,
+    size: tuple[int, int] = (80, 24),
+    **options: Any,
 ) -> AsyncIterator[tuple[SkyjoApp, RoomScreen]]:
-    """The host's app at 80x24 in ``lang``, in the room it opened from the New table dialog
-    (``CHOSEN`` and a 15 s timer), where a guest of a long name sits down."""
-    app = make_app(tcp_connector("127.0.0.1", server.port), name=HOST, lang=lang)
+    """The host's app at 80x24 (or ``size``) in ``lang``, in the room it opened from the New
+    table dialog (``CHOSEN`` and a 15 s timer), where a guest of a long name sits down."""
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=HOST, lang=lang, **options)
     guest = await ServerConnection.open("127.0.0.1", server.port)
     try:
         await guest.hello(name=GUEST)
-        async with app.run_test(size=(80, 24)) as pilot:
+        async with app.run_test(size=size) as pilot:
             yield app, await in_a_full_room(pilot, guest)
     finally:
         await guest.close()
@@ -108,3 +112,59 @@ async def test_the_seats_fit_beside_the_chat_at_80_columns(
         assert header.endswith(" "), f"the header runs into the chat's frame: {header!r}"
         names = drawn_words(app, seats)
         assert f"{HOST[:8]}" in names and "…" in names, screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(60, 49), (61, 41)])
+async def test_on_a_phone_upright_the_chat_is_under_the_seats_and_the_rules_whole(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, size: tuple[int, int]
+) -> None:
+    """Beside the seats, the chat took half of a phone's width: the seats' table and the rules
+    line were cut. Upright, the chat is under them, everything read across the screen."""
+    touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+    async with a_full_room_at_80_columns(make_app, server, "en", size, environ=touch) as (
+        app,
+        room,
+    ):
+        seats, chat = room.query_one("#seats"), room.query_one(ChatPanel)
+        assert chat.region.y >= seats.region.bottom and chat.region.width == size[0]
+        assert drawn_words(app, room.query_one("#room-rules")) == RULES["en"], screen_text(app)
+        header = screen_lines(app)[seats.region.y]
+        assert header.rstrip().endswith(LAST_HEADER["en"]), screen_text(app)
+
+
+async def test_on_a_phone_upright_the_lobbys_chat_is_under_the_tables(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer
+) -> None:
+    touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=HOST, environ=touch)
+    async with app.run_test(size=(60, 49)) as pilot:
+        lobby = await on_screen(pilot, LobbyScreen)
+        await pilot.pause()
+        tables, chat = lobby.query_one("#lobby-tables"), lobby.query_one(ChatPanel)
+        assert chat.region.y >= tables.region.bottom and chat.region.width == 60
+        assert tables.region.width == 60
+        await pilot.resize_terminal(100, 30)  # the phone on its side: the chat beside
+        await until(pilot, lambda: chat.region.x >= tables.region.right, "the chat beside")
+        await pilot.resize_terminal(60, 49)  # upright again
+        await until(pilot, lambda: chat.region.y >= tables.region.bottom, "the chat under")
+
+
+@pytest.mark.parametrize("size", [(60, 49), (97, 18), (84, 18), (80, 24)])
+async def test_the_new_table_form_on_a_phone_asks_no_typing_and_shows_its_buttons(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, size: tuple[int, int]
+) -> None:
+    """On a touch screen the form opens with no text field focused (the phone's keyboard
+    came up over it, though its defaults need no typing), no empty error bar under its
+    fields, and Create and Cancel in view on a phone on its side (they were below its fold)."""
+    touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+    app = make_app(tcp_connector("127.0.0.1", server.port), name=HOST, environ=touch)
+    async with app.run_test(size=size) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        dialog = await on_screen(pilot, CreateTableScreen)
+        await pilot.pause()
+        assert not isinstance(app.focused, Input), app.focused
+        assert not dialog.query_one("#create-error").display
+        visible = dialog.query_one(".dialog").content_region
+        for button in dialog.query(Button).results(Button):
+            assert visible.contains_region(button.region), (button, screen_text(app))

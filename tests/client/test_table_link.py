@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
 import segno
 
 from server.app import SkyjoServer
@@ -15,6 +16,8 @@ from skyjo_tui.qr import QUIET_ZONE, modules_of_lines
 from skyjo_tui.screens.lobby import LobbyScreen
 from skyjo_tui.screens.room import RoomScreen
 from skyjo_tui.webpage import PAGE_ENV, TABLE_ENV
+from skyjo_tui.widgets.chat import ChatPanel
+from skyjo_tui.widgets.table_link import TableLink
 
 from .journeys.seen import on_screen, screen_lines, screen_text, until
 
@@ -93,3 +96,24 @@ async def test_a_page_opened_from_a_tables_link_sits_at_that_table_or_watches_it
             assert room.table["code"] == code and room.my_seat is None
     finally:
         await host.close()
+
+
+@pytest.mark.parametrize("size", [(61, 41), (60, 45), (60, 49)])
+async def test_upright_the_qr_code_keeps_its_room_above_the_chat(
+    make_app: Callable[..., SkyjoApp], server: SkyjoServer, size: tuple[int, int]
+) -> None:
+    """On a phone held upright the room's chat is under the seats: a few rows, so that the
+    QR code (friends' cameras open the table by it) is still drawn whole above it."""
+    touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1", PAGE_ENV: "http://192.168.178.23:8080"}
+    app = make_app(tcp_connector("127.0.0.1", server.port), name="alice", environ=touch)
+    async with app.run_test(size=size) as pilot:
+        await on_screen(pilot, LobbyScreen)
+        await pilot.press("n")
+        await until(pilot, lambda: app.screen.query("#create"), "the New table dialog")
+        await pilot.press("ctrl+s")
+        room = await on_screen(pilot, RoomScreen)
+        await until(pilot, lambda: "/t/" in screen_text(app), "the table's link")
+        await pilot.pause()
+        assert room.query_one(TableLink).qr_shown, screen_text(app)
+        chat = room.query_one(ChatPanel)
+        assert chat.region.y >= room.query_one("#room-seats").region.bottom

@@ -263,3 +263,25 @@ async def test_the_countdown_wraps_on_a_phone_held_upright(
             await until(pilot, lambda: countdown(app) < 600, "the countdown, told")
             words = " ".join(" ".join(screen_lines(app)).replace("│", " ").split())
             assert "or as soon as everyone is ready." in words, screen_text(app)
+
+
+async def test_a_rematch_asked_shows_on_its_button(
+    make_app: Callable[..., SkyjoApp], make_server: Callable
+) -> None:
+    """Alice taps Rematch before Bob: the button no longer looks ready to press (it stayed
+    highlighted, as if the tap had done nothing) while the others are waited for."""
+    server: SkyjoServer = await make_server()
+    async with hosting(server.port, "Bob") as bob:
+        touch = {"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"}
+        app = make_app(tcp_connector("127.0.0.1", server.port), name="Alice", environ=touch)
+        async with app.run_test(size=(60, 49)) as pilot:
+            await a_hosted_game(pilot, bob)
+            while not isinstance(over := await play_the_round(pilot), GameOverScreen):
+                await pilot.press("enter")  # the next round
+            rematch = over.query_one("#rematch")
+            assert not rematch.disabled
+            await pilot.click(rematch)
+            await until(
+                pilot, lambda: "Waiting for the others" in screen_text(app), "the rematch, asked"
+            )
+            assert rematch.disabled
