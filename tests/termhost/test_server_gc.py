@@ -79,6 +79,7 @@ class ProbedServer:
                 "0",
                 "--ssh-port",
                 "0",
+                "--no-web",  # the browser door's default port is 8080: not a free one
                 "--data-dir",
                 str(tmp_path / "data"),
                 "--workers",
