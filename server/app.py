@@ -261,9 +261,10 @@ class SkyjoServer:
                 return
         address = peer_host(peername)
         # A linked door host's address brings all of its players (every one of them
-        # reconnects at once after a lobby restart): its players are its to cap.
+        # reconnects at once after a lobby restart): not held to the cap per address, but
+        # counted in the total until it claims, as anyone else sharing that address is.
         door_host = self.gate is not None and self.gate.linked_from(address)
-        refusal = None if door_host else self.tcp_connections.admit(address, task)
+        refusal = self.tcp_connections.admit(address, task, per_address=not door_host)
         if refusal is not None:
             writer.write(encode_frame(bye(REFUSAL_CODES[refusal], refusal.value)))
             half_close(writer)

@@ -104,11 +104,14 @@ class ConnectionRegistry(Generic[T]):
         """A snapshot of every open connection."""
         return iter([conn for conns in self._by_address.values() for conn in conns])
 
-    def admit(self, address: str, connection: T) -> Refusal | None:
-        """Register a new connection; return why it is refused (None: admitted)."""
+    def admit(self, address: str, connection: T, *, per_address: bool = True) -> Refusal | None:
+        """Register a new connection; return why it is refused (None: admitted).
+
+        ``per_address=False``: not held to the cap per address (an address that many
+        players share by design), but counted against the total all the same."""
         if self.total >= self.max_total:
             return Refusal.FULL
-        if self.count(address) >= self.max_per_address:
+        if per_address and self.count(address) >= self.max_per_address:
             return Refusal.PER_ADDRESS
         self._by_address.setdefault(address, set()).add(connection)
         self.total += 1

@@ -22,6 +22,7 @@ from server.app import SkyjoServer
 from server.link.client import LinkRefused, LobbyLink
 from server.link.options import GateOptions, LinkOptions, LobbyAddress
 from server.netclient import ServerConnection
+from server.protocol import HEADER, HEADER_SIZE, ErrorCode, decode_body
 
 from ..server.support import TEST_LIMITS, server_config
 
@@ -145,5 +146,34 @@ async def test_a_linked_door_hosts_players_are_not_held_to_the_caps_per_address(
     finally:
         for player in players:
             await player.close()
+        await link.stop()
+        await server.stop()
+
+
+async def test_connections_from_a_linked_door_hosts_address_still_count_in_the_total(
+    tmp_path: Path,
+) -> None:
+    """Exempt from the cap per address is not exempt from every cap: connections from a
+    linked door host's address that claim no player (a stranger behind the same NAT, a
+    program beside the door host) are counted in the total, and refused past it."""
+    limits = dataclasses.replace(TEST_LIMITS, max_connections=4, max_connections_per_address=2)
+    server = SkyjoServer(server_config(tmp_path / "lobby", limits=limits), GateOptions(SECRET))
+    await server.start()
+    link = link_to(server, ca=None)
+    strangers: list[asyncio.StreamWriter] = []
+    try:
+        await link.start()
+        await asyncio.wait_for(link.linked.wait(), 10)
+        for _ in range(limits.max_connections):  # each waits for a hello that never comes
+            _, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            strangers.append(writer)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        strangers.append(writer)
+        (length,) = HEADER.unpack(await asyncio.wait_for(reader.readexactly(HEADER_SIZE), 10))
+        refusal = decode_body(await asyncio.wait_for(reader.readexactly(length), 10))
+        assert (refusal["type"], refusal["code"]) == ("bye", ErrorCode.SERVER_FULL)
+    finally:
+        for writer in strangers:
+            writer.close()
         await link.stop()
         await server.stop()
