@@ -72,8 +72,11 @@ def standings(summary: RoundSummary) -> list[tuple[int, PlayerResult]]:
 class ResultsTable(TextTable[Text]):
     """Fill with ``show(summary, tr)``."""
 
+    # No horizontal scroll bar: the table refits its columns to its width once laid out
+    # (``on_resize``), and a bar shown until then took a row, then gave it back, moving
+    # the dialog's buttons under a finger about to tap them.
     DEFAULT_CSS = """
-    ResultsTable { height: auto; max-height: 12; }
+    ResultsTable { height: auto; max-height: 12; overflow-x: hidden; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
+from textual.screen import Screen
 
+from server.engine import Game
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.layout import (
     FIXED_ROWS,
@@ -20,13 +22,14 @@ from skyjo_tui.layout import (
     tableau_width,
 )
 from skyjo_tui.screens.game_over import GameOverScreen
+from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.piles import PilesWidget
 from skyjo_tui.widgets.results import ResultsTable
 
 from .journeys.seen import drawn_words, prompt_line, screen_lines
 from .players import wait_for
-from .scenes import game_pushes, moves, table_map
+from .scenes import game_pushes, moves, round_over, table_map
 from .test_snapshots import show_table
 
 #: A fingertip's 44x44 CSS pixels with the page's cell of about 7x15 pixels.
@@ -250,3 +253,37 @@ async def test_under_the_game_over_dialog_the_prompt_names_nothing_to_tap(
         await wait_for(pilot, lambda: app.screen is screen)
         await pilot.pause()
         assert prompt_line(app) == "The game is over: tap Scores to see the results."
+
+
+@pytest.mark.parametrize(
+    ("dialog", "until", "button"),
+    [
+        (GameOverScreen, lambda game, moves: False, "#leave"),
+        (RoundSummaryScreen, round_over, "#close"),
+    ],
+    ids=["game-over", "round-summary"],
+)
+@pytest.mark.parametrize("size", [(60, 49), (61, 41)])
+async def test_upright_the_dialogs_buttons_stay_where_they_first_show(
+    make_app: Callable[..., SkyjoApp],
+    size: tuple[int, int],
+    dialog: type[Screen[None]],
+    until: Callable[[Game, int], bool],
+    button: str,
+) -> None:
+    """A tap lands where the button was seen: the results, refitted to a phone's width once
+    laid out, showed a scroll bar until then, and the buttons moved up a row under the
+    finger (the two phones' journey lost its tap on Leave, 3 times in 10 under load)."""
+    app = make_app(environ=TOUCH_SCREEN)
+    async with app.run_test(size=size) as pilot:
+        screen = TableScreen(table_map(2, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(2, 1, until):
+            screen.feed_game(push)
+        await wait_for(pilot, lambda: isinstance(app.screen, dialog))
+        shown = app.screen
+        rows: list[int] = []
+        for _ in range(50):  # every layout from the dialog's first on
+            rows += [found.region.y for found in shown.query(button) if found.region.height]
+            await pilot.pause(0)
+        assert rows and set(rows) == {rows[-1]}, f"the button moved: rows {rows}"

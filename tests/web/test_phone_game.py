@@ -95,10 +95,6 @@ async def play_to_the_end(players: list[tuple[TermPage, str]]) -> None:
     raise AssertionError(f"no game over after {MOST_TAPS} taps:\n{first.text}")
 
 
-@pytest.mark.skip(
-    reason="flaky under load: 2 of 7 runs, Ann's tap on Leave after the game over did not "
-    "reach the lobby within 60 s; to be understood before it runs again"
-)
 async def test_two_phones_play_a_whole_game_leave_come_back_and_rematch(
     tmp_path: Path, browser: Browser
 ) -> None:
