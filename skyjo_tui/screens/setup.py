@@ -15,12 +15,12 @@ from server.bots import BOT_LEVELS
 
 from ..local_game import DEFAULT_BOTS, MAX_BOTS, MIN_BOTS, LocalSetup
 from ..names import default_level, level_name
+from ..table.move_keys import MoveKeysKeeper, move_action_of
 from ..widgets.footer import KeyFooter
 from ..widgets.form import FieldLabel, Form, FormButton, FormGrid
 from ..widgets.text import Button, Label, Select
 from ..widgets.variants import VariantsForm
 from .base import SkyjoScreen
-from .table import TableScreen, move_action_of
 
 
 class SetupScreen(SkyjoScreen[None]):
@@ -130,7 +130,7 @@ class SetupScreen(SkyjoScreen[None]):
 
     def on_screen_suspend(self) -> None:
         keys, self._keys_ahead = self._keys_ahead, ()
-        if keys and isinstance(self.app.screen, TableScreen):
+        if keys and isinstance(self.app.screen, MoveKeysKeeper):
             self.app.screen.keep_keys(keys)
 
     @on(Button.Pressed, "#back")

@@ -33,7 +33,7 @@ from server.engine.movelog import Standin
 from server.protocol import ActRequest
 
 from ..coaching import Hint, hint_marks, hint_text, standin_words
-from ..keymap import keys_now, keys_of
+from ..keymap import keys_now
 from ..layout import plan_table
 from ..link import Link, LinkChanged
 from ..messages import ChatHeard, GameUpdate, LinkState, TableChanged, TableShown
@@ -45,7 +45,6 @@ from ..sheet import ScoreSheet, SheetShown
 from ..summary import RoundSummary, summarize, unseen
 from ..table.choices import Choices, Mode
 from ..table.controller import (
-    REFUSABLE,
     Bell,
     Effect,
     Redraw,
@@ -56,6 +55,7 @@ from ..table.controller import (
     standin_of,
 )
 from ..table.cursor import Target
+from ..table.move_keys import MOVE_BINDINGS, move_action_of
 from ..table.pacing import PACES, Step
 from ..table.refusals import refusal_text
 from ..widgets.board import TableBoard
@@ -69,17 +69,12 @@ from .base import SkyjoScreen, localize_bindings
 #: How many times ``i`` asks the coach while other players' moves keep changing the position.
 HINT_ASKS: Final = 3
 _DYNAMIC_ACTIONS = ("choose", "draw", "take", "discard", "cancel", "hint")
-#: One "d t Draw/take" in the footer, so that a turn's keys fit 80 columns in French too.
-_DRAW_OR_TAKE = Binding.Group("keys.group.draw_take")
 
 
 class TableScreen(SkyjoScreen[None]):
     AUTO_FOCUS = ""  # keys go to the table's bindings until chat is opened
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter,space", "choose", "keys.choose", id="table.choose"),
-        Binding("d", "draw", "keys.draw", group=_DRAW_OR_TAKE, id="table.draw"),
-        Binding("t", "take", "keys.take", group=_DRAW_OR_TAKE, id="table.take"),
-        Binding("x", "discard", "keys.discard", id="table.discard"),
+        *MOVE_BINDINGS,
         # The prompt line says it whenever it applies ("Esc to cancel"), and Help lists it:
         # at 80 columns the footer has no room for it beside a turn's keys.
         Binding("escape", "cancel", "keys.cancel", show=False, id="table.cancel"),
@@ -839,13 +834,3 @@ def others_at(entry: Mapping[str, Any], own: int | None) -> dict[str, Any]:
         for seat in entry.get("seats") or []
     ]
     return {**entry, "seats": seats, "your_seat": own}
-
-
-def move_action_of(key: str, keymap: Mapping[str, str]) -> str | None:
-    """The table's move ("draw", "take", ...) ``key`` is bound to, with the player's keymap."""
-    for binding in TableScreen.BINDINGS:
-        if not isinstance(binding, Binding) or binding.action not in REFUSABLE:
-            continue
-        if key in keys_of(binding, keymap):
-            return binding.action
-    return None
