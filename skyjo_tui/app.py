@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import replace
 from pathlib import Path
 from types import MappingProxyType
@@ -31,7 +31,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from server.config import Pace
-from server.netclient import ConnectionLost, ServerError
+from server.netclient import ConnectionLost, ServerError, Welcome
 from server.printable import printable
 from server.protocol import DEFAULT_CHAT_MAX_LENGTH
 from server.termhost.keyturns import InputInTurnApp
@@ -44,7 +44,16 @@ from .heard import Heard
 from .host import ClientOptions
 from .i18n import Translator, detect_language
 from .keymap import APP_BINDINGS, key_display
-from .link import NO_RECONNECT_CODES, Connector, Link, LinkChanged, NameNeeded, Pushed, ServerLink
+from .link import (
+    BACKOFF,
+    NO_RECONNECT_CODES,
+    Connector,
+    Link,
+    LinkChanged,
+    NameNeeded,
+    Pushed,
+    ServerLink,
+)
 from .local import LocalServer
 from .local_game import LocalSetup, default_name
 from .navigator import Navigator
@@ -57,6 +66,17 @@ from .widgets.text import Input
 logger = logging.getLogger(__name__)
 
 LOCAL_LABEL = "local"  # the key of the in-process server's resume token
+#: How long a door's player waits on the Connecting screen for a server out of reach (a
+#: door host's lobby starting or restarting) before it says so, with Retry, in seconds.
+SERVER_PATIENCE = 300.0
+
+
+def out_of_reach(exc: BaseException) -> bool:
+    """Whether ``exc`` says the server could not be reached (no answer, refused, dropped),
+    not that it answered: a ``bye`` with its code (banned, full) is its word."""
+    if isinstance(exc, ConnectionLost):
+        return exc.code is None
+    return isinstance(exc, (OSError, TimeoutError))
 
 
 def build_app(
@@ -291,9 +311,14 @@ class SkyjoApp(InputInTurnApp[None]):
         self.heard.hold()  # a seat we come back to opens over the lobby, not over this screen
         if not self.options.instant_login:
             await self.push_screen(waiting)
+
+        async def say_out_of_reach() -> None:
+            await self._show(waiting)
+            waiting.out_of_reach()
+
         try:
             try:
-                welcome = await session.login(name=name, token=token)
+                welcome = await self._log_in(session, name, token, say_out_of_reach)
             except NameNeeded as needed:
                 welcome = await self._ask_name(session, needed, name)
                 if welcome is None:
@@ -302,7 +327,10 @@ class SkyjoApp(InputInTurnApp[None]):
                     return
         except (OSError, TimeoutError, ConnectionLost, ServerError) as exc:
             await self._show(waiting)
-            waiting.failed(self.describe_error(exc))
+            # A door's player is not shown where the door reaches the server (an address
+            # inside the host's network), only that it cannot be reached.
+            hosted = self.options.instant_login and out_of_reach(exc)
+            waiting.failed(self.tr("connect.unreachable") if hosted else self.describe_error(exc))
             return
         finally:
             held = self.heard.release()
@@ -314,6 +342,32 @@ class SkyjoApp(InputInTurnApp[None]):
         linked = table_to_open(self.options.environ)
         if linked is not None and self.heard.table is None:
             await self.go_to_linked_table(linked)
+
+    async def _log_in(
+        self,
+        session: ServerLink,
+        name: str | None,
+        token: str | None,
+        say_out_of_reach: Callable[[], Awaitable[None]],
+    ) -> Welcome:
+        """``session.login``. A door's player whose server is out of reach (a door host's
+        lobby not up yet, or restarting) waits on the Connecting screen while the login is
+        tried again, with a dropped link's pauses, for ``SERVER_PATIENCE`` seconds."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + SERVER_PATIENCE
+        attempt = 0
+        while True:
+            try:
+                return await session.login(name=name, token=token)
+            except (OSError, TimeoutError) as exc:
+                if not (self.options.instant_login and out_of_reach(exc)):
+                    raise
+                if loop.time() >= deadline:
+                    raise
+            attempt += 1
+            if attempt == 1:
+                await say_out_of_reach()
+            await asyncio.sleep(BACKOFF[min(attempt, len(BACKOFF)) - 1])
 
     async def go_to_linked_table(self, code: str) -> None:
         """The page was opened from a table's link: sit there if a seat is free, else watch

@@ -49,6 +49,11 @@ class ConnectingScreen(SkyjoScreen[None]):
             return self.tr("connect.connecting_to", where=self.label)
         return self.tr("connect.connecting")
 
+    def out_of_reach(self) -> None:
+        """The server cannot be reached yet (a door host's lobby starting or restarting):
+        the app tries again by itself, the spinner on."""
+        self.query_one("#connecting-text", Static).update(self.tr("connect.out_of_reach"))
+
     def failed(self, reason: str) -> None:
         self._failed = True
         self.query_one("#connecting-spinner").display = False

@@ -7,7 +7,9 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 
+import skyjo_tui.app
 from server.app import SkyjoServer
 from server.bots import BOT_LEVELS
 from server.engine import OPTIONS
@@ -22,6 +24,7 @@ from skyjo_tui.screens.round_summary import RoundSummaryScreen
 from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.screens.too_small import TooSmallScreen
 
+from .journeys.seen import screen_text
 from .players import KeyboardPlayer, current_screen, my_move, rows, wait_for
 from .scenes import game_pushes, round_over, table_map
 
@@ -126,21 +129,42 @@ def closed_port() -> int:
         return sock.getsockname()[1]
 
 
+async def connecting_failed(pilot: Pilot[None], app: SkyjoApp) -> str:
+    """Until the Connecting screen says why it failed, with Retry: what it says."""
+    await wait_for(
+        pilot,
+        lambda: (
+            # The screen may be current a moment before its buttons are mounted.
+            isinstance(app.screen, ConnectingScreen)
+            and any(retry.display for retry in app.screen.query("#retry"))
+        ),
+    )
+    return str(app.screen.query_one("#connecting-text").render())
+
+
 async def test_a_server_that_does_not_answer_is_said_plainly(
     make_app: Callable[..., SkyjoApp],
 ) -> None:
     app = make_app(tcp_connector("127.0.0.1", closed_port()), name="Alice", server_label="nowhere")
     async with app.run_test(size=(80, 24)) as pilot:
-        await wait_for(
-            pilot,
-            lambda: (
-                # The screen may be current a moment before its buttons are mounted.
-                isinstance(app.screen, ConnectingScreen)
-                and any(retry.display for retry in app.screen.query("#retry"))
-            ),
-        )
-        text = str(app.screen.query_one("#connecting-text").render())
-        assert "Nobody answers at this address" in text
+        assert "Nobody answers at this address" in await connecting_failed(pilot, app)
+
+
+async def test_a_doors_player_waits_for_a_server_out_of_reach_then_is_told_without_where(
+    make_app: Callable[..., SkyjoApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A door's player (the server a socket away on the door's machine: a door host's
+    lobby restarting) is not shown the lobby's address: the Connecting screen says the
+    server cannot be reached yet while the app tries again, then, once its patience is
+    spent, that it is out of reach, with Retry."""
+    monkeypatch.setattr(skyjo_tui.app, "SERVER_PATIENCE", 1.5)
+    port = closed_port()
+    app = make_app(tcp_connector("127.0.0.1", port), name="Alice", instant_login=True)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for(pilot, lambda: "cannot be reached yet: trying again" in screen_text(app))
+        text = await connecting_failed(pilot, app)
+        assert "Could not connect: the game server is out of reach" in text
+        assert str(port) not in text and "127.0.0.1" not in text
 
 
 @pytest.mark.parametrize(

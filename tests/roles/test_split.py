@@ -25,15 +25,6 @@ from ..ssh.sshkit import Term, closing, connect, open_terminal
 from ..web.doorclient import door_client, page_cookie
 from .processes import WAIT, DoorHost, Lobby
 
-SECRET = "0123456789abcdef0123456789abcdef\n"
-
-
-@pytest.fixture
-def secret(tmp_path: Path) -> Path:
-    path = tmp_path / "door-secret"
-    path.write_text(SECRET)
-    return path
-
 
 @pytest.fixture
 def lobby(tmp_path: Path, secret: Path) -> Iterator[Lobby]:
