@@ -15,7 +15,7 @@ from collections import defaultdict
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from itertools import groupby
-from typing import TYPE_CHECKING, ClassVar, Final
+from typing import TYPE_CHECKING, ClassVar, Final, Protocol, runtime_checkable
 
 from rich.style import Style
 from rich.text import Text
@@ -26,6 +26,13 @@ from textual.widget import Widget
 
 if TYPE_CHECKING:
     from textual.screen import Screen
+
+
+@runtime_checkable
+class TouchApp(Protocol):
+    """An app that knows whether it runs on a touch screen (a phone, a tablet)."""
+
+    touch: bool
 
 
 @dataclass(frozen=True)
@@ -128,6 +135,9 @@ class KeyFooter(Widget, can_focus=False):
         self._words: tuple[DrawnKey, ...] = ()
         """Where a group's name presses one of its keys (``_group_words``), at the last paint."""
         self._hovered: FooterKey | None = None
+        self._words_only = False
+        """On a touch screen: each key's words, without the key (a finger taps words; a
+        phone has no "^s" or "esc"). Help lists the keys, for a tablet's keyboard."""
 
     # -- what it shows ------------------------------------------------------------------
 
@@ -146,6 +156,8 @@ class KeyFooter(Widget, can_focus=False):
     def _bindings_changed(self, screen: Screen[object]) -> None:
         if not self.is_attached or screen is not self.screen:
             return
+        app = self.app
+        self._words_only = isinstance(app, TouchApp) and app.touch
         keys = (tuple(self._left_units()), tuple(self._palette_pieces()))
         if keys != self._keys:
             self._keys = keys
@@ -175,7 +187,15 @@ class KeyFooter(Widget, can_focus=False):
             if group is None or len(members) == 1:
                 for binding, enabled, tooltip in members:
                     key = self._footer_key(binding, enabled, tooltip, binding.description)
-                    yield tuple(_key_pieces(key))
+                    yield tuple(_key_pieces(key, self._words_only))
+                continue
+            if self._words_only:  # the group's name, each stretch of it pressing its key
+                keys = [
+                    self._footer_key(binding, enabled, tooltip or binding.description, "")
+                    for binding, enabled, tooltip in members
+                ]
+                words = _group_words(group.description, keys, "key")
+                yield (Piece(" ", None), *words, Piece(" ", None))
                 continue
             pieces = [Piece(" ", None)]
             keys = []
@@ -199,7 +219,7 @@ class KeyFooter(Widget, can_focus=False):
         tooltip = binding.tooltip or binding.description
         key = self._footer_key(binding, enabled, tooltip, binding.description)
         yield Piece("▏", "border")
-        yield from _key_pieces(key)
+        yield from _key_pieces(key, self._words_only)
         yield Piece(" ", None, key)
 
     # -- drawing ------------------------------------------------------------------------
@@ -334,25 +354,30 @@ def _length(pieces: Unit) -> int:
     return sum(len(piece.text) for piece in pieces)
 
 
-def _group_words(name: str, keys: list[FooterKey]) -> Iterator[Piece]:
+def _group_words(name: str, keys: list[FooterKey], style: str = "description") -> Iterator[Piece]:
     """A group's name after its keys, each stretch of it pressing one of them: a finger
     hits a word more surely than a letter. "Draw/take" and "Bots +/-" are cut at their
     "/" (Draw: d, take: t; "Bots +": b, "-": x); another name in equal parts, in the
-    keys' order ("Move": "Mo" is ←, "ve" is →)."""
+    keys' order ("Move": "Mo" is ←, "ve" is →). ``style``: the part of the footer's
+    style they are drawn in."""
     parts = name.split("/")
     separator = "/"
     if len(parts) != len(keys):
         size = -(-len(name) // max(1, len(keys)))  # rounded up: no part left without a key
         parts = [name[start : start + size] for start in range(0, len(name), size)] or [""]
         separator = ""
-    for index, (part, key) in enumerate(zip(parts, keys, strict=False)):
+    for index, (words, key) in enumerate(zip(parts, keys, strict=False)):
         if index and separator:
-            yield Piece(separator, "description")
-        yield Piece(part, "description", key)
+            yield Piece(separator, style)
+        yield Piece(words, style, key)
 
 
-def _key_pieces(key: FooterKey) -> Iterator[Piece]:
-    """A key and its description, spaced as Textual's footer spaces them."""
+def _key_pieces(key: FooterKey, words_only: bool = False) -> Iterator[Piece]:
+    """A key and its description, spaced as Textual's footer spaces them; with
+    ``words_only``, its description alone, drawn as a key is."""
+    if words_only and key.description:
+        yield Piece(f" {key.description} ", "key", key)
+        return
     if not key.description:
         yield Piece(key.display, "key", key)
         return

@@ -12,9 +12,11 @@ from textual.widgets import Static
 from skyjo_tui.app import SkyjoApp
 from skyjo_tui.screens.home import HomeScreen
 from skyjo_tui.screens.settings import SettingsScreen
+from skyjo_tui.screens.table import TableScreen
 from skyjo_tui.widgets.footer import DrawnKey, KeyFooter
 
 from .journeys.seen import footer, footer_keys, on_screen, screen_lines, until
+from .scenes import game_pushes, moves, table_map
 
 
 def spot(app: App[Any], description: str) -> DrawnKey:
@@ -153,3 +155,41 @@ async def test_a_tap_on_a_group_s_words_presses_the_key_they_name() -> None:
             await pilot.click(KeyFooter, offset=(line.index(word) + len(word) // 2, 0))
             await pilot.pause()
         assert app.played == ["draw", "take", "back", "on"]
+
+
+class TouchGroupsApp(GroupsApp):
+    """The same keys, on a touch screen."""
+
+    touch = True
+
+
+async def test_on_a_touch_screen_the_footer_draws_words_a_tap_presses() -> None:
+    """A phone has no "d" or "esc" to press: the footer draws each key's words alone, and
+    a tap on them, or on a stretch of a group's name, presses the key."""
+    app = TouchGroupsApp()
+    async with app.run_test(size=(60, 5)) as pilot:
+        await until(pilot, lambda: app.query_one(KeyFooter).drawn, "the footer drawn")
+        line = screen_lines(app)[-1]
+        assert line.rstrip() == " Draw/take  Move"
+        for word in ("Draw", "take", "Mo", "ve"):
+            await pilot.click(KeyFooter, offset=(line.index(word) + len(word) // 2, 0))
+            await pilot.pause()
+        assert app.played == ["draw", "take", "back", "on"]
+
+
+async def test_on_a_phone_the_tables_keys_all_fit_as_words(
+    make_app: Callable[..., SkyjoApp],
+) -> None:
+    """60 columns, a phone upright, a card drawn: the table's keys as words leave none out
+    (with the keys drawn, "…" stood for Hint)."""
+    app = make_app(environ={"SKYJO_IN_PAGE": "1", "SKYJO_TOUCH": "1"})
+    async with app.run_test(size=(60, 49)) as pilot:
+        screen = TableScreen(table_map(2, server_bot_names=True))
+        await app.push_screen(screen)
+        for push in game_pushes(2, 1, moves(6)):
+            screen.feed_game(push)
+        await until(pilot, lambda: footer_keys(app).has("Discard"), "a drawn card's keys")
+        keys = await footer(pilot)
+        assert not keys.cut and "…" not in screen_lines(app)[-1]
+        assert {"Choose", "Discard", "Hint", "Help", "Leave"} <= set(keys.descriptions)
+        assert "q Leave" not in screen_lines(app)[-1]
