@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, ClassVar
 
+import pytest
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.widgets import Static
@@ -143,34 +144,28 @@ class GroupsApp(App[None]):
         self.played.append(what)
 
 
-async def test_a_tap_on_a_group_s_words_presses_the_key_they_name() -> None:
-    """A finger hits "Draw" more surely than "d": each stretch of a group's name presses
-    one of its keys ("Draw" d, "take" t; a one-word name in halves, in the keys' order)."""
-    app = GroupsApp()
-    async with app.run_test(size=(60, 5)) as pilot:
-        await until(pilot, lambda: app.query_one(KeyFooter).drawn, "the footer drawn")
-        line = screen_lines(app)[-1]
-        assert line.rstrip() == " d t Draw/take  ← → Move"
-        for word in ("Draw", "take", "Mo", "ve"):
-            await pilot.click(KeyFooter, offset=(line.index(word) + len(word) // 2, 0))
-            await pilot.pause()
-        assert app.played == ["draw", "take", "back", "on"]
-
-
 class TouchGroupsApp(GroupsApp):
-    """The same keys, on a touch screen."""
+    """The same keys, on a touch screen: the footer draws their words alone (a phone has
+    no "d" or "esc" to press)."""
 
     touch = True
 
 
-async def test_on_a_touch_screen_the_footer_draws_words_a_tap_presses() -> None:
-    """A phone has no "d" or "esc" to press: the footer draws each key's words alone, and
-    a tap on them, or on a stretch of a group's name, presses the key."""
-    app = TouchGroupsApp()
+@pytest.mark.parametrize(
+    ("app_class", "drawn"),
+    [(GroupsApp, " d t Draw/take  ← → Move"), (TouchGroupsApp, " Draw/take  Move")],
+    ids=["keyboard", "touch-screen"],
+)
+async def test_a_tap_on_a_group_s_words_presses_the_key_they_name(
+    app_class: type[GroupsApp], drawn: str
+) -> None:
+    """A finger hits "Draw" more surely than "d": each stretch of a group's name presses
+    one of its keys ("Draw" d, "take" t; a one-word name in halves, in the keys' order)."""
+    app = app_class()
     async with app.run_test(size=(60, 5)) as pilot:
         await until(pilot, lambda: app.query_one(KeyFooter).drawn, "the footer drawn")
         line = screen_lines(app)[-1]
-        assert line.rstrip() == " Draw/take  Move"
+        assert line.rstrip() == drawn
         for word in ("Draw", "take", "Mo", "ve"):
             await pilot.click(KeyFooter, offset=(line.index(word) + len(word) // 2, 0))
             await pilot.pause()
