@@ -88,6 +88,20 @@ class ServerHost:
             self.host.wait_listening(port, self.process, self.log)
 
 
+def wait_server_up(log: Path, server: str, process: subprocess.Popen[bytes]) -> None:
+    """Wait (bounded) until HAProxy sends to ``server`` ("web_doors/door1") again: its log's
+    last word on it is "is UP", or it never said "is DOWN" (a server dead for less than
+    its checks' two failures is never marked down, so never marked up again either)."""
+    deadline = time.monotonic() + WAIT
+    while True:
+        states = re.findall(rf"Server {re.escape(server)} is (UP|DOWN)", log.read_text())
+        if not states or states[-1] == "UP":
+            return
+        if process.poll() is not None or time.monotonic() > deadline:
+            raise AssertionError(f"{server} never up again:\n{log.read_text()}")
+        time.sleep(0.05)
+
+
 def wait_logged(
     log: Path, pattern: str, process: subprocess.Popen[bytes], after: int = 0
 ) -> re.Match[str]:
@@ -216,4 +230,5 @@ __all__ = [
     "start_lobby",
     "start_server",
     "wait_logged",
+    "wait_server_up",
 ]
