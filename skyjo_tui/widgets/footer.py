@@ -135,11 +135,15 @@ class KeyFooter(Widget, can_focus=False):
         self._words: tuple[DrawnKey, ...] = ()
         """Where a group's name presses one of its keys (``_group_words``), at the last paint."""
         self._hovered: FooterKey | None = None
-        self._words_only = False
-        """On a touch screen: each key's words, without the key (a finger taps words; a
-        phone has no "^s" or "esc"). Help lists the keys, for a tablet's keyboard."""
 
     # -- what it shows ------------------------------------------------------------------
+
+    @property
+    def _words_only(self) -> bool:
+        """On a touch screen: each key's words, without the key (a finger taps words; a
+        phone has no "^s" or "esc"). Help lists the keys, for a tablet's keyboard."""
+        app = self.app
+        return isinstance(app, TouchApp) and app.touch
 
     @property
     def drawn(self) -> tuple[DrawnKey, ...] | None:
@@ -156,8 +160,6 @@ class KeyFooter(Widget, can_focus=False):
     def _bindings_changed(self, screen: Screen[object]) -> None:
         if not self.is_attached or screen is not self.screen:
             return
-        app = self.app
-        self._words_only = isinstance(app, TouchApp) and app.touch
         keys = (tuple(self._left_units()), tuple(self._palette_pieces()))
         if keys != self._keys:
             self._keys = keys
@@ -189,21 +191,18 @@ class KeyFooter(Widget, can_focus=False):
                     key = self._footer_key(binding, enabled, tooltip, binding.description)
                     yield tuple(_key_pieces(key, self._words_only))
                 continue
-            if self._words_only:  # the group's name, each stretch of it pressing its key
-                keys = [
-                    self._footer_key(binding, enabled, tooltip or binding.description, "")
-                    for binding, enabled, tooltip in members
-                ]
-                words = _group_words(group.description, keys, "key")
-                yield (Piece(" ", None), *words, Piece(" ", None))
-                continue
+            keys = [
+                self._footer_key(binding, enabled, tooltip or binding.description, "")
+                for binding, enabled, tooltip in members
+            ]
             pieces = [Piece(" ", None)]
-            keys = []
-            for index, (binding, enabled, tooltip) in enumerate(members):
+            if self._words_only:  # the group's name alone, each stretch pressing its key
+                pieces += [*_group_words(group.description, keys, "key"), Piece(" ", None)]
+                yield tuple(pieces)
+                continue
+            for index, key in enumerate(keys):
                 if index and not group.compact:
                     pieces.append(Piece(" ", None))
-                key = self._footer_key(binding, enabled, tooltip or binding.description, "")
-                keys.append(key)
                 pieces.append(Piece(key.display, "key", key))
             pieces += [Piece(" ", None), *_group_words(group.description, keys), Piece(" ", None)]
             yield tuple(pieces)
